@@ -1,0 +1,71 @@
+"""Shared test fixtures: paths to the real sample files, the real gnubg, and
+real gnubg-analysed matches made with ``../shared/tools/gnubg-selfplay``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("GNUBG_BLUNDER_SHARED", ROOT.parent / "shared"))
+DATA = SHARED / "data"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+SELFPLAY_TOOL = SHARED / "tools" / "gnubg-selfplay"
+# Matches made by gnubg are kept between runs (they take 5-30 s each).
+SELFPLAY_CACHE = Path(os.environ.get("GNUBG_BLUNDER_SELFPLAY_CACHE", ROOT / "tests" / ".selfplay-cache"))
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def gnubg_available() -> bool:
+    try:
+        from gnubg_blunder.gnubg_process import find_gnubg
+
+        find_gnubg()
+        return True
+    except Exception:
+        return False
+
+
+needs_gnubg = pytest.mark.skipif(not gnubg_available(), reason="needs /usr/games/gnubg")
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    if not DATA.is_dir():
+        pytest.skip(f"shared data not found at {DATA}")
+    return DATA
+
+
+def make_selfplay(seed: int, length: int, plies: int = 0) -> Path:
+    """A real gnubg bot match, analysed by gnubg and saved as SGF, with gnubg's
+    own ``show statistics match`` beside it (``.stats.txt``)."""
+    SELFPLAY_CACHE.mkdir(parents=True, exist_ok=True)
+    sgf = SELFPLAY_CACHE / f"m{seed}-{length}.sgf"
+    stats = sgf.with_suffix(".stats.txt")
+    if plies:
+        sgf = SELFPLAY_CACHE / f"p{plies}" / f"m{seed}-{length}.sgf"
+        stats = sgf.with_suffix(".stats.txt")
+    if not (sgf.exists() and stats.exists() and stats.stat().st_size > 0):
+        if not SELFPLAY_TOOL.exists():
+            pytest.skip("gnubg-selfplay tool not found")
+        subprocess.run(
+            ["bash", str(SELFPLAY_TOOL), str(sgf.parent), str(seed), str(length), str(plies)],
+            check=True,
+            capture_output=True,
+            timeout=900,
+        )
+    return sgf
+
+
+@pytest.fixture(scope="session")
+def selfplay():
+    """Factory: ``selfplay(seed, length, plies=0) -> Path`` to a real analysed SGF."""
+    if not gnubg_available():
+        pytest.skip("needs /usr/games/gnubg")
+    return make_selfplay
