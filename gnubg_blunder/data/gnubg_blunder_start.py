@@ -1,0 +1,1 @@
+../../hooks/gnubg_blunder_start.py

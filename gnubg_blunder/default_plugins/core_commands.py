@@ -1,0 +1,143 @@
+"""The built-in commands: import, matches, stats, plugins, analyse, install-gnubg."""
+
+from __future__ import annotations
+
+from ..commands import Command, UserError
+from ..filters import Filter
+from ..hookspecs import hookimpl
+from ..settings import thresholds_for
+from ..views.formatting import to_json
+
+
+def add_format(parser, choices=("text", "json")):
+    parser.add_argument("--format", choices=choices, default="text", help="output format")
+
+
+def add_filter_arguments(parser):
+    parser.add_argument("--player", metavar="NAME", help="one player's decisions (names match without case)")
+    parser.add_argument("--from", dest="date_from", metavar="DATE", help="matches dated on or after DATE (YYYY-MM-DD)")
+    parser.add_argument("--to", dest="date_to", metavar="DATE", help="matches dated on or before DATE")
+    parser.add_argument("--length", dest="lengths", metavar="N", type=int, action="append",
+                        help="match length (0 = money); repeat for several")
+    parser.add_argument("--decision-type", choices=("all", "checker", "cube"), default="all")
+    parser.add_argument("--engine", choices=("gnubg", "xg"), help="use this analyser's analysis")
+    parser.add_argument("--min-depth", type=float, metavar="PLIES", help="analyses at least this deep (gnubg plies)")
+
+
+def filter_from_args(args) -> Filter:
+    try:
+        return Filter(
+            player=args.player,
+            date_from=args.date_from,
+            date_to=args.date_to,
+            lengths=tuple(args.lengths) if args.lengths else None,
+            decision_type=args.decision_type,
+            engine=args.engine,
+            min_depth=args.min_depth,
+        )
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+
+
+# -- import ------------------------------------------------------------------
+
+def _import_configure(p):
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (.sgf; more with plugins)")
+
+
+def _import_run(args, ctx):
+    from ..pipeline import import_paths
+
+    return import_paths(ctx, args.paths)
+
+
+# -- matches -----------------------------------------------------------------
+
+def _matches_configure(p):
+    add_format(p)
+    add_filter_arguments(p)
+
+
+def _matches_run(args, ctx):
+    from ..views.matches import match_objects, matches_text
+
+    store = ctx.store()
+    sel = store.select(filter_from_args(args))
+    objs = match_objects(sel, thresholds_for(store))
+    ctx.print(to_json(objs) if args.format == "json" else matches_text(objs))
+    return 0
+
+
+# -- stats -------------------------------------------------------------------
+
+def _stats_configure(p):
+    add_filter_arguments(p)
+    add_format(p)
+
+
+def _stats_run(args, ctx):
+    from ..metrics.figures import aggregate
+    from ..views.stats import stats_object, stats_text
+
+    store = ctx.store()
+    flt = filter_from_args(args)
+    sel = store.select(flt)
+    obj = stats_object(aggregate(sel, thresholds_for(store), flt.decision_type), flt)
+    ctx.print(to_json(obj) if args.format == "json" else stats_text(obj))
+    return 0
+
+
+# -- plugins -----------------------------------------------------------------
+
+def _plugins_configure(p):
+    add_format(p)
+
+
+def _plugins_run(args, ctx):
+    from ..plugins import importers, plugin_list
+
+    rows = plugin_list()
+    if args.format == "json":
+        ctx.print(to_json({"plugins": rows, "importers": {k: v.name for k, v in sorted(importers().items())}}))
+        return 0
+    for r in rows:
+        origin = "built-in" if r["builtin"] else (r["distribution"] or "installed")
+        ctx.print(f"{r['name']} ({origin}): {', '.join(r['hooks']) or 'no hooks'}")
+    ctx.print("importers: " + ", ".join(f"{k} ({v.name})" for k, v in sorted(importers().items())))
+    return 0
+
+
+# -- gnubg -------------------------------------------------------------------
+
+def _install_configure(p):
+    p.add_argument("--home", metavar="DIR", help="install for this home folder instead of $HOME")
+
+
+def _install_run(args, ctx):
+    from ..gnubg_install import install
+
+    return install(ctx, home=args.home)
+
+
+def _analyse_configure(p):
+    p.add_argument("paths", nargs="+", metavar="FILE", help=".mat or .sgf files (or folders of them)")
+    p.add_argument("--plies", type=int, metavar="N",
+                   help="analysis depth in plies (default: gnubg's own analysis settings)")
+
+
+def _analyse_run(args, ctx):
+    from ..gnubg_batch import analyse_files
+
+    return analyse_files(ctx, args.paths, plies=args.plies)
+
+
+@hookimpl
+def register_commands(registry):
+    registry.add(Command("import", "import analysed matches (files or folders)", _import_run, _import_configure))
+    registry.add(Command("matches", "list stored matches with each side's figures", _matches_run, _matches_configure))
+    registry.add(Command("stats", "figures over a selection of matches", _stats_run, _stats_configure))
+    registry.add(Command("plugins", "list the loaded plugins and their hooks", _plugins_run, _plugins_configure))
+    registry.add(Command("install-gnubg", "make gnubg load the plugin at start-up (for this user)",
+                         _install_run, _install_configure))
+    registry.add(Command("analyse", "analyse .mat/.sgf files in gnubg (headless) and store them",
+                         _analyse_run, _analyse_configure))

@@ -1,0 +1,93 @@
+"""What ``bdb`` is at gnubg's Python prompt (``>bdb.analyse()``).
+
+gnubg has no callback when an analysis ends, so the plugin brings its own
+commands (SPEC §15): ``bdb.analyse()`` runs gnubg's analysis with the user's
+settings, stores the match and prints the summary; ``bdb.store()`` stores the
+current, already analysed match; ``bdb("stats --player NAME")`` takes the
+same words as the ``gnubg-blunder`` command line.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from . import __version__
+from .commands import Context, run_line
+from .importers.records import MatchImportError
+
+
+def _gnubg():
+    import gnubg  # only importable inside gnubg
+
+    return gnubg
+
+
+class Bdb:
+    """The plugin's commands inside gnubg."""
+
+    def __init__(self, db_path=None):
+        self.db_path = db_path
+
+    def _ctx(self, summary=False) -> Context:
+        return Context(db_path=self.db_path, out=sys.stdout, err=sys.stdout, summary=summary, inside_gnubg=True)
+
+    def __call__(self, line: str = "--help") -> None:
+        """Run a gnubg-blunder command: ``bdb("stats --player NAME")``."""
+        status = run_line(line, self._ctx())
+        if status:
+            print(f"(gnubg-blunder: exit status {status})")
+
+    def store(self):
+        """Store the current match as gnubg analysed it, then print its summary."""
+        from .importers.gnubg_match import match_from_dict
+        from .pipeline import describe, store_match
+
+        g = _gnubg()
+        data = g.match()
+        if data is None:
+            print("gnubg-blunder: no match is loaded (load or import one first)")
+            return None
+        if not _has_analysis(data):
+            print("gnubg-blunder: this match has no analysis yet: use bdb.analyse()")
+            return None
+        ctx = self._ctx(summary=True)
+        try:
+            match = match_from_dict(data, source_path=None)
+            result = store_match(ctx, match)
+            print("gnubg-blunder: " + describe(match, result))
+            if result.status == "already stored":
+                from .views.summary import match_summary_text
+
+                print(match_summary_text(ctx.store(), result.match_id))
+            return result.match_id
+        except MatchImportError as exc:
+            print(f"gnubg-blunder: cannot store this match: {exc}")
+            return None
+        finally:
+            ctx.close()
+
+    def analyse(self):
+        """gnubg's ``analyse match`` (or ``session``) with your analysis
+        settings, then store the match and print its summary."""
+        g = _gnubg()
+        data = g.match(analysis=0, boards=0)
+        if data is None:
+            print("gnubg-blunder: no match is loaded (load or import one first)")
+            return None
+        money = int(data["match-info"].get("match-length", 0)) == 0
+        g.command("analyse session" if money else "analyse match")
+        return self.store()
+
+    def __repr__(self):
+        return (f"<gnubg-blunder {__version__}: bdb.analyse(), bdb.store(), "
+                f'bdb("stats --player NAME"), bdb("--help")>')
+
+
+def _has_analysis(data: dict) -> bool:
+    """A real analysis puts luck or move lists on move records."""
+    for g in data.get("games") or ():
+        for rec in g.get("game") or ():
+            a = rec.get("analysis") or {}
+            if "luck-value" in a or "moves" in a or "nd-cubeful-eq" in a:
+                return True
+    return False

@@ -1,0 +1,383 @@
+"""Source records -> the decision model (SPEC §1).
+
+The one place where a gnubg match (live or SGF) becomes decisions: the board
+is replayed move by move (so every decision has its position ID, and legal
+plays are counted by our own move generator, SPEC §2), the cube is tracked,
+match-play cube figures are normalised with the MET, and each decision's
+error e and MWC factor are set.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..board.moves import IllegalMove, apply_steps, find_play, legal_plays
+from ..board.position import Board
+from ..met import default_met
+from ..model import (
+    CHECKER,
+    DOUBLE,
+    NO_DOUBLE,
+    PASS,
+    TAKE,
+    Analysis,
+    Candidate,
+    Decision,
+    Game,
+    Match,
+    Roll,
+)
+from .records import MatchImportError, SourceCube, SourceMatch
+
+# Depth ranks: gnubg plies; a rollout ranks above any ply (SPEC §14).
+ROLLOUT_DEPTH = 100.0
+
+
+def depth_rank(label: Optional[str]) -> Optional[float]:
+    if not label:
+        return None
+    if label.startswith("rollout"):
+        return ROLLOUT_DEPTH
+    if label.endswith("-ply"):
+        try:
+            return float(label[:-4])
+        except ValueError:
+            return None
+    return None
+
+
+def cube_action(nd: float, dt: float, dp: float) -> str:
+    """The analysis' best cube action (SPEC §14: NoDouble, DoubleTake,
+    DoublePass, TooGood), from the doubler's cubeful equities."""
+    response = min(dt, dp)
+    if response >= nd:
+        return "double/take" if dt <= dp else "double/pass"
+    return "too good" if dt > dp else "no double"
+
+
+def cube_errors(nd: float, dt: float, dp: float) -> dict:
+    """e of SPEC §1 for each cube choice, in the pre-double cube."""
+    r = min(dt, dp)
+    b = max(nd, r)
+    return {
+        NO_DOUBLE: b - nd,
+        DOUBLE: b - r,
+        TAKE: dt - r,
+        PASS: dp - r,
+    }
+
+
+def _format_steps(steps) -> str:
+    def p(n):
+        return "bar" if n == 25 else "off" if n == 0 else str(n)
+
+    return " ".join(f"{p(a)}/{p(b)}" for a, b in steps)
+
+
+class _Replay:
+    """Board, cube and score of one game while its records are read."""
+
+    def __init__(self, match: SourceMatch, game_no: int, sgame):
+        self.match = match
+        self.game_no = game_no
+        self.sgame = sgame
+        self.board: Optional[Board] = None
+        self.board_player: Optional[int] = None
+        self.cube = sgame.initial_cube or 1
+        self.owner = -1
+        self.gnubg_owner = -1  # the owner as gnubg's statistics replay sees it
+        self.met = default_met()
+
+    # -- board -----------------------------------------------------------
+    def board_for(self, player: int, given: Optional[str]) -> Board:
+        if given:
+            b = Board.from_position_id(given)
+            self.board, self.board_player = b, player
+            return b
+        if self.board is None:
+            self.board, self.board_player = Board.initial(), player
+        elif self.board_player != player:
+            self.board, self.board_player = self.board.swapped(), player
+        return self.board
+
+    # -- score helpers -----------------------------------------------------
+    def scores(self, player: int):
+        s = self.sgame.score
+        return s[player], s[1 - player]
+
+    def mwc_per_emg(self, player: int, cube: int) -> Optional[float]:
+        if not self.match.length:
+            return None
+        me, opp = self.scores(player)
+        return self.met.mwc_per_emg(self.match.length, me, opp, cube, self.sgame.crawford, player=player)
+
+    def to_emg(self, value: float, in_mwc: bool, player: int, cube: int) -> float:
+        if not in_mwc:
+            return value
+        me, opp = self.scores(player)
+        return self.met.mwc2eq(value, self.match.length, me, opp, cube, self.sgame.crawford, player=player)
+
+    def normalise_cube(self, cube: Optional[SourceCube], player: int):
+        if cube is None:
+            return None
+        nd = self.to_emg(cube.nd, cube.in_mwc, player, self.cube)
+        dt = self.to_emg(cube.dt, cube.in_mwc, player, self.cube)
+        return nd, dt, 1.0
+
+    def decision(self, kind: str, player: int, seq: int, position_id, **kw) -> Decision:
+        me, opp = self.scores(player)
+        return Decision(
+            kind=kind,
+            player=player,
+            game=self.game_no,
+            seq=seq,
+            position_id=position_id,
+            cube_value=self.cube,
+            cube_owner=self.owner,
+            score_self=me,
+            score_opp=opp,
+            crawford=bool(self.sgame.crawford),
+            mwc_per_emg=self.mwc_per_emg(player, self.cube),
+            **kw,
+        )
+
+
+def build_match(src: SourceMatch) -> Match:
+    """Turn a source's records into the decision model."""
+    if src.length < 0:
+        raise MatchImportError(f"match length {src.length} is not a valid length")
+    if src.variation not in (None, "Standard"):
+        raise MatchImportError(f"variation {src.variation!r} is not standard backgammon")
+    games = []
+    depths = []
+    for gno, sgame in enumerate(src.games):
+        games.append(_build_game(src, gno, sgame, depths))
+    ranks = [r for r in (depth_rank(d) for d in depths) if r is not None]
+    if ranks:
+        low = min(ranks)
+        label = "rollout" if low >= ROLLOUT_DEPTH else f"{int(low)}-ply"
+        if max(ranks) != low:
+            label += "+"
+    else:
+        low, label = None, None
+    analysis = Analysis(
+        engine=src.engine,
+        engine_version=src.engine_version,
+        depth=low,
+        depth_label=label,
+        met="Kazaross-XG2" if src.length else None,
+        met_assumed=bool(src.length),
+    )
+    return Match(
+        players=tuple(src.players),
+        length=src.length,
+        source=src.source,
+        games=games,
+        analysis=analysis,
+        date=src.date,
+        event=src.event,
+        round=src.round,
+        place=src.place,
+        annotator=src.annotator,
+        comment=src.comment,
+        crawford_rule=src.crawford_rule,
+        jacoby=src.jacoby,
+        variation=src.variation or "Standard",
+        source_path=src.source_path,
+        ratings=src.ratings,
+    )
+
+
+def _build_game(src: SourceMatch, gno: int, sgame, depths: list) -> Game:
+    rp = _Replay(src, gno, sgame)
+    game = Game(
+        number=gno,
+        score=tuple(sgame.score),
+        crawford=bool(sgame.crawford),
+        winner=sgame.winner,
+        points=sgame.points,
+        resigned=sgame.resigned,
+    )
+    double = None  # the open double: _OpenDouble
+    for seq, rec in enumerate(sgame.records):
+        try:
+            if rec.action == "set":
+                if rec.set_cube_value:
+                    rp.cube = rec.set_cube_value
+                if rec.set_cube_owner is not None:
+                    rp.owner = rp.gnubg_owner = rec.set_cube_owner
+                if rec.board:
+                    turn = rec.set_turn if rec.set_turn is not None else rec.player
+                    if turn is not None:
+                        rp.board_for(turn, rec.board)
+            elif rec.action == "move":
+                _move_record(rp, game, seq, rec, depths)
+                double = None
+            elif rec.action == "double":
+                if double is not None and double.last != rec.player:
+                    # A beaver (or raccoon): not a decision (SPEC §2).
+                    double.beavers += 1
+                    double.last = rec.player
+                    continue
+                board = rp.board_for(rec.player, rec.board)
+                cube = rp.normalise_cube(rec.cube, rec.player)
+                d = rp.decision(DOUBLE, rec.player, seq, board.position_id(), played_move="double",
+                                comment=rec.comment)
+                if cube is not None:
+                    _set_cube(d, cube, DOUBLE, rec.cube, depths)
+                game.decisions.append(d)
+                double = _OpenDouble(rec.player, cube, board.position_id(), rec.cube)
+            elif rec.action in ("take", "drop"):
+                if double is None:
+                    raise MatchImportError(f"game {gno + 1}: a {rec.action} without a double")
+                _response(rp, game, seq, rec, double, depths)
+                double = None
+            elif rec.action != "resign":
+                raise MatchImportError(f"game {gno + 1}: unknown record {rec.action!r}")
+        except IllegalMove as exc:
+            raise MatchImportError(f"game {gno + 1}, record {seq + 1}: illegal move ({exc})") from None
+        except ValueError as exc:  # an impossible score or cube for the MET
+            raise MatchImportError(f"game {gno + 1}, record {seq + 1}: {exc}") from None
+    return game
+
+
+class _OpenDouble:
+    """A double waiting for its answer, and the beavers that followed it."""
+
+    def __init__(self, doubler, cube, position_id, source_cube):
+        self.doubler = doubler
+        self.last = doubler  # who made the last double record (beavers alternate)
+        self.cube = cube  # (nd, dt, dp) normalised, or None
+        self.position_id = position_id
+        self.source_cube = source_cube
+        self.beavers = 0
+
+
+def _response(rp: _Replay, game: Game, seq: int, rec, double: _OpenDouble, depths: list) -> None:
+    kind = TAKE if rec.action == "take" else PASS
+    responder = rec.player if rec.player is not None else 1 - double.last
+    pos = double.position_id
+    resp_pos = Board.from_position_id(pos).swapped().position_id() if pos else None
+    if double.beavers:
+        # The take that closes a beaver chain is made by the original doubler.
+        # It is not a decision of ours (SPEC §2), but gnubg's statistics count
+        # it as a take judged on the original double's analysis, at the cube
+        # the beavers reached: kept, flagged, for the gnubg cross-check.
+        d = rp.decision(kind, responder, seq, pos, played_move=kind, comment=rec.comment, beaver_take=True)
+        d.cube_value = rp.cube * 2 ** double.beavers
+    else:
+        d = rp.decision(kind, responder, seq, resp_pos, played_move=kind, comment=rec.comment)
+    if double.cube is not None:
+        _set_cube(d, double.cube, kind, double.source_cube, depths)
+    game.decisions.append(d)
+    if kind == TAKE:
+        rp.cube *= 2 ** (1 + double.beavers)
+        # The taker owns the cube; after beavers the last beaverer keeps it.
+        rp.owner = (1 - double.doubler) if not double.beavers else double.last
+        # gnubg's own replay gives the cube to the opponent of whoever made
+        # the last double record; it differs from the rules after beavers.
+        rp.gnubg_owner = 1 - double.last
+
+
+def _set_cube(d: Decision, cube: tuple, kind: str, scube: SourceCube, depths: list) -> None:
+    nd, dt, dp = cube
+    d.nd, d.dt, d.dp = nd, dt, dp
+    d.error = cube_errors(nd, dt, dp)[kind]
+    action = cube_action(nd, dt, dp)
+    if kind in (TAKE, PASS):
+        d.best_move = "take" if dt <= dp else "pass"
+    else:
+        d.best_move = action
+    d.depth = scube.depth if scube else None
+    if d.depth:
+        depths.append(d.depth)
+
+
+def _move_record(rp: _Replay, game: Game, seq: int, rec, depths: list) -> None:
+    p = rec.player
+    board = rp.board_for(p, rec.board)
+    pos = board.position_id()
+    # The player's cube decision before rolling (a no double: they rolled).
+    cube = rp.normalise_cube(rec.cube, p)
+    if cube is not None:
+        d = rp.decision(NO_DOUBLE, p, seq, pos, played_move="no double",
+                        gnubg_dead_cube=rp.gnubg_owner not in (-1, p))
+        _set_cube(d, cube, NO_DOUBLE, rec.cube, depths)
+        game.decisions.append(d)
+    d1, d2 = rec.dice
+    plays = legal_plays(board, d1, d2)
+    steps = tuple(rec.steps or ())
+    if plays:
+        played = find_play(board, d1, d2, steps)
+        if played is None:
+            raise MatchImportError(
+                f"game {rp.game_no + 1}, record {seq + 1}: move {_format_steps(steps) or '(none)'} "
+                f"is not legal with {d1}{d2}"
+            )
+        after = played.result
+    else:
+        if steps:
+            raise MatchImportError(
+                f"game {rp.game_no + 1}, record {seq + 1}: a move with {d1}{d2} where no play is legal"
+            )
+        played, after = None, board
+    mpe = rp.mwc_per_emg(p, rp.cube)
+    game.rolls.append(
+        Roll(
+            player=p,
+            game=rp.game_no,
+            seq=seq,
+            dice=(d1, d2),
+            position_id=pos,
+            position_after=after.position_id(),
+            cube_value=rp.cube,
+            luck=rec.luck,
+            mwc_per_emg=mpe,
+        )
+    )
+    if played is not None:
+        cands, played_index = _candidates(rp, board, d1, d2, rec, after)
+        d = rp.decision(
+            CHECKER,
+            p,
+            seq,
+            pos,
+            dice=(d1, d2),
+            played_move=played.notation,
+            n_legal=len(plays),
+            candidates=cands,
+            played_index=played_index,
+            comment=rec.comment,
+        )
+        if cands:
+            d.best_move = cands[0].move
+            d.depth = cands[0].depth
+            if d.depth:
+                depths.append(d.depth)
+            if played_index is not None and cands[0].equity is not None and cands[played_index].equity is not None:
+                d.error = max(0.0, cands[0].equity - cands[played_index].equity)
+        game.decisions.append(d)
+    elif rec.comment:
+        pass  # a comment on a dance has no decision to attach to
+    rp.board = after
+
+
+def _candidates(rp: _Replay, board: Board, d1: int, d2: int, rec, after: Board):
+    if not rec.candidates:
+        return [], None
+    target = after.position_id()
+    cands, played_index = [], None
+    for i, sc in enumerate(rec.candidates):
+        play = find_play(board, d1, d2, tuple(sc.steps))
+        if play is None:
+            raise MatchImportError(
+                f"game {rp.game_no + 1}: candidate {_format_steps(sc.steps)} is not a legal play with {d1}{d2}"
+            )
+        pid = play.result.position_id()
+        eq = sc.equity
+        if eq is None and sc.mwc is not None:
+            eq = rp.to_emg(sc.mwc, bool(rp.match.length), rec.player, rp.cube)
+        cands.append(Candidate(move=play.notation, equity=eq, position_id=pid, probs=sc.probs, depth=sc.depth))
+        if pid == target and played_index is None:
+            played_index = i
+    return cands, played_index

@@ -1,0 +1,168 @@
+"""The live match inside gnubg: ``gnubg.match()`` -> decision model.
+
+The dict's schema is in ``../shared/docs/gnubg-python.md``.  This module
+only reads the dict (it never imports ``gnubg``), so the same code runs on a
+JSON dump of ``gnubg.match()`` outside gnubg, which the tests use.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+from ..model import SOURCE_GNUBG, Match
+from .build import build_match
+from .records import (
+    MatchImportError,
+    SourceCandidate,
+    SourceCube,
+    SourceGame,
+    SourceMatch,
+    SourceRecord,
+)
+
+_SIDE = {"X": 0, "O": 1}
+
+
+def _finite(x) -> Optional[float]:
+    if x is None:
+        return None
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+def _plies_label(ctx: dict, default: dict) -> str:
+    plies = ctx.get("plies", default.get("plies"))
+    return None if plies is None else f"{plies}-ply"
+
+
+def _steps(move) -> tuple:
+    return tuple((int(a), int(b)) for a, b in (move or ()))
+
+
+def _candidates(analysis: dict, default_ctx: dict, match_play: bool) -> Optional[list]:
+    moves = analysis.get("moves")
+    if not moves:
+        return None
+    out = []
+    for c in moves:
+        if c.get("type") == "rollout":
+            out.append(
+                SourceCandidate(
+                    steps=_steps(c.get("move")),
+                    equity=None if match_play else _finite(c.get("cubeful-eq")),
+                    mwc=_finite(c.get("cubeful-eq")) if match_play else None,
+                    probs=tuple(c.get("probs") or ()) or None,
+                    depth="rollout",
+                )
+            )
+        else:
+            out.append(
+                SourceCandidate(
+                    steps=_steps(c.get("move")),
+                    equity=_finite(c.get("score")),
+                    probs=tuple(c.get("probs") or ()) or None,
+                    depth=_plies_label(c.get("evalcontext") or {}, default_ctx),
+                )
+            )
+    return out
+
+
+def _cube(analysis: dict, default_ctx: dict, match_play: bool) -> Optional[SourceCube]:
+    if not analysis or "nd-cubeful-eq" not in analysis or "dt-cubeful-eq" not in analysis:
+        return None
+    nd, dt = _finite(analysis["nd-cubeful-eq"]), _finite(analysis["dt-cubeful-eq"])
+    if nd is None or dt is None:
+        return None
+    depth = "rollout" if analysis.get("type") == "rollout" else _plies_label(
+        analysis.get("eval-context") or {}, default_ctx
+    )
+    return SourceCube(nd=nd, dt=dt, in_mwc=match_play, depth=depth, probs=tuple(analysis.get("probs") or ()) or None)
+
+
+def source_from_dict(d: dict, source_path: Optional[str] = None) -> SourceMatch:
+    if not isinstance(d, dict) or "match-info" not in d or "games" not in d:
+        raise MatchImportError("not a gnubg match (no match-info or games)")
+    info = d["match-info"]
+    length = int(info.get("match-length", 0))
+    match_play = length > 0
+    default_ctx = info.get("default-eval-context") or {}
+    date = info.get("date")
+    iso = None
+    if date:
+        day, month, year = date
+        iso = f"{int(year):04d}-{int(month):02d}-{int(day):02d}"
+    rules = info.get("rules") or ()
+    src = SourceMatch(
+        players=(info["X"]["name"], info["O"]["name"]),
+        length=length,
+        source=SOURCE_GNUBG,
+        engine="gnubg",
+        date=iso,
+        event=info.get("event"),
+        round=info.get("round"),
+        place=info.get("place"),
+        annotator=info.get("annotator"),
+        comment=info.get("comment"),
+        crawford_rule="Crawford" in rules,
+        jacoby="Jacoby" in rules,
+        variation=info.get("variation", "Standard"),
+        ratings=(info["X"].get("rating"), info["O"].get("rating")),
+        source_path=source_path,
+    )
+    for g in d["games"]:
+        gi = g.get("info") or {}
+        winner = gi.get("winner")
+        sg = SourceGame(
+            score=(int(gi.get("score-X", 0)), int(gi.get("score-O", 0))),
+            crawford=bool(gi.get("crawford", False)),
+            winner=None if winner is None else _SIDE[winner],
+            points=gi.get("points-won"),
+            resigned=bool(gi.get("resigned", False)),
+            initial_cube=int(gi.get("initial-cube", 1) or 1),
+        )
+        for rec in g.get("game") or ():
+            sg.records.append(_record(rec, default_ctx, match_play))
+        src.games.append(sg)
+    return src
+
+
+def _record(rec: dict, default_ctx: dict, match_play: bool) -> SourceRecord:
+    action = rec.get("action")
+    player = _SIDE.get(rec.get("player")) if rec.get("player") else None
+    analysis = rec.get("analysis") or {}
+    comment = rec.get("comment")
+    if action == "move":
+        return SourceRecord(
+            action="move",
+            player=player,
+            dice=tuple(int(x) for x in rec["dice"]),
+            steps=_steps(rec.get("move")),
+            candidates=_candidates(analysis, default_ctx, match_play),
+            played_index=analysis.get("imove"),
+            cube=_cube(analysis, default_ctx, match_play),
+            luck=_finite(analysis.get("luck-value")),
+            comment=comment,
+            board=rec.get("board"),
+        )
+    if action == "double":
+        return SourceRecord(action="double", player=player, cube=_cube(analysis, default_ctx, match_play),
+                            comment=comment, board=rec.get("board"))
+    if action in ("take", "drop", "resign"):
+        return SourceRecord(action=action, player=player, comment=comment)
+    if action == "set":
+        owner = rec.get("cube-owner")
+        return SourceRecord(
+            action="set",
+            player=player,
+            board=rec.get("board"),
+            dice=tuple(rec["dice"]) if rec.get("dice") else None,
+            set_cube_value=rec.get("cube"),
+            set_cube_owner=None if owner is None else {"centered": -1, "X": 0, "O": 1}.get(owner),
+        )
+    raise MatchImportError(f"unknown gnubg record action {action!r}")
+
+
+def match_from_dict(d: dict, source_path: Optional[str] = None) -> Match:
+    """``gnubg.match()`` (or its JSON dump) -> :class:`Match`."""
+    return build_match(source_from_dict(d, source_path))

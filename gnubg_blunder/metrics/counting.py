@@ -1,0 +1,140 @@
+"""Which decisions count, and how big an error is (SPEC §2, §3).
+
+Each rule lives here once, under one name, as a function over decision
+arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .arrays import KIND_CODES, DecisionArrays
+
+K_CHECKER = KIND_CODES["checker"]
+K_NO_DOUBLE = KIND_CODES["nodouble"]
+K_DOUBLE = KIND_CODES["double"]
+K_TAKE = KIND_CODES["take"]
+K_PASS = KIND_CODES["pass"]
+
+# SPEC §2: a no double counts while ND - min(DT, DP) < 0.200 (micro-EMG).
+NO_DOUBLE_WINDOW_MICRO = 200_000
+# SPEC §2: candidates "of the same equity to the millipoint": spread < 0.0005.
+EQUAL_EQUITY_MICRO = 500
+# gnubg's close cube decision: best - min(DT, 1) < 0.16.
+GNUBG_CLOSE_CUBE = 0.16
+
+
+def micro(x: np.ndarray) -> np.ndarray:
+    """EMG -> integer micro-EMG, half away from zero, so that thresholds do
+    not depend on float edges (0.0495 is exactly 49 500)."""
+    x = np.asarray(x, dtype=np.float64)
+    return np.where(np.isnan(x), 0, np.sign(x) * np.floor(np.abs(x) * 1e6 + 0.5)).astype(np.int64)
+
+
+def millipoints(e: np.ndarray) -> np.ndarray:
+    """e rounded half-up to the millipoint (SPEC §3), as integer mpt."""
+    return (micro(e) + 500) // 1000
+
+
+def is_forced(dec: DecisionArrays) -> np.ndarray:
+    """SPEC §2 forced play (gnubg analyses): at most one legal play; or the
+    analysis lists every legal play and all have the same equity to the
+    millipoint.  Without a legal-play count only a single candidate makes the
+    play forced."""
+    n_legal = dec.n_legal.astype(np.int64)
+    known = n_legal >= 0
+    all_listed = known & (dec.n_candidates == n_legal)
+    same_equity = ~np.isnan(dec.equity_spread) & (micro(dec.equity_spread) < EQUAL_EQUITY_MICRO)
+    return np.where(
+        known,
+        (n_legal <= 1) | (all_listed & same_equity),
+        dec.n_candidates == 1,
+    )
+
+
+def no_double_in_window(dec: DecisionArrays) -> np.ndarray:
+    """SPEC §2: ND > 0 and ND - min(DT, DP) < 0.200 (cubeful, player on roll)."""
+    with np.errstate(invalid="ignore"):
+        gap = dec.nd - np.fmin(dec.dt, dec.dp)
+        ok = ~np.isnan(dec.nd) & ~np.isnan(dec.dt) & (dec.nd > 0)
+    return ok & (micro(gap) < NO_DOUBLE_WINDOW_MICRO)
+
+
+def counted(dec: DecisionArrays) -> np.ndarray:
+    """The PR denominator (SPEC §2, XG's rules)."""
+    known = ~np.isnan(dec.error)
+    kind = dec.kind
+    xg_verdict = dec.xg_counted >= 0
+    checker = (kind == K_CHECKER) & known & np.where(xg_verdict, dec.xg_counted == 1, ~is_forced(dec))
+    cube_action = np.isin(kind, (K_DOUBLE, K_TAKE, K_PASS)) & known & (dec.beaver_take == 0)
+    no_double = (kind == K_NO_DOUBLE) & known & no_double_in_window(dec)
+    return checker | cube_action | no_double
+
+
+def is_cube(dec: DecisionArrays) -> np.ndarray:
+    return dec.kind != K_CHECKER
+
+
+def kind_mask(dec: DecisionArrays, decision_type: str) -> np.ndarray:
+    """The decision-type filter of SPEC §14: all, checker or cube."""
+    if decision_type in (None, "all"):
+        return np.ones(len(dec), dtype=bool)
+    if decision_type == "checker":
+        return dec.kind == K_CHECKER
+    if decision_type == "cube":
+        return dec.kind != K_CHECKER
+    raise ValueError(f"unknown decision type {decision_type!r} (all, checker or cube)")
+
+
+# -- gnubg's own counting (the cross-check of SPEC §3) ----------------------
+
+def gnubg_unforced(dec: DecisionArrays) -> np.ndarray:
+    """gnubg's "unforced moves": analysed checker plays with more than one
+    candidate in its list (its list holds every legal play)."""
+    return (dec.kind == K_CHECKER) & (dec.n_candidates > 1)
+
+
+def gnubg_close_cube(dec: DecisionArrays) -> np.ndarray:
+    """gnubg's "close or actual cube decisions": every analysed double, take
+    and pass (the take closing a beaver chain included), plus the analysed
+    no-doubles where best − min(DT, 1) < 0.16, "best" being ND where gnubg's
+    replay sees no cube access."""
+    with np.errstate(invalid="ignore"):
+        best = np.where(dec.gnubg_dead_cube == 1, dec.nd, np.fmax(dec.nd, np.fmin(dec.dt, dec.dp)))
+        close = (best - np.fmin(dec.dt, 1.0)) < GNUBG_CLOSE_CUBE
+    analysed = ~np.isnan(dec.nd) & ~np.isnan(dec.dt)
+    nodouble = (dec.kind == K_NO_DOUBLE) & analysed & close
+    actual = np.isin(dec.kind, (K_DOUBLE, K_TAKE, K_PASS)) & ~np.isnan(dec.error)
+    return nodouble | actual
+
+
+def gnubg_error(dec: DecisionArrays) -> np.ndarray:
+    """The error gnubg's statistics give each decision (EMG, 0 where gnubg
+    sees none, NaN where unknown): e, except no missed double where gnubg's
+    replay sees no cube access."""
+    return np.where((dec.kind == K_NO_DOUBLE) & (dec.gnubg_dead_cube == 1) & ~np.isnan(dec.error), 0.0, dec.error)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Error and blunder thresholds in EMG (SPEC §3), inclusive, compared on
+    e rounded to the millipoint."""
+
+    error: float = 0.050
+    blunder: float = 0.100
+
+    def classify(self, e: np.ndarray):
+        mpt = millipoints(e)
+        known = ~np.isnan(np.asarray(e, dtype=np.float64))
+        err = known & (mpt >= round(self.error * 1000))
+        blunder = known & (mpt >= round(self.blunder * 1000))
+        return err, blunder
+
+
+THRESHOLD_PRESETS = {
+    "default": Thresholds(0.050, 0.100),
+    "gnubg": Thresholds(0.060, 0.120),
+    "xg": Thresholds(0.020, 0.080),
+}

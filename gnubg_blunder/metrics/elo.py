@@ -1,0 +1,38 @@
+"""L₇ and the Elo difference against the engine (SPEC §5)."""
+
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+ELO_SCALE = 2000 / math.sqrt(7)
+Q_FLOOR = 0.01  # from L₇ > 49 % the Elo is only a bound ("≤")
+
+
+def l7_of_match(loss: float, length: int) -> Optional[float]:
+    """L₇ = L × √(7/N) (fractions of MWC); money has none."""
+    if not length:
+        return None
+    return loss * math.sqrt(7 / length)
+
+
+def l7_of_aggregate(losses, lengths) -> Optional[float]:
+    """L₇ = √7 × ΣL / Σ√N over match-play sides."""
+    pairs = [(l, n) for l, n in zip(losses, lengths) if n]
+    if not pairs:
+        return None
+    return math.sqrt(7) * sum(l for l, _ in pairs) / sum(math.sqrt(n) for _, n in pairs)
+
+
+def elo(l7: Optional[float]) -> tuple:
+    """(D, is_bound): D = (2000/√7)·log₁₀(q/(1−q)), q = 0.5 − L₇; q clamped at
+    0.01 from L₇ > 49 %, where D is an upper bound ("≤")."""
+    if l7 is None:
+        return None, False
+    q = 0.5 - l7
+    bound = q < Q_FLOOR
+    if bound:
+        q = Q_FLOOR
+    if q >= 1:
+        q = 1 - 1e-12
+    return ELO_SCALE * math.log10(q / (1 - q)), bound

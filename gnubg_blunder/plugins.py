@@ -1,0 +1,72 @@
+"""The plugin manager: built-in plugins first, then installed ones."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import pluggy
+
+from . import hookspecs
+
+DEFAULT_PLUGINS = (
+    "gnubg_blunder.default_plugins.sgf_importer",
+    "gnubg_blunder.default_plugins.store_step",
+    "gnubg_blunder.default_plugins.console_summary",
+    "gnubg_blunder.default_plugins.core_commands",
+)
+
+ENTRY_POINT_GROUP = "gnubg_blunder"
+
+_pm = None
+
+
+def get_plugin_manager() -> pluggy.PluginManager:
+    """The process-wide plugin manager.  Installed plugins (entry-point group
+    ``gnubg_blunder``) load unless ``GNUBG_BLUNDER_NO_PLUGINS`` is set, so that
+    the test suite is not changed by a developer's installed plugins."""
+    global _pm
+    if _pm is None:
+        pm = pluggy.PluginManager("gnubg_blunder")
+        pm.add_hookspecs(hookspecs)
+        for name in DEFAULT_PLUGINS:
+            pm.register(importlib.import_module(name), name=name)
+        if not os.environ.get("GNUBG_BLUNDER_NO_PLUGINS"):
+            pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+        _pm = pm
+    return _pm
+
+
+def reset_plugin_manager() -> None:
+    global _pm
+    _pm = None
+
+
+def plugin_list(pm=None) -> list:
+    """[{name, hooks, builtin}] for ``gnubg-blunder plugins``."""
+    pm = pm or get_plugin_manager()
+    out = []
+    for plugin in pm.get_plugins():
+        name = pm.get_name(plugin)
+        hooks = sorted(h.name for h in pm.get_hookcallers(plugin) or [])
+        dist = None
+        for p, d in pm.list_plugin_distinfo():
+            if p is plugin:
+                dist = f"{d.project_name} {d.version}"
+        out.append({"name": name, "hooks": hooks, "builtin": name in DEFAULT_PLUGINS, "distribution": dist})
+    return out
+
+
+def importers(pm=None) -> dict:
+    """{suffix: importer}.  pluggy calls the most recently registered plugin
+    first, so an installed plugin can replace a built-in importer."""
+    pm = pm or get_plugin_manager()
+    found: dict = {}
+
+    def register(importer):
+        for ext in importer.extensions:
+            found.setdefault(ext.lower(), importer)
+
+    pm.hook.register_importers(register=register)
+    return found

@@ -1,0 +1,27 @@
+"""Storage behind one interface (today SQLite; the same methods would serve
+a PostgreSQL engine)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .sqlite import ALREADY_STORED, ANALYSIS_ADDED, STORED, SQLiteStore, StoreResult
+
+__all__ = ["open_store", "default_db_path", "SQLiteStore", "StoreResult", "STORED", "ALREADY_STORED",
+           "ANALYSIS_ADDED"]
+
+
+def default_db_path() -> Path:
+    """The user's database: ``$GNUBG_BLUNDER_DB``, else
+    ``$XDG_DATA_HOME/gnubg-blunder/gnubg-blunder.db`` (``~/.local/share/...``).
+    The gnubg plugin and the command line use the same one."""
+    env = os.environ.get("GNUBG_BLUNDER_DB")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "gnubg-blunder" / "gnubg-blunder.db"
+
+
+def open_store(path=None) -> SQLiteStore:
+    return SQLiteStore(path if path is not None else default_db_path())

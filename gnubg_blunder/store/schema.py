@@ -1,0 +1,178 @@
+"""The SQLite schema, created and migrated by numbered steps.
+
+Each step is applied once, in order, inside one transaction; the schema
+version lives in ``meta``.  A later step alters what an earlier one made:
+never edit a step that has shipped.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+MIGRATIONS: list[tuple[int, str]] = [
+    (
+        1,
+        """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT
+);
+
+-- One row per match, whatever analysed it.  ``identity`` is the match's
+-- length, dice and moves (not the names, which exports spell differently).
+CREATE TABLE matches (
+    id          INTEGER PRIMARY KEY,
+    identity    TEXT NOT NULL UNIQUE,
+    length      INTEGER NOT NULL,          -- 0 = money session
+    player0     TEXT NOT NULL,
+    player1     TEXT NOT NULL,
+    date        TEXT,                      -- ISO date or NULL
+    event       TEXT,
+    round       TEXT,
+    place       TEXT,
+    annotator   TEXT,
+    comment     TEXT,
+    crawford_rule INTEGER NOT NULL DEFAULT 0,
+    jacoby      INTEGER NOT NULL DEFAULT 0,
+    variation   TEXT NOT NULL DEFAULT 'Standard',
+    rating0     TEXT,
+    rating1     TEXT,
+    final_score0 INTEGER,
+    final_score1 INTEGER,
+    winner      INTEGER,                   -- 0, 1 or NULL (unfinished / equal)
+    source      TEXT NOT NULL,             -- where it was first imported from
+    imported_at TEXT NOT NULL
+);
+
+CREATE TABLE games (
+    match_id  INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+    game      INTEGER NOT NULL,
+    score0    INTEGER NOT NULL,
+    score1    INTEGER NOT NULL,
+    crawford  INTEGER NOT NULL DEFAULT 0,
+    winner    INTEGER,
+    points    INTEGER,
+    resigned  INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (match_id, game)
+);
+
+-- A match can hold several analyses (gnubg and XG, or two depths).
+CREATE TABLE analyses (
+    id            INTEGER PRIMARY KEY,
+    match_id      INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+    source        TEXT NOT NULL,           -- sgf, xg, gnubg
+    source_path   TEXT,
+    source_player0 TEXT,                   -- the names as this source spells them
+    source_player1 TEXT,
+    engine        TEXT NOT NULL,           -- gnubg, xg
+    engine_version TEXT,
+    depth         REAL,                    -- gnubg plies; rollouts rank higher
+    depth_label   TEXT,
+    met           TEXT,
+    met_assumed   INTEGER NOT NULL DEFAULT 0,
+    imported_at   TEXT NOT NULL,
+    UNIQUE (match_id, engine, depth_label)
+);
+
+CREATE TABLE decisions (
+    id            INTEGER PRIMARY KEY,
+    analysis_id   INTEGER NOT NULL REFERENCES analyses(id) ON DELETE CASCADE,
+    game          INTEGER NOT NULL,
+    seq           INTEGER NOT NULL,
+    player        INTEGER NOT NULL,
+    kind          TEXT NOT NULL,           -- checker, nodouble, double, take, pass
+    position_id   TEXT,
+    cube_value    INTEGER NOT NULL,
+    cube_owner    INTEGER NOT NULL,
+    score_self    INTEGER NOT NULL,
+    score_opp     INTEGER NOT NULL,
+    crawford      INTEGER NOT NULL,
+    dice1         INTEGER,
+    dice2         INTEGER,
+    played_move   TEXT,
+    best_move     TEXT,
+    error         REAL,                    -- e (EMG); NULL = unknown
+    mwc_per_emg   REAL,                    -- NULL for money
+    nd            REAL,
+    dt            REAL,
+    dp            REAL,
+    n_legal       INTEGER,
+    n_candidates  INTEGER NOT NULL DEFAULT 0,
+    equity_spread REAL,
+    played_index  INTEGER,
+    xg_counted    INTEGER,
+    beaver_take   INTEGER NOT NULL DEFAULT 0,
+    gnubg_dead_cube INTEGER NOT NULL DEFAULT 0,
+    depth         TEXT,
+    candidates    TEXT,                    -- JSON list
+    comment       TEXT,
+    duration      REAL
+);
+CREATE INDEX decisions_by_analysis ON decisions(analysis_id, game, seq);
+CREATE INDEX decisions_by_position ON decisions(position_id);
+
+CREATE TABLE rolls (
+    analysis_id    INTEGER NOT NULL REFERENCES analyses(id) ON DELETE CASCADE,
+    game           INTEGER NOT NULL,
+    seq            INTEGER NOT NULL,
+    player         INTEGER NOT NULL,
+    dice1          INTEGER NOT NULL,
+    dice2          INTEGER NOT NULL,
+    position_id    TEXT,
+    position_after TEXT,
+    cube_value     INTEGER NOT NULL,
+    luck           REAL,                   -- EMG; NULL = unknown
+    mwc_per_emg    REAL,
+    PRIMARY KEY (analysis_id, game, seq)
+);
+""",
+    ),
+]
+
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+def current_version(conn: sqlite3.Connection) -> int:
+    has_meta = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'"
+    ).fetchone()
+    if not has_meta:
+        return 0
+    row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the database to SCHEMA_VERSION; returns the version found before."""
+    found = current_version(conn)
+    if found > SCHEMA_VERSION:
+        raise RuntimeError(
+            f"database schema version {found} is newer than this gnubg-blunder ({SCHEMA_VERSION}); upgrade it"
+        )
+    for version, sql in MIGRATIONS:
+        if version <= found:
+            continue
+        with conn:
+            for stmt in _statements(sql):
+                conn.execute(stmt)
+            conn.execute(
+                "INSERT INTO meta(key, value) VALUES('schema_version', ?) "
+                "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                (str(version),),
+            )
+    return found
+
+
+def _statements(sql: str):
+    buf = []
+    for line in sql.splitlines():
+        stripped = line.split("--", 1)[0] if "--" in line else line
+        buf.append(stripped)
+        if stripped.rstrip().endswith(";"):
+            stmt = "\n".join(buf).strip()
+            if stmt.strip(";").strip():
+                yield stmt
+            buf = []
+    rest = "\n".join(buf).strip()
+    if rest:
+        yield rest

@@ -1,0 +1,44 @@
+"""Text formatting shared by every view: "—" for never measured, never 0."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+DASH = "—"
+
+
+def num(x: Optional[float], digits: int = 2, signed: bool = False) -> str:
+    if x is None:
+        return DASH
+    return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
+
+
+def interval(ci, digits: int = 2) -> str:
+    if not ci:
+        return "(no interval)"
+    return f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+
+
+def elo_text(elo: Optional[float], bound: bool) -> str:
+    if elo is None:
+        return DASH
+    return ("≤ " if bound else "") + f"{elo:.0f}"
+
+
+def table(rows: list, headers: list, align: Optional[str] = None) -> str:
+    """A plain text table; align is a string of 'l'/'r' per column."""
+    cells = [[str(h) for h in headers]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    align = align or "l" + "r" * (len(headers) - 1)
+    lines = []
+    for k, r in enumerate(cells):
+        parts = [c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(r, widths, align)]
+        lines.append("  ".join(parts).rstrip())
+        if k == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def to_json(obj) -> str:
+    return json.dumps(obj, indent=2, ensure_ascii=False)

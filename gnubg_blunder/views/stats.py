@@ -1,0 +1,56 @@
+"""``stats``: the figures of a selection, as text or JSON."""
+
+from __future__ import annotations
+
+from ..metrics.levels import level_band
+from .formatting import DASH, elo_text, interval, num
+
+
+def stats_object(figures: dict, flt) -> dict:
+    out = dict(figures)
+    out["level"] = level_band(figures.get("pr"))
+    out["filter"] = flt.to_json()
+    return out
+
+
+def stats_text(obj: dict) -> str:
+    f = obj["filter"]
+    scope = []
+    if f.get("player"):
+        scope.append(f"player {f['player']}")
+    if f.get("date_from") or f.get("date_to"):
+        scope.append(f"dates {f.get('date_from') or '…'} to {f.get('date_to') or '…'}")
+    if f.get("lengths"):
+        scope.append("lengths " + ", ".join("money" if x == 0 else str(x) for x in f["lengths"]))
+    if f.get("decision_type") and f["decision_type"] != "all":
+        scope.append(f"{f['decision_type']} decisions")
+    if f.get("engine"):
+        scope.append(f"engine {f['engine']}")
+    if f.get("min_depth") is not None:
+        scope.append(f"depth ≥ {f['min_depth']:g}")
+    lines = [f"Scope: {', '.join(scope) if scope else 'every stored match, both sides'}"]
+    if not obj["decisions"]:
+        lines.append(f"Matches: {obj['matches']}; no counted decisions.")
+        return "\n".join(lines)
+    lines += [
+        f"Matches: {obj['matches']}   tournaments: {obj['tournaments']}   won–lost: {obj['wins']}–{obj['losses']}",
+        f"Decisions: {obj['decisions']} (checker {obj['checker_decisions']}, cube {obj['cube_decisions']})",
+        f"PR: {num(obj['pr'])}  95% {interval(obj['pr_ci'])}   level: {obj['level'] or DASH} "
+        "(this project's bands, not a published norm)",
+        f"  checker PR: {num(obj['checker_pr'])}   cube PR: {num(obj['cube_pr'])}",
+        f"Snowie error rate: {num(obj['snowie_er'])} (factor 500; gnubg prints twice this)",
+        f"Errors: {obj['errors']}   blunders: {obj['blunders']}",
+    ]
+    if obj["mwc_loss"] is None:
+        lines.append("MWC lost, L7, Elo: not available for money play")
+    else:
+        lines.append(f"MWC lost: {num(obj['mwc_loss'])} % points")
+        lines.append(
+            f"L7: {num(obj['l7'])} % points  95% {interval(obj['l7_ci'])}   "
+            f"Elo against the engine: {elo_text(obj['elo'], obj['elo_bound'])}"
+        )
+    lines.append(
+        f"Luck: {num(obj['luck_emg'], 3, signed=True)} EMG over {obj['luck_rolls']} rolls"
+        + ("" if obj["luck_per_roll_mpt"] is None else f" ({obj['luck_per_roll_mpt']:+.1f} mpt a roll)")
+    )
+    return "\n".join(lines)
