@@ -139,11 +139,15 @@ def test_larger_die_rule():
     (only,) = legal_plays(b, 6, 5)
     assert only.steps == ((13, 7),) and only.notation == "13/7"
     assert find_play(b, 6, 5, [(13, 8)]) is None
-    # If the larger die cannot be played at all, the smaller one is.
-    b2 = board({13: 1}, {18: 2, 17: 2})  # the mover's 7 and 8 are blocked
-    assert legal_plays(b2, 6, 5) == []
-    b3 = board({13: 1}, {18: 2, 23: 2})  # 13/7 blocked, 13/8/2 blocked
-    assert [p.steps for p in legal_plays(b3, 6, 5)] == [((13, 8),)]
+    # Neither die can be played (the mover's 7 and 8 are blocked).
+    assert legal_plays(board({13: 1}, {18: 2, 17: 2}), 6, 5) == []
+
+
+def test_both_dice_when_one_order_allows_it():
+    # 13/7 is blocked but 13/8/2 is open: both dice must be played.
+    b = board({13: 1}, {18: 2})
+    (only,) = legal_plays(b, 6, 5)
+    assert only.steps == ((13, 8), (8, 2)) and only.notation == "13/2"
 
 
 def test_bear_off_rules():

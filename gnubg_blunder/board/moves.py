@@ -20,9 +20,11 @@ Step = Tuple[int, int]
 BAR_POINT = 25
 OFF_POINT = 0
 
-# Legal plays are cached by (position, dice); an importer asks for the same
-# position a few times in a row (count, find the played move, find the best).
-CACHE_SIZE = 4096
+# Legal plays are cached by (position, dice): an importer asks about the same
+# position a few times in a row (count, find the played move, parse a
+# candidate).  An entry takes about 10 kB on average (some doubles have
+# hundreds of plays), so the cache stays small.
+CACHE_SIZE = 1024
 
 
 class IllegalMove(ValueError):
@@ -227,42 +229,50 @@ def _generate(board: Board, hi: int, lo: int) -> Dict[Tuple, Tuple[Step, ...]]:
 
 
 class _Legal:
-    """The cached legal plays of one (position, roll); the index by result
-    is built on the first ``find_play``."""
+    """The legal plays of one (position, roll) as cached: what the search
+    found (pair of sides -> steps) at once, Play objects when first needed
+    (counting needs none)."""
 
-    __slots__ = ("plays", "_by_result")
+    __slots__ = ("board", "found", "_plays", "_by_result")
 
-    def __init__(self, plays: Tuple[Play, ...]):
-        self.plays = plays
+    def __init__(self, board: Board, found: Dict[Tuple, Tuple[Step, ...]]):
+        self.board = board
+        self.found = found
+        self._plays: Optional[Tuple[Play, ...]] = None
         self._by_result: Optional[Dict[Board, Play]] = None
 
-    def by_result(self) -> Dict[Board, Play]:
+    def plays(self) -> Tuple[Play, ...]:
+        if self._plays is None:
+            board, trusted = self.board, Board._trusted
+            before = board.opponent
+            self._plays = tuple(
+                # Most plays hit nothing: share the opponent's tuple (memory).
+                Play(board, steps, trusted(me, before if opp == before else opp))
+                for (me, opp), steps in self.found.items()
+            )
+        return self._plays
+
+    def play_with_result(self, result: Board) -> Optional[Play]:
         if self._by_result is None:
-            self._by_result = {play.result: play for play in self.plays}
-        return self._by_result
+            self._by_result = {play.result: play for play in self.plays()}
+        return self._by_result.get(result)
 
 
 @lru_cache(maxsize=CACHE_SIZE)
 def _legal(board: Board, hi: int, lo: int) -> _Legal:
-    trusted = Board._trusted
-    return _Legal(tuple(
-        Play(board, steps, trusted(me, opp))
-        for (me, opp), steps in _generate(board, hi, lo).items()
-    ))
+    return _Legal(board, _generate(board, hi, lo))
 
 
 def legal_plays(board: Board, d1: int, d2: int) -> List[Play]:
     """Every legal play of ``board.on_roll`` for the roll ``d1``-``d2``, one
     per distinct resulting position (gnubg's candidate list, in another
     order).  Empty when the player cannot move."""
-    hi, lo = _check_dice(d1, d2)
-    return list(_legal(board, hi, lo).plays)
+    return list(_legal(board, *_check_dice(d1, d2)).plays())
 
 
 def count_legal_plays(board: Board, d1: int, d2: int) -> int:
     """Number of distinct legal plays; 0 for a dance, 1 for a forced play."""
-    hi, lo = _check_dice(d1, d2)
-    return len(_legal(board, hi, lo).plays)
+    return len(_legal(board, *_check_dice(d1, d2)).found)
 
 
 def _apply_any_order(board: Board, steps: Sequence[Sequence[int]]) -> Optional[Board]:
@@ -282,10 +292,9 @@ def _apply_any_order(board: Board, steps: Sequence[Sequence[int]]) -> Optional[B
 def find_play(board: Board, d1: int, d2: int, steps: Sequence[Sequence[int]]) -> Optional[Play]:
     """The legal play reaching the position that ``steps`` reach, or None if
     the steps are impossible or not a legal play for this roll."""
-    hi, lo = _check_dice(d1, d2)
-    legal = _legal(board, hi, lo)
+    legal = _legal(board, *_check_dice(d1, d2))
     result = _apply_any_order(board, steps)
-    return None if result is None else legal.by_result().get(result)
+    return None if result is None else legal.play_with_result(result)
 
 
 def clear_cache() -> None:
@@ -392,10 +401,10 @@ def parse_move_notation(board: Board, d1: int, d2: int, text: str) -> Optional[P
 
     A checker's path may skip its intermediate points ("24/18" for 5-1).
     The play is chosen by the mover's resulting checkers; when plays differ
-    only in what they hit, the starred points decide.  Raises ``ValueError``
-    when the text cannot be read."""
+    only in what they hit, the starred points decide (otherwise stars are
+    not checked).  Raises ``ValueError`` when the text cannot be read."""
     moves, starred = _parse_notation(text)
-    plays = _legal(board, *_check_dice(d1, d2)).plays
+    plays = _legal(board, *_check_dice(d1, d2)).plays()
     if not moves:
         return None
     target = list(board.on_roll)

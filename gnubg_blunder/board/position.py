@@ -50,7 +50,7 @@ def _check(on_roll: Side, opponent: Side) -> None:
     for name, side in (("player on roll", on_roll), ("opponent", opponent)):
         total = sum(side)
         if total > CHECKERS:
-            raise ValueError(f"{name} has {total} checkers on the board (at most {CHECKERS})")
+            raise ValueError(f"more than {CHECKERS} checkers for the {name} ({total})")
     for i in range(24):
         if on_roll[i] and opponent[23 - i]:
             raise ValueError(
@@ -108,10 +108,6 @@ class Board:
             return NotImplemented
         return self.on_roll == other.on_roll and self.opponent == other.opponent
 
-    def __ne__(self, other) -> bool:
-        eq = self.__eq__(other)
-        return eq if eq is NotImplemented else not eq
-
     def __hash__(self) -> int:
         h = self._hash
         if h is None:
@@ -166,22 +162,15 @@ class Board:
         key = int.from_bytes(raw, "little")
         counts = []
         pos = 0
-        for _ in range(50):
+        for _ in range(50):  # 25 entries for each side, each = n 1-bits then a 0-bit
             n = 0
-            while (key >> pos) & 1:
+            while (key >> pos) & 1:  # ends: the key has at most 80 bits
                 n += 1
                 pos += 1
-                if n > CHECKERS:
-                    break
-            if n > CHECKERS:
-                who = "opponent" if len(counts) < 25 else "player on roll"
-                raise ValueError(f"malformed position ID {pid!r}: more than {CHECKERS} checkers for the {who}")
             counts.append(n)
-            pos += 1  # the 0-bit ending this entry
-            if pos > 80:
-                break
-        if len(counts) < 50 or pos > 80:
-            raise ValueError(f"malformed position ID {pid!r}: too many checkers (more than 15 a side)")
+            pos += 1
+        if pos > 80:
+            raise ValueError(f"malformed position ID {pid!r}: more than {CHECKERS} checkers a side")
         if key >> pos:
             raise ValueError(f"malformed position ID {pid!r}: stray bits after the last point")
         opponent, on_roll = tuple(counts[:25]), tuple(counts[25:])

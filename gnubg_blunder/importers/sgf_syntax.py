@@ -16,7 +16,9 @@ Structure::
                                        "\\" + line break is removed
 
 Whitespace is allowed between all tokens. Values are returned unescaped, with
-line breaks normalised to ``"\\n"`` and nothing else changed.
+line breaks normalised to ``"\\n"`` and nothing else changed. A property
+repeated in one node (gnubg does it for a comment on a resignation) is kept as
+one property with all the values in file order.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Optional, Sequence, Union
+from typing import Optional, Sequence, Union
 
 __all__ = [
     "SgfSyntaxError",
@@ -262,8 +264,12 @@ class _Parser:
                 values.append(value)
                 i = self.skip_ws(i)
             if ident in props:
-                raise self.error(f"duplicate property {ident} in one node", ident_pos)
-            props[ident] = values
+                # SGF forbids it, but gnubg writes it: a comment on a
+                # resignation (which has no node) is appended to the previous
+                # node as a second C[]. Keep every value, in file order.
+                props[ident].extend(values)
+            else:
+                props[ident] = values
 
     def parse_value(self, i: int) -> tuple:
         text, n = self.text, self.n
@@ -377,6 +383,8 @@ def read_sgf(path: Union[str, Path], source: Optional[str] = None) -> list:
 
 
 def _as_values(values: Union[str, Sequence[str]]) -> list:
+    if values is None:
+        raise SgfValueError("no value (property absent)")
     if isinstance(values, str):
         return [values]
     return list(values)
@@ -990,6 +998,8 @@ def decode_point(letter: str, player: str) -> int:
     """A move/board letter as a point number from ``player``'s side
     (``'W'``/``'B'``): 1-24, 25 = bar (``y``), 0 = off (``z``).
     White: ``a`` = 1 ... ``x`` = 24; Black: ``x`` = 1 ... ``a`` = 24."""
+    if player not in ("W", "B"):
+        raise SgfValueError(f"player must be 'W' or 'B', got {player!r}")
     if letter == "y":
         return 25
     if letter == "z":
@@ -998,9 +1008,7 @@ def decode_point(letter: str, player: str) -> int:
         raise SgfValueError(f"not a point letter: {letter!r}")
     if player == "W":
         return ord(letter) - ord("a") + 1
-    if player == "B":
-        return ord("x") - ord(letter) + 1
-    raise SgfValueError(f"player must be 'W' or 'B', got {player!r}")
+    return ord("x") - ord(letter) + 1
 
 
 def parse_move(value: str, player: str) -> MoveValue:
