@@ -69,3 +69,44 @@ def selfplay():
     if not gnubg_available():
         pytest.skip("needs /usr/games/gnubg")
     return make_selfplay
+
+
+_DUMP_SCRIPT = r"""
+import gnubg, json
+gnubg.command('load match "%(sgf)s"')
+with open(%(out)r, "w") as fh:
+    json.dump(gnubg.match(analysis=1, boards=1, statistics=1), fh)
+"""
+
+
+def gnubg_match_dump(sgf: Path) -> dict:
+    """``gnubg.match(statistics=1)`` of a file as the real gnubg loads it:
+    its records and its own statistics (cached beside the file)."""
+    import json
+
+    from gnubg_blunder.gnubg_process import run_python
+
+    out = sgf.with_suffix(".match.json")
+    if not out.exists() or out.stat().st_mtime < sgf.stat().st_mtime:
+        res = run_python(_DUMP_SCRIPT % {"sgf": str(sgf.resolve()), "out": str(out)}, timeout=300)
+        if not out.exists():
+            raise RuntimeError(f"gnubg did not dump {sgf}: {res.stdout[-500:]} {res.stderr[-500:]}")
+    with open(out, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def run_cli(*args, db=None, env=None, check=True):
+    """Run ``gnubg-blunder`` as a user would (a subprocess), plugins off."""
+    import os
+
+    e = dict(os.environ)
+    e["GNUBG_BLUNDER_NO_PLUGINS"] = "1"
+    if env:
+        e.update(env)
+    cmd = [sys.executable, "-m", "gnubg_blunder"]
+    if db is not None:
+        cmd += ["--db", str(db)]
+    res = subprocess.run(cmd + [str(a) for a in args], capture_output=True, text=True, env=e, timeout=600)
+    if check and res.returncode != 0:
+        raise AssertionError(f"gnubg-blunder {' '.join(map(str, args))} exited {res.returncode}: {res.stderr}")
+    return res

@@ -231,15 +231,14 @@ def _generate(board: Board, hi: int, lo: int) -> Dict[Tuple, Tuple[Step, ...]]:
 class _Legal:
     """The legal plays of one (position, roll) as cached: what the search
     found (pair of sides -> steps) at once, Play objects when first needed
-    (counting needs none)."""
+    (counting and finding one play need none)."""
 
-    __slots__ = ("board", "found", "_plays", "_by_result")
+    __slots__ = ("board", "found", "_plays")
 
     def __init__(self, board: Board, found: Dict[Tuple, Tuple[Step, ...]]):
         self.board = board
         self.found = found
         self._plays: Optional[Tuple[Play, ...]] = None
-        self._by_result: Optional[Dict[Board, Play]] = None
 
     def plays(self) -> Tuple[Play, ...]:
         if self._plays is None:
@@ -253,9 +252,8 @@ class _Legal:
         return self._plays
 
     def play_with_result(self, result: Board) -> Optional[Play]:
-        if self._by_result is None:
-            self._by_result = {play.result: play for play in self.plays()}
-        return self._by_result.get(result)
+        steps = self.found.get((result.on_roll, result.opponent))
+        return None if steps is None else Play(self.board, steps, result)
 
 
 @lru_cache(maxsize=CACHE_SIZE)

@@ -89,7 +89,6 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds()) -> list:
     L_chk = _sum(key[cnt & chk], n_sides, ell[cnt & chk])
     n_err = _sum(key[cnt & err], n_sides)
     n_blunder = _sum(key[cnt & blunder], n_sides)
-    E_all = _sum(key[known_e], n_sides, e[known_e])  # Snowie numerator: every analysed decision
 
     # gnubg's own way (its screen): every decision, its denominators.
     unforced = _sum(key[gnubg_unforced(dec)], n_sides)
@@ -158,7 +157,7 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds()) -> list:
                     "mwc_loss": None if money else 100 * float(L[s]),
                     "checker_mwc_loss": None if money else 100 * float(L_chk[s]),
                     "cube_mwc_loss": None if money else 100 * float(L[s] - L_chk[s]),
-                    "snowie_er": rate(E_all[s], total_moves[mi]),
+                    "snowie_er": rate(E_gnubg[s], total_moves[mi]),
                     "errors": int(n_err[s]),
                     "blunders": int(n_blunder[s]),
                     "luck_emg": float(luck_sum[s]) if has_luck else None,
@@ -187,7 +186,9 @@ def aggregate(
     side = sel.decision_side_mask()
     kinds = kind_mask(dec, decision_type)
     cnt = counted(dec) & side & kinds
-    known_e = ~np.isnan(dec.error) & side & kinds & (dec.beaver_take == 0)
+    # Snowie's numerator is gnubg's: every decision gnubg analysed, its error
+    g_err = gnubg_error(dec)
+    snowie_known = ~np.isnan(g_err) & side & kinds
     e = np.nan_to_num(dec.error, nan=0.0)
     mpe = np.nan_to_num(dec.mwc_per_emg, nan=0.0)
     chk = dec.kind == K_CHECKER
@@ -252,7 +253,7 @@ def aggregate(
         "l7_ci": l7_ci,
         "elo": _f(elo_d),
         "elo_bound": bool(bound),
-        "snowie_er": rate(e[known_e].sum(), total_moves),
+        "snowie_er": rate(np.nan_to_num(g_err, nan=0.0)[snowie_known].sum(), total_moves),
         "errors": int((cnt & err).sum()),
         "blunders": int((cnt & blunder).sum()),
         "luck_emg": float(luck[lk].sum()) if lk.any() else None,
