@@ -20,7 +20,7 @@ from .importers.gnubg_match import match_from_dict
 from .importers.records import MatchImportError
 from .pipeline import describe, expand_paths, store_match
 
-LOADERS = {".mat": "import mat", ".sgf": "load match", ".txt": "import mat"}
+LOADERS = {".mat": "import mat", ".sgf": "load match"}
 
 _DUMP = r"""
 import json, gnubg
@@ -51,15 +51,20 @@ def gnubg_script(path: Path, out: Path, plies=None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _gnubg_complaint(output: str, path: Path) -> str:
+    """What gnubg said about the file: its ``FILE: reason`` line."""
+    prefix = f"{path.resolve()}: "
+    said = [line[len(prefix):].strip() for line in output.splitlines() if line.startswith(prefix)]
+    return said[-1] if said else "gnubg gave no reason"
+
+
 def analyse_file(path: Path, plies=None):
     """Run gnubg on one file; return the analysed ``gnubg.match()`` dict."""
     with tempfile.TemporaryDirectory(prefix="gnubg-blunder-") as tmp:
         out = Path(tmp) / "match.json"
         res = run_commands(gnubg_script(path.resolve(), out, plies), rc_files=True, timeout=3600)
         if "GNUBG_BLUNDER_NOTHING_LOADED" in res.stdout or not out.exists():
-            said = [l.strip() for l in res.stdout.splitlines() if l.strip() and not l.startswith(("GNU Backgammon", "Copyright"))]
-            reason = next((l for l in said if "rror" in l or "annot" in l or "not" in l.lower()), None)
-            raise MatchImportError(f"gnubg could not load it{': ' + reason if reason else ''}")
+            raise MatchImportError(f"gnubg could not load it ({_gnubg_complaint(res.stdout + res.stderr, path)})")
         with open(out, encoding="utf-8") as fh:
             return json.load(fh)
 

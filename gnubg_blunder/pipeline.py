@@ -41,13 +41,13 @@ def store_match(ctx, match):
 
 
 def describe(match, result) -> str:
-    n_dec = sum(1 for _ in match.decisions())
     what = f"{match.players[0]} vs {match.players[1]}, "
     what += "money session" if match.length == 0 else f"{match.length}-point match"
-    what += f", {len(match.games)} game{'s' if len(match.games) != 1 else ''}, {n_dec} decisions"
+    what += f", {len(match.games)} game{'s' if len(match.games) != 1 else ''}"
     if result.status == ALREADY_STORED:
         return f"already stored (match {result.match_id}: {what})"
-    return f"{result.status} as match {result.match_id} ({what}; {match.analysis.engine} {match.analysis.depth_label or ''})".replace(" )", ")")
+    a = match.analysis
+    return f"{result.status} as match {result.match_id} ({what}; analysis {a.engine} {a.depth_label or 'depth unknown'})"
 
 
 def import_paths(ctx, paths) -> int:

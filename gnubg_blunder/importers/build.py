@@ -46,6 +46,20 @@ def depth_rank(label: Optional[str]) -> Optional[float]:
     return None
 
 
+def analysis_depth(depths: list) -> tuple:
+    """(rank, label) of a match's analysis: the most common depth of its
+    decisions (gnubg leaves clear-cut plays at 0-ply whatever the setting),
+    "+" when some decisions were looked at deeper (e.g. a rollout)."""
+    ranks = [r for r in (depth_rank(d) for d in depths) if r is not None]
+    if not ranks:
+        return None, None
+    mode = max(set(ranks), key=lambda r: (ranks.count(r), r))
+    label = "rollout" if mode >= ROLLOUT_DEPTH else f"{int(mode)}-ply"
+    if max(ranks) > mode:
+        label += "+"
+    return mode, label
+
+
 def cube_action(nd: float, dt: float, dp: float) -> str:
     """The analysis' best cube action (SPEC §14: NoDouble, DoubleTake,
     DoublePass, TooGood), from the doubler's cubeful equities."""
@@ -152,14 +166,7 @@ def build_match(src: SourceMatch) -> Match:
     depths = []
     for gno, sgame in enumerate(src.games):
         games.append(_build_game(src, gno, sgame, depths))
-    ranks = [r for r in (depth_rank(d) for d in depths) if r is not None]
-    if ranks:
-        low = min(ranks)
-        label = "rollout" if low >= ROLLOUT_DEPTH else f"{int(low)}-ply"
-        if max(ranks) != low:
-            label += "+"
-    else:
-        low, label = None, None
+    low, label = analysis_depth(depths)
     analysis = Analysis(
         engine=src.engine,
         engine_version=src.engine_version,
@@ -352,7 +359,7 @@ def _move_record(rp: _Replay, game: Game, seq: int, rec, depths: list) -> None:
         if cands:
             d.best_move = cands[0].move
             d.depth = cands[0].depth
-            if d.depth:
+            if d.depth and len(cands) > 1:  # gnubg does not evaluate a forced play at depth
                 depths.append(d.depth)
             if played_index is not None and cands[0].equity is not None and cands[played_index].equity is not None:
                 d.error = max(0.0, cands[0].equity - cands[played_index].equity)

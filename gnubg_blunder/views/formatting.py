@@ -23,7 +23,7 @@ def interval(ci, digits: int = 2) -> str:
 def elo_text(elo: Optional[float], bound: bool) -> str:
     if elo is None:
         return DASH
-    return ("≤ " if bound else "") + f"{elo:.0f}"
+    return ("≤ " if bound else "") + f"{round(elo) + 0:d}"
 
 
 def table(rows: list, headers: list, align: Optional[str] = None) -> str:

@@ -1,0 +1,144 @@
+"""Inside the real gnubg, as a new user meets it.
+
+A temporary HOME (never the real ~/.gnubg): ``gnubg-blunder install-gnubg``,
+start ``gnubg -t``, import a .mat, type ``>bdb.analyse()`` (0-ply, pinned);
+the summary appears in gnubg's console and ``gnubg-blunder matches`` on the
+default database shows the match with gnubg's own ``show statistics match``
+figures of the same session.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import DATA, needs_gnubg, run_cli
+
+pytestmark = needs_gnubg
+
+MAT = DATA / "sgf" / "charlot1-charlot2_7p_2025-11-08-2305.mat"
+sys.path.insert(0, str(DATA.parent / "tools" / "lib"))
+
+
+def parse_gnubg_statistics(text: str) -> dict:
+    """gnubg's ``show statistics match`` screen -> {player: {label: value}}."""
+    from gnubg_stats import parse  # the reviewers' parser, ../shared/tools/lib
+
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as fh:
+        fh.write(text)
+    try:
+        return parse(fh.name)
+    finally:
+        os.unlink(fh.name)
+
+
+@pytest.fixture()
+def home(tmp_path):
+    h = tmp_path / "home"
+    (h / ".gnubg").mkdir(parents=True)
+    (h / ".gnubg" / "gnubgrc").write_text("set sound enable off\n")  # a line of the user's, kept
+    return h
+
+
+def user_env(home):
+    env = dict(os.environ, HOME=str(home), GNUBG_BLUNDER_NO_PLUGINS="1")
+    env.pop("GNUBG_BLUNDER_DB", None)
+    env.pop("XDG_DATA_HOME", None)
+    return env
+
+
+def test_install_gnubg_then_analyse_in_gnubg(home):
+    if not MAT.exists():
+        pytest.skip("shared sample .mat not found")
+    env = user_env(home)
+    res = run_cli("install-gnubg", env=env)
+    assert "gnubg loads gnubg-blunder at start-up" in res.stdout
+    rc = (home / ".gnubg" / "gnubgrc").read_text().splitlines()
+    assert rc[0] == "set sound enable off"
+    assert sum("gnubg_blunder_start.py" in line for line in rc) == 1
+    run_cli("install-gnubg", env=env)  # twice: the line is added once
+    assert sum("gnubg_blunder_start.py" in line for line in (home / ".gnubg" / "gnubgrc").read_text().splitlines()) == 1
+
+    session = "\n".join([
+        "set analysis chequerplay evaluation plies 0",
+        "set analysis cubedecision evaluation plies 0",
+        f'import mat "{MAT}"',
+        ">bdb.analyse()",
+        '>bdb("stats --player charlot1")',
+        "show statistics match",
+        "",
+    ])
+    out = subprocess.run(["/usr/games/gnubg", "-t"], input=session, capture_output=True, text=True,
+                         env=env, timeout=600).stdout
+    assert "gnubg-blunder loaded" in out
+    assert "stored as match 1" in out
+    assert "PR [95%]" in out and "charlot1" in out and "charlot2" in out  # the summary
+    assert "Scope: player charlot1" in out  # bdb("stats ...")
+    screen = parse_gnubg_statistics(out[out.index("Player "):])
+
+    # the default database, the one the plugin wrote
+    db = home / ".local" / "share" / "gnubg-blunder" / "gnubg-blunder.db"
+    assert db.exists()
+    matches = json.loads(run_cli("matches", "--format", "json", env=env).stdout)
+    assert len(matches) == 1 and matches[0]["source"] == "gnubg"
+    for side in matches[0]["sides"]:
+        ref, g = screen[side["player"]], side["gnubg"]
+        assert g["unforced"] == ref["chequerplay:Unforced moves"]
+        assert g["close_cube"] == ref["cube:Close or actual cube decisions"]
+        assert g["error_emg"] == pytest.approx(-ref["overall:Error total EMG (MWC)"], abs=0.0015)
+        assert g["mwc_loss"] == pytest.approx(-ref["overall:Error total EMG (MWC) paren"], abs=0.006)
+        assert g["error_rate_memg"] == pytest.approx(-ref["overall:Error rate mEMG (MWC)"], abs=0.06)
+        assert g["snowie_er"] == pytest.approx(-ref["overall:Snowie error rate"], abs=0.06)
+        assert side["luck_emg"] == pytest.approx(ref["luck:Luck total EMG (MWC)"], abs=0.0015)
+        assert side["luck_mwc"] == pytest.approx(ref["luck:Luck total EMG (MWC) paren"], abs=0.006)
+
+
+def test_store_refuses_an_unanalysed_match(home):
+    if not MAT.exists():
+        pytest.skip("shared sample .mat not found")
+    env = user_env(home)
+    run_cli("install-gnubg", env=env)
+    session = f'import mat "{MAT}"\n>bdb.store()\n'
+    out = subprocess.run(["/usr/games/gnubg", "-t"], input=session, capture_output=True, text=True,
+                         env=env, timeout=300).stdout
+    assert "has no analysis yet" in out
+    assert not (home / ".local" / "share" / "gnubg-blunder" / "gnubg-blunder.db").exists() or \
+        json.loads(run_cli("matches", "--format", "json", env=env).stdout) == []
+
+
+def test_analyse_command_runs_gnubg_headless(tmp_path):
+    """``gnubg-blunder analyse`` = gnubg's import + analysis + our store; the
+    figures equal gnubg's own screen after the same 0-ply analysis."""
+    if not MAT.exists():
+        pytest.skip("shared sample .mat not found")
+    db = tmp_path / "a.db"
+    res = run_cli("analyse", "--plies", "0", MAT, db=db, env={"HOME": str(tmp_path)})
+    assert "[1/1]" in res.stdout and "analysed (0-ply)" in res.stdout and "stored as match 1" in res.stdout
+    res2 = run_cli("analyse", "--plies", "0", MAT, db=db, env={"HOME": str(tmp_path)})
+    assert "already stored" in res2.stdout
+    from gnubg_blunder.gnubg_process import run_commands
+
+    screen_text = run_commands(
+        "set analysis chequerplay evaluation plies 0\nset analysis cubedecision evaluation plies 0\n"
+        f'import mat "{MAT}"\nanalyse match\nshow statistics match\n'
+    ).stdout
+    screen = parse_gnubg_statistics(screen_text[screen_text.index("Player "):])
+    m = json.loads(run_cli("matches", "--format", "json", db=db).stdout)[0]
+    for side in m["sides"]:
+        ref = screen[side["player"]]
+        assert side["gnubg"]["unforced"] == ref["chequerplay:Unforced moves"]
+        assert side["gnubg"]["error_emg"] == pytest.approx(-ref["overall:Error total EMG (MWC)"], abs=0.0015)
+
+
+def test_analyse_reports_a_file_gnubg_cannot_load(tmp_path):
+    bad = tmp_path / "broken.mat"
+    bad.write_text("this is not a match file\n")
+    res = run_cli("analyse", "--plies", "0", bad, db=tmp_path / "b.db", env={"HOME": str(tmp_path)}, check=False)
+    assert res.returncode == 1
+    assert str(bad) in res.stderr and "Traceback" not in res.stderr
