@@ -162,6 +162,8 @@ def build_match(src: SourceMatch) -> Match:
         raise MatchImportError(f"match length {src.length} is not a valid length")
     if src.variation not in (None, "Standard"):
         raise MatchImportError(f"variation {src.variation!r} is not standard backgammon")
+    if not _has_analysis(src):
+        raise MatchImportError("it has no analysis (analyse it in gnubg first, or use `gnubg-blunder analyse`)")
     games = []
     depths = []
     for gno, sgame in enumerate(src.games):
@@ -195,6 +197,13 @@ def build_match(src: SourceMatch) -> Match:
     )
 
 
+def _has_analysis(src: SourceMatch) -> bool:
+    return any(
+        r.candidates is not None or r.cube is not None or r.luck is not None
+        for g in src.games for r in g.records
+    )
+
+
 def _build_game(src: SourceMatch, gno: int, sgame, depths: list) -> Game:
     rp = _Replay(src, gno, sgame)
     game = Game(
@@ -218,6 +227,8 @@ def _build_game(src: SourceMatch, gno: int, sgame, depths: list) -> Game:
                     if turn is not None:
                         rp.board_for(turn, rec.board)
             elif rec.action == "move":
+                if _pending_roll(rp, sgame, seq, rec):
+                    continue
                 _move_record(rp, game, seq, rec, depths)
                 double = None
             elif rec.action == "double":
@@ -246,6 +257,18 @@ def _build_game(src: SourceMatch, gno: int, sgame, depths: list) -> Game:
         except ValueError as exc:  # an impossible score or cube for the MET
             raise MatchImportError(f"game {gno + 1}, record {seq + 1}: {exc}") from None
     return game
+
+
+def _pending_roll(rp: _Replay, sgame, seq: int, rec) -> bool:
+    """gnubg ends an unfinished game with the roll still to be played: a
+    move record without a move or analysis that looks like a dance but is
+    not one (legal plays exist).  It is no decision and no roll."""
+    if rec.steps or rec.candidates is not None or rec.luck is not None:
+        return False
+    if sgame.winner is not None or seq != len(sgame.records) - 1:
+        return False
+    board = rp.board_for(rec.player, rec.board)
+    return bool(legal_plays(board, *rec.dice))
 
 
 class _OpenDouble:

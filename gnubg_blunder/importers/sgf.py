@@ -32,7 +32,6 @@ from .sgf_syntax import (
 )
 
 _COLOUR = {"W": 0, "B": 1}
-ANALYSIS_PROPS = ("A", "DA", "LU")
 
 
 def read_match(path) -> Match:
@@ -142,7 +141,6 @@ def source_from_trees(trees: list, source_path: Optional[str] = None) -> SourceM
         ratings=(_text(root0, "WR"), _text(root0, "BR")),
         source_path=source_path,
     )
-    analysed = False
     for tree in trees:
         root = tree.root
         if root.get("GM") not in (None, "6"):
@@ -160,26 +158,14 @@ def source_from_trees(trees: list, source_path: Optional[str] = None) -> SourceM
             initial_cube=int(auto) if auto and auto.isdigit() else 1,
         )
         nodes = tree.nodes[1:]
-        for k, node in enumerate(nodes):
+        for node in nodes:
             rec = _record(node, length > 0)
             if rec is None:
                 continue
-            if any(p in node for p in ANALYSIS_PROPS):
-                analysed = True
-            if (rec.action == "move" and not rec.steps and k == len(nodes) - 1 and game.winner is None
-                    and rec.candidates is None and rec.luck is None):
-                # gnubg ends an unfinished game with a placeholder roll that
-                # looks like a dance; it is not a move
-                rec.action = "pending roll"
-            if rec.action != "pending roll":
-                game.records.append(rec)
+            game.records.append(rec)
         if result and result.resigned:
             game.records.append(SourceRecord(action="resign", player=1 - result.winner_player))
         src.games.append(game)
-    if not analysed:
-        raise MatchImportError(
-            "the file has no analysis (analyse it in gnubg first, or use `gnubg-blunder analyse`)"
-        )
     return src
 
 
