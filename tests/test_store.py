@@ -1,0 +1,118 @@
+"""The store: schema versions, one transaction per match, identity, several
+analyses of one match."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from conftest import needs_gnubg, run_cli
+from gnubg_blunder.filters import Filter
+from gnubg_blunder.importers.sgf import read_match
+from gnubg_blunder.store import ALREADY_STORED, ANALYSIS_ADDED, STORED, SQLiteStore
+from gnubg_blunder.store.schema import SCHEMA_VERSION
+
+
+@pytest.fixture()
+def charlot(shared_data):
+    return read_match(shared_data / "sgf" / "charlot1-charlot2_7p_2025-11-08-2305.sgf")
+
+
+def counts(path):
+    c = sqlite3.connect(path)
+    try:
+        return [c.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+                for t in ("matches", "games", "analyses", "decisions", "rolls")]
+    finally:
+        c.close()
+
+
+def test_schema_version_wal_and_reopen(tmp_path, charlot):
+    db = tmp_path / "s.db"
+    with SQLiteStore(db) as st:
+        assert st.get_meta("schema_version") == str(SCHEMA_VERSION)
+        assert st.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        st.add_match(charlot)
+    with SQLiteStore(db) as st:  # reopening migrates nothing and keeps the data
+        assert st.count_matches() == 1
+
+
+def test_a_newer_schema_is_refused(tmp_path):
+    db = tmp_path / "new.db"
+    SQLiteStore(db).close()
+    c = sqlite3.connect(db)
+    c.execute("UPDATE meta SET value='999' WHERE key='schema_version'")
+    c.commit()
+    c.close()
+    with pytest.raises(RuntimeError, match="newer"):
+        SQLiteStore(db)
+
+
+def test_importing_again_is_a_no_op(tmp_path, charlot):
+    db = tmp_path / "s.db"
+    with SQLiteStore(db) as st:
+        first = st.add_match(charlot)
+        before = counts(db)
+        again = st.add_match(charlot)
+    assert (first.status, again.status) == (STORED, ALREADY_STORED)
+    assert again.match_id == first.match_id
+    assert counts(db) == before
+
+
+def test_identity_ignores_names(tmp_path, charlot):
+    """Exports spell names differently: the dice and moves make the match."""
+    import copy
+
+    renamed = copy.deepcopy(charlot)
+    renamed.players = ("Charlot One", "Charlot Two")
+    with SQLiteStore(tmp_path / "s.db") as st:
+        st.add_match(charlot)
+        assert st.add_match(renamed).status == ALREADY_STORED
+
+
+def test_a_failing_match_leaves_nothing(tmp_path, charlot, monkeypatch):
+    db = tmp_path / "s.db"
+    with SQLiteStore(db) as st:
+        def boom(*a, **k):
+            raise sqlite3.OperationalError("disk gone")
+        monkeypatch.setattr(st, "_insert_decisions", boom)
+        with pytest.raises(sqlite3.OperationalError):
+            st.add_match(charlot)
+    assert counts(db) == [0, 0, 0, 0, 0]
+
+
+@needs_gnubg
+def test_two_analyses_of_one_match(selfplay, tmp_path):
+    """The same match analysed at 0 and 1 ply: one match, two analyses; the
+    deepest is used unless the filter asks otherwise (SPEC §14)."""
+    from gnubg_blunder.gnubg_process import run_commands
+
+    src = selfplay(21, 7)
+    deeper = tmp_path / "m21-7-1ply.sgf"
+    run_commands(
+        f'set display off\nload match "{src}"\nanalyse clear match\n'
+        "set analysis chequerplay evaluation plies 1\nset analysis cubedecision evaluation plies 1\n"
+        f'analyse match\nsave match "{deeper}"\n'
+    )
+    db = tmp_path / "two.db"
+    out = run_cli("import", src, deeper, db=db).stdout
+    assert "stored as match 1" in out and "analysis added as match 1" in out
+    m = json.loads(run_cli("matches", "--format", "json", db=db).stdout)
+    assert len(m) == 1
+    assert sorted(a["depth"] for a in m[0]["analyses"]) == ["0-ply", "1-ply"]
+    assert m[0]["analysis_used"] == {"engine": "gnubg", "depth": "1-ply"}
+    with SQLiteStore(db) as st:
+        assert st.select(Filter(min_depth=1)).matches[0].depth_label == "1-ply"
+        assert st.select(Filter(min_depth=2)).matches == []
+        shallow = st.choose_analysis(st._analyses_by_match()[1], Filter())
+        assert shallow["depth_label"] == "1-ply"
+        assert st.add_match(read_match(deeper)).status == ALREADY_STORED
+    # the figures are the 1-ply analysis', not the 0-ply one's
+    only0 = tmp_path / "zero.db"
+    run_cli("import", src, db=only0)
+    pr0 = json.loads(run_cli("stats", "--format", "json", db=only0).stdout)["error_emg"]
+    pr_both = json.loads(run_cli("stats", "--format", "json", db=db).stdout)["error_emg"]
+    pr1 = json.loads(run_cli("stats", "--format", "json", "--min-depth", "1", db=db).stdout)["error_emg"]
+    assert pr_both == pr1 != pr0
