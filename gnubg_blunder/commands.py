@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import sqlite3
 import sys
 from dataclasses import dataclass, field
 from typing import Callable, Optional, TextIO
+
+from .store.schema import StoreError
 
 
 class UserError(Exception):
@@ -118,6 +121,11 @@ def run(argv: list, ctx: Optional[Context] = None) -> int:
     except UserError as exc:
         ctx.error(f"error: {exc}")
         return 2
+    except (sqlite3.Error, StoreError) as exc:
+        from .store import default_db_path
+
+        ctx.error(f"error: database {ctx.db_path or default_db_path()}: {exc}")
+        return 1
     finally:
         ctx.close()
 

@@ -47,7 +47,9 @@ def plugin_list(pm=None) -> list:
     """[{name, hooks, builtin}] for ``gnubg-blunder plugins``."""
     pm = pm or get_plugin_manager()
     out = []
-    for plugin in pm.get_plugins():
+    order = {name: i for i, name in enumerate(DEFAULT_PLUGINS)}
+    plugins = sorted(pm.get_plugins(), key=lambda p: (order.get(pm.get_name(p), len(order)), pm.get_name(p)))
+    for plugin in plugins:
         name = pm.get_name(plugin)
         hooks = sorted(h.name for h in pm.get_hookcallers(plugin) or [])
         dist = None

@@ -11,7 +11,7 @@ import pytest
 from conftest import needs_gnubg, run_cli
 from gnubg_blunder.filters import Filter
 from gnubg_blunder.importers.sgf import read_match
-from gnubg_blunder.store import ALREADY_STORED, ANALYSIS_ADDED, STORED, SQLiteStore
+from gnubg_blunder.store import ALREADY_STORED, ANALYSIS_ADDED, STORED, SQLiteStore, StoreError
 from gnubg_blunder.store.schema import SCHEMA_VERSION
 
 
@@ -46,7 +46,7 @@ def test_a_newer_schema_is_refused(tmp_path):
     c.execute("UPDATE meta SET value='999' WHERE key='schema_version'")
     c.commit()
     c.close()
-    with pytest.raises(RuntimeError, match="newer"):
+    with pytest.raises(StoreError, match="newer"):
         SQLiteStore(db)
 
 

@@ -40,7 +40,8 @@ def read_match(path) -> Match:
     try:
         trees = read_sgf(path, source=path.name)
     except SgfSyntaxError as exc:
-        raise MatchImportError(f"not a readable SGF file: {exc.problem} at line {exc.line}:{exc.column}") from None
+        where = f" at line {exc.line}:{exc.column}" if exc.line is not None else ""
+        raise MatchImportError(f"not a readable SGF file: {exc.problem}{where}") from None
     try:
         src = source_from_trees(trees, str(path))
     except (SgfValueError, ValueError) as exc:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .schema import StoreError
 from .sqlite import ALREADY_STORED, ANALYSIS_ADDED, STORED, SQLiteStore, StoreResult
 
-__all__ = ["open_store", "default_db_path", "SQLiteStore", "StoreResult", "STORED", "ALREADY_STORED",
+__all__ = ["open_store", "StoreError", "default_db_path", "SQLiteStore", "StoreResult", "STORED", "ALREADY_STORED",
            "ANALYSIS_ADDED"]
 
 

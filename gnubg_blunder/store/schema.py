@@ -132,6 +132,10 @@ CREATE TABLE rolls (
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
+class StoreError(Exception):
+    """The database cannot be used (one line for the user)."""
+
+
 def current_version(conn: sqlite3.Connection) -> int:
     has_meta = conn.execute(
         "SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'"
@@ -146,7 +150,7 @@ def migrate(conn: sqlite3.Connection) -> int:
     """Bring the database to SCHEMA_VERSION; returns the version found before."""
     found = current_version(conn)
     if found > SCHEMA_VERSION:
-        raise RuntimeError(
+        raise StoreError(
             f"database schema version {found} is newer than this gnubg-blunder ({SCHEMA_VERSION}); upgrade it"
         )
     for version, sql in MIGRATIONS:

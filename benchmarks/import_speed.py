@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""How fast ``gnubg-blunder import`` is, beside gnubg loading the same files.
+
+    python benchmarks/import_speed.py [N] [--plies P] [--length L] [--repeat R]
+
+Makes (or reuses) N real gnubg-analysed matches with
+``../shared/tools/gnubg-selfplay`` in ``benchmarks/.cache/p<P>/`` and prints,
+per file and in total:
+
+* our import time per match: parse + build + store into a fresh temporary
+  database, in-process through the CLI's own code path
+  (:func:`gnubg_blunder.pipeline.import_paths` with a
+  :class:`gnubg_blunder.commands.Context`), best of R runs, with its split into
+  parse + build (the importer's ``read``) and store (``store_match``, measured
+  in a separate run);
+* decisions per second of that import;
+* the time gnubg itself takes to load the same files: one gnubg process
+  running ``load match`` on all N files, minus an empty gnubg start (best of
+  R each).
+
+It is not a test: run it on demand.  See benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+SHARED = Path(os.environ.get("GNUBG_BLUNDER_SHARED", ROOT.parent / "shared"))
+SELFPLAY_TOOL = SHARED / "tools" / "gnubg-selfplay"
+CACHE = HERE / ".cache"
+GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
+
+
+def make_matches(n: int, length: int, plies: int, first_seed: int) -> list:
+    """N analysed matches, seeds first_seed.., made by gnubg once and kept."""
+    out_dir = CACHE / f"p{plies}"
+    files = []
+    for seed in range(first_seed, first_seed + n):
+        sgf = out_dir / f"m{seed}-{length}.sgf"
+        if not (sgf.exists() and sgf.stat().st_size > 0):
+            if not SELFPLAY_TOOL.exists():
+                sys.exit(f"error: {SELFPLAY_TOOL} not found (set GNUBG_BLUNDER_SHARED)")
+            print(f"making {sgf.relative_to(ROOT)} with gnubg (seed {seed}, {length} points, "
+                  f"{plies}-ply analysis) ...", file=sys.stderr, flush=True)
+            t0 = time.perf_counter()
+            r = subprocess.run(
+                ["bash", str(SELFPLAY_TOOL), str(out_dir), str(seed), str(length), str(plies)],
+                capture_output=True, text=True, timeout=1800, env=dict(os.environ, GNUBG=GNUBG),
+            )
+            if r.returncode != 0 or not sgf.exists():
+                sys.exit(f"error: gnubg-selfplay failed for seed {seed}:\n{r.stdout}{r.stderr}")
+            print(f"  done in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+        files.append(sgf)
+    return files
+
+
+# -- our import --------------------------------------------------------------
+
+def _context(db_path):
+    from gnubg_blunder.commands import Context
+
+    ctx = Context(db_path=str(db_path), out=io.StringIO(), err=io.StringIO(), use_config=False)
+    ctx.store()  # create the schema before the clock starts
+    return ctx
+
+
+def time_import_paths(files: list, tmp: Path, run: int) -> list:
+    """Seconds per file of import_paths(ctx, [file]) into a fresh database."""
+    from gnubg_blunder.pipeline import import_paths
+
+    ctx = _context(tmp / f"import-{run}.db")
+    times = []
+    try:
+        for f in files:
+            t0 = time.perf_counter()
+            status = import_paths(ctx, [f])
+            times.append(time.perf_counter() - t0)
+            first = ctx.out.getvalue().splitlines()[-2] if ctx.out.getvalue() else ""
+            if status != 0 or "stored as match" not in first:
+                sys.exit(f"error: import of {f} did not store it:\n{ctx.out.getvalue()}{ctx.err.getvalue()}")
+    finally:
+        ctx.close()
+    return times
+
+
+def time_split(files: list, tmp: Path, run: int) -> tuple:
+    """(read seconds, store seconds, decisions) per file, in another fresh database."""
+    from gnubg_blunder.pipeline import store_match
+    from gnubg_blunder.plugins import importers
+
+    table = importers()
+    ctx = _context(tmp / f"split-{run}.db")
+    reads, stores, decisions = [], [], []
+    try:
+        for f in files:
+            t0 = time.perf_counter()
+            matches = table[f.suffix.lower()].read(f)
+            t1 = time.perf_counter()
+            for m in matches:
+                store_match(ctx, m)
+            t2 = time.perf_counter()
+            reads.append(t1 - t0)
+            stores.append(t2 - t1)
+            decisions.append(sum(sum(1 for _ in m.decisions()) for m in matches))
+    finally:
+        ctx.close()
+    return reads, stores, decisions
+
+
+# -- gnubg -------------------------------------------------------------------
+
+def run_gnubg(commands: str) -> tuple:
+    t0 = time.perf_counter()
+    r = subprocess.run([GNUBG, "-t", "-q", "-r"], input=commands, capture_output=True, text=True, timeout=600)
+    return time.perf_counter() - t0, r
+
+
+def time_gnubg(files: list, repeat: int) -> tuple:
+    """(best empty start, best start + load of all files) in seconds."""
+    empty_cmds = "set display off\n"
+    load_cmds = empty_cmds + "".join(f'load match "{f}"\n' for f in files)
+    empties, loads = [], []
+    run_gnubg(load_cmds)  # warm the disk cache and gnubg's own files
+    for _ in range(repeat):
+        t, _r = run_gnubg(empty_cmds)
+        empties.append(t)
+        t, r = run_gnubg(load_cmds)
+        loads.append(t)
+        shown = r.stdout.count("Position ID")
+        if shown != len(files) or "No such file" in r.stdout + r.stderr:
+            sys.exit(f"error: gnubg did not load every file ({shown} of {len(files)}):\n{r.stdout[-2000:]}"
+                     f"{r.stderr[-2000:]}")
+    return min(empties), min(loads)
+
+
+# -- report ------------------------------------------------------------------
+
+def table(rows: list, header: list, align: str) -> str:
+    cells = [header] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+
+    def fmt(r):
+        return "  ".join(c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(r, widths, align))
+
+    out = [fmt(cells[0]), "  ".join("-" * w for w in widths)]
+    out += [fmt(r) for r in cells[1:-1]]
+    out += ["  ".join("-" * w for w in widths), fmt(cells[-1])]
+    return "\n".join(out)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("n", nargs="?", type=int, default=5, help="number of matches (default 5)")
+    ap.add_argument("--plies", type=int, default=0, help="gnubg analysis depth of the matches (default 0)")
+    ap.add_argument("--length", type=int, default=7, help="match length (default 7; 0 = money session)")
+    ap.add_argument("--repeat", type=int, default=5, help="runs of each measurement; the best is shown (default 5)")
+    ap.add_argument("--first-seed", type=int, default=1, help="seed of the first match (default 1)")
+    ap.add_argument("--with-plugins", action="store_true",
+                    help="load installed plugins too (default: built-in plugins only, as the test suite)")
+    args = ap.parse_args(argv)
+    if args.n < 1 or args.repeat < 1:
+        ap.error("N and --repeat must be at least 1")
+    if not args.with_plugins:
+        os.environ["GNUBG_BLUNDER_NO_PLUGINS"] = "1"
+    if not Path(GNUBG).exists():
+        sys.exit(f"error: {GNUBG} not found (set GNUBG)")
+    sys.path.insert(0, str(ROOT))
+
+    files = make_matches(args.n, args.length, args.plies, args.first_seed)
+
+    with tempfile.TemporaryDirectory(prefix="gnubg-blunder-bench-") as td:
+        tmp = Path(td)
+        time_import_paths(files, tmp, -1)  # warm-up: lazy imports, disk cache
+        runs = [time_import_paths(files, tmp, r) for r in range(args.repeat)]
+        splits = [time_split(files, tmp, r) for r in range(args.repeat)]
+    best = [min(r[i] for r in runs) for i in range(len(files))]
+    med = [statistics.median(r[i] for r in runs) for i in range(len(files))]
+    reads = [min(s[0][i] for s in splits) for i in range(len(files))]
+    stores = [min(s[1][i] for s in splits) for i in range(len(files))]
+    decisions = splits[0][2]
+    g_empty, g_load = time_gnubg(files, args.repeat)
+    g_total = max(g_load - g_empty, 0.0)
+
+    import gnubg_blunder.plugins as plugins
+
+    n_plugins = len(plugins.get_plugin_manager().get_plugins())
+    rows = []
+    for f, b, m, rd, st, d in zip(files, best, med, reads, stores, decisions):
+        rows.append([f.name, f"{f.stat().st_size / 1024:.0f}", d, f"{rd * 1e3:.1f}", f"{st * 1e3:.1f}",
+                     f"{b * 1e3:.1f}", f"{m * 1e3:.1f}", f"{d / b:,.0f}", ""])
+    tot_b, tot_d = sum(best), sum(decisions)
+    rows.append([f"total ({len(files)} matches)", f"{sum(f.stat().st_size for f in files) / 1024:.0f}", tot_d,
+                 f"{sum(reads) * 1e3:.1f}", f"{sum(stores) * 1e3:.1f}", f"{tot_b * 1e3:.1f}",
+                 f"{sum(med) * 1e3:.1f}", f"{tot_d / tot_b:,.0f}", f"{g_total * 1e3:.1f}"])
+    print(f"gnubg-blunder import speed: {len(files)} gnubg self-play matches, {args.length}-point, "
+          f"{args.plies}-ply analysis (files in {CACHE.relative_to(ROOT)}/p{args.plies}/)")
+    print(f"Python {sys.version.split()[0]}, {n_plugins} plugins loaded, best of {args.repeat} runs"
+          f" (median column: median of {args.repeat})\n")
+    print(table(rows, ["file", "KiB", "decisions", "parse+build ms", "store ms", "import ms",
+                       "median ms", "decisions/s", "gnubg load ms"], "lrrrrrrrr"))
+    print()
+    print(f"our import: {tot_b / len(files) * 1e3:.1f} ms per match, {tot_d / tot_b:,.0f} decisions/s "
+          f"(import ms = import_paths per file, parse+build and store measured in a separate run)")
+    print(f"gnubg: empty start {g_empty * 1e3:.0f} ms, start + load {len(files)} files {g_load * 1e3:.0f} ms, "
+          f"loading alone {g_total * 1e3:.1f} ms = {g_total / len(files) * 1e3:.1f} ms per match")
+    if g_total > 0:
+        print(f"ratio: our import takes {tot_b / g_total:.1f}x gnubg's load time")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,327 @@
+"""``gnubg-blunder import``: the real charlot SGF, re-imports, folders, and
+every kind of bad input (one line on stderr each, nothing stored for it).
+
+The command runs as a subprocess (``python -m gnubg_blunder``) with installed
+plugins switched off, except the transaction test, which runs
+:func:`gnubg_blunder.commands.run` in-process to make the store fail midway.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import sqlite3
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import gnubg_available, needs_gnubg
+
+CHARLOT = "charlot1-charlot2_7p_2025-11-08-2305"
+TABLES = ("matches", "games", "analyses", "decisions", "rolls")
+
+
+# -- helpers -------------------------------------------------------------------
+
+def cli(db, *args, cwd=None, timeout=120):
+    env = dict(os.environ, GNUBG_BLUNDER_NO_PLUGINS="1")
+    env.pop("GNUBG_BLUNDER_DB", None)
+    return subprocess.run(
+        [sys.executable, "-m", "gnubg_blunder", "--db", str(db), *map(str, args)],
+        capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout,
+    )
+
+
+def lines(text: str) -> list:
+    return [ln for ln in text.splitlines() if ln.strip()]
+
+
+def row_counts(db) -> dict:
+    """Rows per table; all 0 when the database was never created."""
+    db = Path(db)
+    if not db.exists():
+        return {t: 0 for t in TABLES}
+    con = sqlite3.connect(str(db))
+    try:
+        return {t: con.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in TABLES}
+    finally:
+        con.close()
+
+
+def matches_json(db) -> list:
+    r = cli(db, "matches", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def winner_from_results(sgf_text: str, players) -> str:
+    """Add the RE[] points of each game: the player who reaches 7 won."""
+    points = {"W": 0, "B": 0}
+    for colour, pts in re.findall(r"RE\[([WB])\+(\d+)", sgf_text):
+        points[colour] += int(pts)
+    assert max(points.values()) >= 7 and min(points.values()) < 7, points
+    return players[0] if points["W"] >= 7 else players[1]
+
+
+def assert_one_error_line(r, path: Path, *problem_words):
+    """Non-zero exit, one stderr line naming the file and the problem, no traceback."""
+    assert r.returncode != 0, (r.stdout, r.stderr)
+    err = lines(r.stderr)
+    assert len(err) == 1, r.stderr
+    assert "Traceback" not in r.stderr and "Traceback" not in r.stdout
+    assert path.name in err[0], err[0]
+    low = err[0].lower()
+    assert any(w.lower() in low for w in problem_words), err[0]
+    # the stdout summary counts the failure
+    assert "1 failed" in r.stdout, r.stdout
+    return err[0]
+
+
+@pytest.fixture(scope="module")
+def charlot(shared_data) -> Path:
+    p = shared_data / "sgf" / f"{CHARLOT}.sgf"
+    if not p.exists():
+        pytest.skip(f"{p} not found")
+    return p
+
+
+@pytest.fixture
+def db(tmp_path) -> Path:
+    return tmp_path / "test.db"
+
+
+# -- the real charlot match ----------------------------------------------------
+
+def test_import_charlot(charlot, db):
+    r = cli(db, "import", charlot)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""
+    out = lines(r.stdout)
+    assert len(out) == 2, r.stdout
+    assert str(charlot) in out[0] and "stored" in out[0] and "already" not in out[0]
+    assert re.match(r"1 file\b", out[1]) and "1 stored" in out[1] and "0 failed" in out[1], out[1]
+
+    ms = matches_json(db)
+    assert len(ms) == 1
+    m = ms[0]
+    assert m["players"] == ["charlot1", "charlot2"]
+    assert m["length"] == 7
+    assert m["date"] == "2025-11-08"
+    assert m["source"] == "sgf"
+    assert m["winner"] == winner_from_results(charlot.read_text(encoding="utf-8"), m["players"]) == "charlot1"
+    sides = m["sides"]
+    assert [s["player"] for s in sides] == ["charlot1", "charlot2"]
+    # gnubg's own `show statistics match` counts for this file
+    assert [s["gnubg"]["unforced"] for s in sides] == [86, 66]
+    assert [s["gnubg"]["close_cube"] for s in sides] == [5, 13]
+    for s in sides:
+        assert s["luck_emg"] is None  # the file's LU[] are all -inf: no luck data
+        assert s["luck_rolls"] == 0
+        assert s["mwc_loss"] is not None  # a 7-point match has MWC figures
+    assert [s["won"] for s in sides] == [True, False]
+
+
+def test_import_twice_is_already_stored(charlot, db):
+    first = cli(db, "import", charlot)
+    assert first.returncode == 0, first.stderr
+    before = row_counts(db)
+    assert before["matches"] == 1 and before["decisions"] > 0 and before["rolls"] > 0
+
+    again = cli(db, "import", charlot)
+    assert again.returncode == 0, again.stderr
+    assert again.stderr == ""
+    out = lines(again.stdout)
+    assert len(out) == 2
+    assert str(charlot) in out[0] and "already stored" in out[0]
+    assert "1 already stored" in out[1] and "0 stored" in out[1]
+    assert row_counts(db) == before
+
+
+def test_import_folder(charlot, db, tmp_path, selfplay):
+    folder = tmp_path / "in"
+    (folder / "sub").mkdir(parents=True)
+    shutil.copy(charlot, folder / charlot.name)
+    shutil.copy(selfplay(1, 7), folder / "bot1.sgf")
+    shutil.copy(selfplay(2, 7), folder / "sub" / "BOT2.SGF")  # sub-folder, upper-case suffix
+    # not importable: ignored in a folder (not errors)
+    shutil.copy(charlot.with_suffix(".mat"), folder / "charlot.mat")
+    (folder / "notes.txt").write_text("not a match\n")
+
+    r = cli(db, "import", folder)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""
+    out = lines(r.stdout)
+    assert len(out) == 4, r.stdout
+    named = out[:3]
+    for name in (charlot.name, "bot1.sgf", "BOT2.SGF"):
+        assert sum(name in ln for ln in named) == 1, (name, r.stdout)
+    assert all("stored as match" in ln for ln in named), r.stdout
+    assert re.match(r"3 files\b", out[3]) and "3 stored" in out[3] and "0 failed" in out[3]
+    assert row_counts(db)["matches"] == 3
+    assert sorted(tuple(m["players"]) for m in matches_json(db)) == sorted(
+        [("charlot1", "charlot2"), ("Weakbot", "Strongbot"), ("Weakbot", "Strongbot")]
+    )
+
+
+# -- bad input -----------------------------------------------------------------
+
+def _truncation_offsets():
+    # inside the first game tree, in the middle of later ones, just before
+    # the closing ')' (cuts exactly between two game trees would leave a
+    # valid, unfinished match, so none is on such a boundary), and empty.
+    return ["0", "1", "10", "100", "1000", "50000", "half", "-100", "-2"]
+
+
+@pytest.mark.parametrize("cut", _truncation_offsets())
+def test_truncated(charlot, db, tmp_path, cut):
+    data = charlot.read_bytes()
+    n = {"half": len(data) // 2}.get(cut) or (len(data) + int(cut) if cut.startswith("-") else int(cut))
+    bad = tmp_path / f"truncated-{cut}.sgf"
+    bad.write_bytes(data[:n])
+    r = cli(db, "import", bad)
+    msg = assert_one_error_line(r, bad, "not a readable SGF", "unterminated", "truncated", "empty")
+    assert "None" not in msg, f"the message shows an unknown position: {msg}"
+    assert row_counts(db)["matches"] == 0
+
+
+def _garble(data: bytes, seed: int, printable: bool) -> bytes:
+    rng = random.Random(seed)
+    b = bytearray(data)
+    lo, hi = len(b) // 4, 3 * len(b) // 4
+    if printable:  # a 64-byte run of plausible SGF characters (valid UTF-8)
+        alphabet = (string.ascii_letters + string.digits + " .-+[]();").encode()
+        i = rng.randrange(lo, hi - 64)
+        for j in range(i, i + 64):
+            b[j] = rng.choice(alphabet)
+    else:  # 200 random bytes scattered over the middle half
+        for _ in range(200):
+            b[rng.randrange(lo, hi)] = rng.randrange(256)
+    assert bytes(b) != data
+    return bytes(b)
+
+
+@pytest.mark.parametrize("printable", [False, True], ids=["bytes", "printable"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_garbled(charlot, db, tmp_path, seed, printable):
+    bad = tmp_path / f"garbled-{seed}.sgf"
+    bad.write_bytes(_garble(charlot.read_bytes(), seed, printable))
+    r = cli(db, "import", bad)
+    assert_one_error_line(r, bad, "not a readable SGF", "bad SGF value", "not legal", "error:")
+    assert row_counts(db)["matches"] == 0
+
+
+def test_other_game(db, tmp_path):
+    go = tmp_path / "go-game.sgf"
+    go.write_text("(;FF[4]GM[1]SZ[9]PB[Black]PW[White];B[ee];W[cc];B[gg])\n")
+    r = cli(db, "import", go)
+    assert_one_error_line(r, go, "GM[1]", "not a backgammon")
+    assert row_counts(db)["matches"] == 0
+
+
+@pytest.fixture(scope="module")
+def unanalysed_sgf(shared_data, tmp_path_factory) -> Path:
+    """The charlot .mat imported by the real gnubg and saved as SGF, unanalysed."""
+    if not gnubg_available():
+        pytest.skip("needs /usr/games/gnubg")
+    mat = shared_data / "sgf" / f"{CHARLOT}.mat"
+    if not mat.exists():
+        pytest.skip(f"{mat} not found")
+    d = tmp_path_factory.mktemp("unanalysed")
+    out = d / "charlot-unanalysed.sgf"
+    cmds = f'set confirm save off\nimport mat "{mat}"\nsave match "{out}"\n'
+    gnubg = os.environ.get("GNUBG", "/usr/games/gnubg")
+    subprocess.run([gnubg, "-t", "-q", "-r"], input=cmds, capture_output=True, text=True,
+                   timeout=120, cwd=str(d))
+    if not out.exists() or out.stat().st_size == 0:
+        pytest.fail("gnubg did not save the match")
+    text = out.read_text(encoding="utf-8")
+    assert "GM[6]" in text and "PW[charlot1]" in text
+    assert not re.search(r"(?<![A-Z])(A|DA)\[", text), "gnubg saved analysis: the file is not unanalysed"
+    return out
+
+
+@needs_gnubg
+def test_no_analysis(unanalysed_sgf, db):
+    r = cli(db, "import", unanalysed_sgf)
+    assert_one_error_line(r, unanalysed_sgf, "no analysis")
+    assert row_counts(db)["matches"] == 0
+
+
+def test_missing_file(db, tmp_path):
+    missing = tmp_path / "does-not-exist.sgf"
+    r = cli(db, "import", missing)
+    assert_one_error_line(r, missing, "no such file", "not found", "does not exist")
+    assert row_counts(db)["matches"] == 0
+
+
+def test_unknown_suffix(charlot, db, tmp_path):
+    txt = tmp_path / "charlot.txt"
+    shutil.copy(charlot, txt)  # a valid match, but a suffix no importer claims
+    r = cli(db, "import", txt)
+    assert_one_error_line(r, txt, "unknown file type", ".txt")
+    assert row_counts(db)["matches"] == 0
+
+
+@pytest.mark.parametrize("bad_first", [True, False], ids=["bad-then-good", "good-then-bad"])
+def test_bad_and_good_together(charlot, db, tmp_path, bad_first):
+    bad = tmp_path / "truncated.sgf"
+    bad.write_bytes(charlot.read_bytes()[:5000])
+    args = [bad, charlot] if bad_first else [charlot, bad]
+    r = cli(db, "import", *args)
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    err = lines(r.stderr)
+    assert len(err) == 1 and bad.name in err[0] and "Traceback" not in r.stderr, r.stderr
+    out = lines(r.stdout)
+    assert any(str(charlot) in ln and "stored as match" in ln for ln in out), r.stdout
+    assert "1 stored" in out[-1] and "1 failed" in out[-1], out[-1]
+    counts = row_counts(db)
+    assert counts["matches"] == 1
+    assert [m["players"] for m in matches_json(db)] == [["charlot1", "charlot2"]]
+
+
+# -- one transaction per match -------------------------------------------------
+
+def test_failure_midway_leaves_nothing(charlot, db, tmp_path, monkeypatch):
+    """The store fails after the match, games, analysis and decision rows are
+    written: the whole match is rolled back, and a later import stores it."""
+    monkeypatch.setenv("GNUBG_BLUNDER_NO_PLUGINS", "1")
+    from gnubg_blunder import plugins
+    from gnubg_blunder.commands import Context, run
+    from gnubg_blunder.store.sqlite import SQLiteStore
+
+    plugins.reset_plugin_manager()  # built again without installed plugins
+
+    original = SQLiteStore._insert_decisions
+    calls = []
+
+    def failing(self, analysis_id, match):
+        original(self, analysis_id, match)  # decisions and rolls written ...
+        n = self.conn.execute("SELECT COUNT(*) FROM decisions WHERE analysis_id=?", (analysis_id,)).fetchone()[0]
+        calls.append(n)
+        raise sqlite3.OperationalError("database or disk is full")  # ... then the disk fills up
+
+    monkeypatch.setattr(SQLiteStore, "_insert_decisions", failing)
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        status = run(["--db", str(db), "import", str(charlot)], Context(out=out, err=err))
+    except sqlite3.Error:
+        status = None  # a store error propagates (not a user error); what matters is what is left
+    assert calls and calls[0] > 0, "the patched store step did not run midway"
+    assert status != 0
+    assert row_counts(db) == {t: 0 for t in TABLES}
+
+    monkeypatch.setattr(SQLiteStore, "_insert_decisions", original)
+    out = io.StringIO()
+    assert run(["--db", str(db), "import", str(charlot)], Context(out=out, err=io.StringIO())) == 0
+    assert "stored as match" in out.getvalue().splitlines()[0], out.getvalue()
+    counts = row_counts(db)
+    assert counts["matches"] == 1 and counts["decisions"] == calls[0]
+    plugins.reset_plugin_manager()

@@ -1,0 +1,141 @@
+"""The example third-party plugin (``examples/csv_log_plugin``), installed with
+pip into a folder of its own and loaded by the real CLI through its
+``gnubg_blunder`` entry point."""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "csv_log_plugin"
+CHARLOT = "charlot1-charlot2_7p_2025-11-08-2305"
+BUILTIN = (
+    "gnubg_blunder.default_plugins.sgf_importer",
+    "gnubg_blunder.default_plugins.store_step",
+    "gnubg_blunder.default_plugins.console_summary",
+    "gnubg_blunder.default_plugins.core_commands",
+)
+
+
+@pytest.fixture(scope="module")
+def plugin_site(tmp_path_factory) -> Path:
+    """``pip install --no-deps --target <tmp>/site`` of the example.  It is
+    built from a copy, so that setuptools' build/ and *.egg-info stay out of
+    the source tree."""
+    tmp = tmp_path_factory.mktemp("csvplugin")
+    src = tmp / "src"
+    shutil.copytree(EXAMPLE, src, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    site = tmp / "site"
+    r = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--no-input", "--target", str(site), str(src)],
+        capture_output=True, text=True, timeout=600,
+    )
+    if r.returncode != 0:
+        if "No matching distribution found for setuptools" in r.stdout + r.stderr:
+            pytest.skip("pip cannot get setuptools to build the example (offline?)")
+        pytest.fail(f"pip install failed:\n{r.stdout}\n{r.stderr}")
+    assert (site / "gnubg_blunder_csv_log" / "__init__.py").exists()
+    assert list(site.glob("gnubg_blunder_csv_log-*.dist-info/entry_points.txt"))
+    return site
+
+
+def cli(db, *args, site=None, csv_file=None):
+    env = dict(os.environ)
+    for k in ("GNUBG_BLUNDER_NO_PLUGINS", "GNUBG_BLUNDER_DB", "GNUBG_BLUNDER_CSV", "PYTHONPATH"):
+        env.pop(k, None)
+    if site is not None:
+        env["PYTHONPATH"] = str(site)
+    if csv_file is not None:
+        env["GNUBG_BLUNDER_CSV"] = str(csv_file)
+    return subprocess.run(
+        [sys.executable, "-m", "gnubg_blunder", "--db", str(db), *map(str, args)],
+        capture_output=True, text=True, env=env, timeout=120,
+    )
+
+
+def plugin_rows(db, **kw) -> dict:
+    import json
+
+    r = cli(db, "plugins", "--format", "json", **kw)
+    assert r.returncode == 0, r.stderr
+    return {p["name"]: p for p in json.loads(r.stdout)["plugins"]}
+
+
+def test_plugins_lists_csv_log(plugin_site, tmp_path):
+    db = tmp_path / "p.db"
+    rows = plugin_rows(db, site=plugin_site)
+    assert "csv_log" in rows
+    assert rows["csv_log"]["hooks"] == ["post_analysis", "register_commands"]
+    assert rows["csv_log"]["builtin"] is False
+    assert (rows["csv_log"]["distribution"] or "").startswith("gnubg-blunder-csv-log")
+    for name in BUILTIN:
+        assert name in rows and rows[name]["builtin"] is True
+
+    text = cli(db, "plugins", site=plugin_site)
+    assert text.returncode == 0, text.stderr
+    line = [ln for ln in text.stdout.splitlines() if ln.startswith("csv_log")]
+    assert len(line) == 1 and "post_analysis" in line[0] and "register_commands" in line[0], text.stdout
+    for name in BUILTIN:
+        assert name in text.stdout
+
+
+def test_import_writes_one_csv_line(plugin_site, shared_data, tmp_path):
+    charlot = shared_data / "sgf" / f"{CHARLOT}.sgf"
+    db = tmp_path / "p.db"
+    log = tmp_path / "log.csv"
+
+    r = cli(db, "import", charlot, site=plugin_site, csv_file=log)
+    assert r.returncode == 0, r.stderr
+    assert "stored as match" in r.stdout
+    with open(log, newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    assert rows[0] == ["match_id", "status", "player0", "player1", "length", "date", "games", "decisions",
+                       "engine"]
+    assert len(rows) == 2, rows
+    row = dict(zip(rows[0], rows[1]))
+    assert row["status"] == "stored"
+    assert (row["player0"], row["player1"]) == ("charlot1", "charlot2")
+    assert row["length"] == "7"
+    assert row["date"] == "2025-11-08"
+    assert row["games"] == "4"
+    assert int(row["decisions"]) > 0
+    assert row["engine"] == "gnubg"
+    first = log.read_bytes()
+
+    again = cli(db, "import", charlot, site=plugin_site, csv_file=log)
+    assert again.returncode == 0, again.stderr
+    assert "already stored" in again.stdout
+    assert log.read_bytes() == first  # post_analysis is not called for something already stored
+
+
+def test_csv_path_command(plugin_site, tmp_path):
+    db = tmp_path / "p.db"
+    log = tmp_path / "elsewhere" / "log.csv"
+    r = cli(db, "csv-path", site=plugin_site, csv_file=log)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(log)
+    # without GNUBG_BLUNDER_CSV: matches.csv beside the database
+    r = cli(db, "csv-path", site=plugin_site)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(tmp_path / "matches.csv")
+
+
+def test_not_installed_not_listed(tmp_path):
+    import importlib.util
+
+    if importlib.util.find_spec("gnubg_blunder_csv_log") is not None:
+        pytest.skip("the example plugin is installed in this environment")
+    db = tmp_path / "p.db"
+    rows = plugin_rows(db)
+    assert "csv_log" not in rows
+    for name in BUILTIN:
+        assert name in rows
+    r = cli(db, "csv-path")
+    assert r.returncode == 2 and "csv-path" in r.stderr  # not a command without the plugin
