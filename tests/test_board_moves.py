@@ -27,9 +27,20 @@ from gnubg_blunder.board import (
     format_move,
     legal_plays,
     parse_move_notation,
-    parse_sgf_move,
 )
 from gnubg_blunder.gnubg_process import run_python
+
+
+def parse_sgf_move(value: str, player: int):
+    """An SGF move value as (d1, d2, steps), through the SGF importer's parser."""
+    from gnubg_blunder.importers.sgf_syntax import parse_move
+
+    if player not in (0, 1):
+        raise ValueError(f"player {player!r}")
+    mv = parse_move(value, "WB"[player])
+    if mv.kind != "move":
+        raise ValueError(f"not a move: {value!r}")
+    return mv.dice[0], mv.dice[1], mv.steps
 
 
 def side(points: dict) -> tuple:

@@ -15,7 +15,6 @@ from .moves import (
     format_move,
     legal_plays,
     parse_move_notation,
-    parse_sgf_move,
 )
 from .position import Board
 
@@ -30,5 +29,4 @@ __all__ = [
     "format_move",
     "legal_plays",
     "parse_move_notation",
-    "parse_sgf_move",
 ]
