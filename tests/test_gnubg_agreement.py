@@ -175,3 +175,30 @@ def test_position_ids_are_gnubgs(analysed):
         ours = [r.position_id for r in read_match(sgf).rolls()]
         theirs = [rec["board"] for g in dump["games"] for rec in g["game"] if rec["action"] == "move"]
         assert ours == theirs, sgf.name
+
+
+def test_aggregate_is_sum_over_sum_of_the_match_sides(analysed, tmp_path):
+    """``stats`` over several matches = Σ/Σ of the ``matches`` sides (SPEC §3),
+    L₇ = √7 ΣL / Σ√N (SPEC §5), intervals with matches as units (SPEC §7),
+    computed here by hand from the per-side figures."""
+    db = tmp_path / "all.db"
+    run_cli("import", *[sgf for sgf, _d, _o in analysed], db=db)
+    sides = [(m, s) for m in json.loads(run_cli("matches", "--format", "json", db=db).stdout)
+             for s in m["sides"] if s["player"] == "Weakbot"]
+    agg = json.loads(run_cli("stats", "--player", "Weakbot", "--format", "json", db=db).stdout)
+    n = sum(s["decisions"] for _m, s in sides)
+    e = sum(s["error_emg"] for _m, s in sides)
+    assert agg["decisions"] == n and agg["matches"] == len(sides)
+    assert agg["pr"] == pytest.approx(500 * e / n)
+    units_e = [s["error_emg"] for _m, s in sides]
+    units_n = [s["decisions"] for _m, s in sides]
+    g = len(sides)
+    r = sum(units_e) / sum(units_n)
+    var = g / (g - 1) * sum((eu - r * nu) ** 2 for eu, nu in zip(units_e, units_n)) / sum(units_n) ** 2
+    assert agg["pr_ci"] == pytest.approx([500 * max(0, r - 1.96 * math.sqrt(var)), 500 * (r + 1.96 * math.sqrt(var))])
+    mp = [(m, s) for m, s in sides if m["length"]]
+    l7 = math.sqrt(7) * sum(s["mwc_loss"] / 100 for _m, s in mp) / sum(math.sqrt(m["length"]) for m, _s in mp)
+    assert agg["l7"] == pytest.approx(100 * l7)
+    assert agg["mwc_loss"] == pytest.approx(sum(s["mwc_loss"] for _m, s in mp))
+    assert agg["wins"] + agg["losses"] == len(sides)
+    assert agg["filter"]["player"] == "Weakbot"

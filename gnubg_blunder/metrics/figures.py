@@ -214,10 +214,13 @@ def aggregate(
     sqrtN = np.where(money, 0.0, np.sqrt(lengths)) * side_counts
     mp_units = unit & ~money
     mwc_loss = 100 * float(L_match.sum()) if mp_units.any() else None
-    l7 = None
+    skey = dec.match.astype(np.int64) * 2 + dec.player
+    L_side = _sum(skey[cnt & mp], 2 * nm, ell[cnt & mp])
+    picked = [(i, p) for i in range(nm) for p in (0, 1) if sel.sides[i, p] and not money[i]]
+    l7 = l7_of_aggregate([L_side[2 * i + p] for i, p in picked], [sel.matches[i].length for i, _ in picked])
     l7_ci = None
-    if mp_units.any():
-        l7 = math.sqrt(7) * float(L_match[mp_units].sum()) / float(sqrtN[mp_units].sum())
+    if l7 is not None:
+        # units: matches; without a player filter both sides of a match are one unit
         ci = ratio_interval(L_match[mp_units], sqrtN[mp_units], math.sqrt(7))
         l7_ci = None if ci is None else [100 * ci[0], 100 * ci[1]]
     elo_d, bound = elo(l7)
