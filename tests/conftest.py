@@ -22,6 +22,15 @@ SELFPLAY_CACHE = Path(os.environ.get("GNUBG_BLUNDER_SELFPLAY_CACHE", ROOT / "tes
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
+def side(points: dict) -> tuple:
+    """A board half as gnubg stores it: 25-tuple from {point: checkers},
+    points 1..24 from that side's home, 25 = bar."""
+    s = [0] * 25
+    for p, n in points.items():
+        s[p - 1] = n
+    return tuple(s)
+
+
 def gnubg_available() -> bool:
     try:
         from gnubg_blunder.gnubg_process import find_gnubg

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import needs_gnubg
+
+from conftest import needs_gnubg, side
 from gnubg_blunder.board import (
     Board,
     IllegalMove,
@@ -41,14 +42,6 @@ def parse_sgf_move(value: str, player: int):
     if mv.kind != "move":
         raise ValueError(f"not a move: {value!r}")
     return mv.dice[0], mv.dice[1], mv.steps
-
-
-def side(points: dict) -> tuple:
-    """25-tuple from {point: checkers}, points from that side's home, 25 = bar."""
-    s = [0] * 25
-    for p, n in points.items():
-        s[p - 1] = n
-    return tuple(s)
 
 
 def board(me: dict, opp: dict) -> Board:

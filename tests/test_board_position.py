@@ -8,19 +8,12 @@ import random
 
 import pytest
 
-from conftest import needs_gnubg
+
+from conftest import needs_gnubg, side
 from gnubg_blunder.board import Board, legal_plays
 from gnubg_blunder.gnubg_process import run_python
 
 INITIAL_ID = "4HPwATDgc/ABMA"
-
-
-def side(points: dict) -> tuple:
-    """25-tuple from {point: checkers}, points 1..24 from that side's home, 25 = bar."""
-    s = [0] * 25
-    for p, n in points.items():
-        s[p - 1] = n
-    return tuple(s)
 
 
 def random_boards(seed: int, n: int) -> list:
