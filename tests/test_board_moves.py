@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-
 from conftest import needs_gnubg, side
 from gnubg_blunder.board import (
     Board,

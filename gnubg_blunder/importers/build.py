@@ -387,9 +387,7 @@ def _move_record(rp: _Replay, game: Game, seq: int, rec, depths: list) -> None:
             if played_index is not None and cands[0].equity is not None and cands[played_index].equity is not None:
                 d.error = max(0.0, cands[0].equity - cands[played_index].equity)
         game.decisions.append(d)
-    elif rec.comment:
-        pass  # a comment on a dance has no decision to attach to
-    rp.board = after
+    rp.board = after  # a comment on a dance has no decision to attach to: it is not kept
 
 
 def _candidates(rp: _Replay, board: Board, d1: int, d2: int, rec, after: Board):
