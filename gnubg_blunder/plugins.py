@@ -15,6 +15,7 @@ DEFAULT_PLUGINS = (
     "gnubg_blunder.default_plugins.store_step",
     "gnubg_blunder.default_plugins.console_summary",
     "gnubg_blunder.default_plugins.core_commands",
+    "gnubg_blunder.default_plugins.board_commands",
 )
 
 ENTRY_POINT_GROUP = "gnubg_blunder"

@@ -136,15 +136,32 @@ def _check_dice(d1: int, d2: int) -> Tuple[int, int]:
     return (d1, d2) if d1 >= d2 else (d2, d1)
 
 
-def _search(me, opp, outside, dice, canonical, depth, max_src, steps, found, best):
+# A resulting position is keyed by one int while the search runs: the
+# mover's 25 counts in 4-bit digits (at most 15 checkers a point), shifted
+# left 24 bits, or-ed with the set of opponent points hit (the opponent's
+# side after a play is the one before, minus the blots hit, which went to
+# its bar).  No tuple is built per leaf; boards are made only when asked.
+_DIGIT = tuple(1 << (4 * i) for i in range(25))
+_HIT_BITS = 24
+
+
+def _me_code(me: Sequence[int]) -> int:
+    code = 0
+    for i, n in enumerate(me):
+        code |= n << (4 * i)
+    return code
+
+
+def _search(me, opp, outside, dice, canonical, depth, max_src, code, hits, steps, found, best):
     """Depth-first search over the steps of one dice order.
 
     ``me``/``opp`` are the two sides as mutable lists (restored on return),
-    ``outside`` the mover's checkers outside the home board (points 7..25).
-    ``found`` maps each resulting position (a pair of tuples) of the deepest
-    plays seen so far to its steps; ``best[0]`` is that depth.  For doubles
-    (``canonical``) sources never increase along a play: any play of equal
-    dice can be reordered that way, so none is lost and each is walked once.
+    ``outside`` the mover's checkers outside the home board (points 7..25),
+    ``code``/``hits`` the key of the position reached (see above).
+    ``found`` maps the key of each position of the deepest plays seen so far
+    to its steps; ``best[0]`` is that depth.  For doubles (``canonical``)
+    sources never increase along a play: any play of equal dice can be
+    reordered that way, so none is lost and each is walked once.
     """
     d = dice[depth]
     last = depth + 1 == len(dice)
@@ -163,96 +180,121 @@ def _search(me, opp, outside, dice, canonical, depth, max_src, steps, found, bes
             hit = opp[o]
             if hit >= 2:
                 continue  # blocked
+            new_code = code - _DIGIT[src - 1] + _DIGIT[dst - 1]
         elif outside or (dst < 0 and any(me[src:6])):
             # Bearing off needs every checker home, and a die larger than
             # the point only bears off from the highest occupied point.
             continue
         else:
             dst = OFF_POINT
+            new_code = code - _DIGIT[src - 1]
+        new_hits = hits | (1 << o) if hit else hits
         moved = True
-        me[src - 1] -= 1
-        if dst:
-            me[dst - 1] += 1
-            if hit:
-                opp[o] = 0
-                opp[24] += 1
         steps.append((src, dst))
         if last:
             if best[0] != len(dice):
                 best[0] = len(dice)
                 found.clear()
-            found.setdefault((tuple(me), tuple(opp)), tuple(steps))
+            key = (new_code << _HIT_BITS) | new_hits
+            if key not in found:
+                found[key] = tuple(steps)
         else:
+            me[src - 1] -= 1
+            if dst:
+                me[dst - 1] += 1
+                if hit:
+                    opp[o] = 0
             _search(me, opp, outside - (src > 6 >= dst), dice, canonical, depth + 1,
-                    src if canonical else BAR_POINT, steps, found, best)
+                    src if canonical else BAR_POINT, new_code, new_hits, steps, found, best)
+            if dst:
+                if hit:
+                    opp[o] = 1
+                me[dst - 1] -= 1
+            me[src - 1] += 1
         steps.pop()
-        if dst:
-            if hit:
-                opp[24] -= 1
-                opp[o] = 1
-            me[dst - 1] -= 1
-        me[src - 1] += 1
     if not moved:
         if depth > best[0]:
             best[0] = depth
             found.clear()
         if depth == best[0]:
-            found.setdefault((tuple(me), tuple(opp)), tuple(steps))
+            key = (code << _HIT_BITS) | hits
+            if key not in found:
+                found[key] = tuple(steps)
 
 
-def _generate(board: Board, hi: int, lo: int) -> Dict[Tuple, Tuple[Step, ...]]:
+def _generate(board: Board, hi: int, lo: int) -> Dict[int, Tuple[Step, ...]]:
     me = list(board.on_roll)
     opp = list(board.opponent)
     outside = sum(me[6:25])
+    code = _me_code(me)
     if hi == lo:
         found: Dict = {}
         best = [0]
-        _search(me, opp, outside, (hi,) * 4, True, 0, BAR_POINT, [], found, best)
+        _search(me, opp, outside, (hi,) * 4, True, 0, BAR_POINT, code, 0, [], found, best)
         return found if best[0] else {}
     found_hi: Dict = {}
     best_hi = [0]
-    _search(me, opp, outside, (hi, lo), False, 0, BAR_POINT, [], found_hi, best_hi)
+    _search(me, opp, outside, (hi, lo), False, 0, BAR_POINT, code, 0, [], found_hi, best_hi)
     found_lo: Dict = {}
     best_lo = [0]
-    _search(me, opp, outside, (lo, hi), False, 0, BAR_POINT, [], found_lo, best_lo)
+    _search(me, opp, outside, (lo, hi), False, 0, BAR_POINT, code, 0, [], found_lo, best_lo)
     depth = max(best_hi[0], best_lo[0])
     if depth == 0:
         return {}
     if depth == 1:
         # Only one die can be played: the larger one if it can be.
         return found_hi if best_hi[0] == 1 else found_lo
-    merged = dict(found_hi) if best_hi[0] == 2 else {}
+    merged = found_hi if best_hi[0] == 2 else {}
     if best_lo[0] == 2:
         for key, steps in found_lo.items():
-            merged.setdefault(key, steps)
+            if key not in merged:
+                merged[key] = steps
     return merged
+
+
+def _result_key(board: Board, result: Board) -> int:
+    """The search key of ``result`` reached from ``board``."""
+    before, after = board.opponent, result.opponent
+    hits = 0
+    for o in range(24):
+        if before[o] == 1 and after[o] == 0:
+            hits |= 1 << o
+    return (_me_code(result.on_roll) << _HIT_BITS) | hits
+
+
+def _result_board(board: Board, key: int) -> Board:
+    code, hits = key >> _HIT_BITS, key & ((1 << _HIT_BITS) - 1)
+    me = tuple((code >> (4 * i)) & 15 for i in range(25))
+    if not hits:
+        return Board._trusted(me, board.opponent)  # most plays hit nothing: share the tuple
+    opp = list(board.opponent)
+    for o in range(24):
+        if hits >> o & 1:
+            opp[o] = 0
+            opp[24] += 1
+    return Board._trusted(me, tuple(opp))
 
 
 class _Legal:
     """The legal plays of one (position, roll) as cached: what the search
-    found (pair of sides -> steps) at once, Play objects when first needed
-    (counting and finding one play need none)."""
+    found (key -> steps) at once, Play objects when first needed (counting
+    and finding one play need none)."""
 
     __slots__ = ("board", "found", "_plays")
 
-    def __init__(self, board: Board, found: Dict[Tuple, Tuple[Step, ...]]):
+    def __init__(self, board: Board, found: Dict[int, Tuple[Step, ...]]):
         self.board = board
         self.found = found
         self._plays: Optional[Tuple[Play, ...]] = None
 
     def plays(self) -> Tuple[Play, ...]:
         if self._plays is None:
-            board, trusted = self.board, Board._trusted
-            before = board.opponent
-            self._plays = tuple(
-                # Most plays hit nothing: share the opponent's tuple (memory).
-                Play(board, steps, trusted(me, before if opp == before else opp))
-                for (me, opp), steps in self.found.items()
-            )
+            board = self.board
+            self._plays = tuple(Play(board, steps, _result_board(board, key)) for key, steps in self.found.items())
         return self._plays
 
     def play_with_result(self, result: Board) -> Optional[Play]:
-        steps = self.found.get((result.on_roll, result.opponent))
+        steps = self.found.get(_result_key(self.board, result))
         return None if steps is None else Play(self.board, steps, result)
 
 
