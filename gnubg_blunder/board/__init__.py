@@ -17,6 +17,7 @@ from .moves import (
     parse_move_notation,
 )
 from .position import Board
+from .svg import board_svg, position_text
 
 __all__ = [
     "Board",
@@ -29,4 +30,6 @@ __all__ = [
     "format_move",
     "legal_plays",
     "parse_move_notation",
+    "board_svg",
+    "position_text",
 ]
