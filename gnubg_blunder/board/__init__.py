@@ -17,6 +17,17 @@ from .moves import (
     parse_move_notation,
 )
 from .position import Board
+from .ids import (
+    XGID,
+    GameState,
+    MatchState,
+    board_from_xg,
+    match_id,
+    parse_xgid,
+    play_from_xg_move,
+    steps_from_xg_move,
+    xg_from_board,
+)
 from .svg import board_svg, position_text
 
 __all__ = [
@@ -30,6 +41,35 @@ __all__ = [
     "format_move",
     "legal_plays",
     "parse_move_notation",
+    "GameState",
+    "MatchState",
+    "XGID",
+    "board_from_xg",
+    "match_id",
+    "parse_xgid",
+    "play_from_xg_move",
+    "steps_from_xg_move",
+    "xg_from_board",
     "board_svg",
     "position_text",
+]
+
+# Position features, phase, game plan, themes (docs/positions.md).  The
+# function ``features`` stays in its module (``board.features`` is the module).
+from .features import (  # noqa: E402
+    PositionFeatures,
+    SideFeatures,
+    blot_sign,
+    checker_theme,
+    classify,
+    like_distance,
+)
+
+__all__ += [
+    "PositionFeatures",
+    "SideFeatures",
+    "blot_sign",
+    "checker_theme",
+    "classify",
+    "like_distance",
 ]

@@ -5,7 +5,9 @@ Three ways other programs write a position or a match state down, read into
 
 * **gnubg's match ID** (12 characters): the match state gnubg keeps beside a
   position ID.  Layout from gnubg's manual ("A technical description of the
-  Match ID"); verified against ``gnubg.matchid()`` (tests/test_board_ids.py).
+  Match ID"), plus two facts the manual leaves out (gnubg's matchid.c): a
+  67th bit meaning "no Jacoby", and the dice written larger first.  Verified
+  against ``gnubg.matchid()`` (tests/test_board_ids.py).
 * **XGID** (eXtreme Gammon's position string, ``XGID=<26>:<9 fields>``):
   field meanings from public XG-exported pages and gnubg's own XGID reader
   (``set xgid``); see docs/board.md for the sources and every convention.
@@ -24,12 +26,12 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import Optional, Sequence, Tuple
 
 from .moves import Play, legal_plays
-from .position import BAR, CHECKERS, Board, Side
+from .position import BAR, Board, Side
 
 __all__ = [
     "GameState",
@@ -52,8 +54,8 @@ MATCH_ID_LENGTH = 12
 _MATCH_ID_RE = re.compile(r"^[A-Za-z0-9+/]{12}$")
 _MAX_15_BITS = (1 << 15) - 1
 
-# The 66-bit match key, least significant bit first (bit 1 of the manual is
-# bit 0 here): (name, first bit, width).
+# The match key (72 bits, 9 bytes), least significant bit first: bit 1 of
+# the manual is bit 0 here.  (name, first bit, width).
 _KEY_FIELDS = (
     ("cube_log2", 0, 4),
     ("cube_owner", 4, 2),  # 0, 1, or 3 = centred
@@ -68,6 +70,7 @@ _KEY_FIELDS = (
     ("match_length", 21, 15),
     ("score0", 36, 15),
     ("score1", 51, 15),
+    ("no_jacoby", 66, 1),  # not in the manual: gnubg writes !fJacoby here
 )
 _CENTRED_BITS = 3
 
@@ -103,11 +106,17 @@ class MatchState:
     * ``doubled``: a double is offered and not yet taken or dropped.
     * ``resigned``: 0 none, else the resignation offered: 1 single, 2 gammon,
       3 backgammon.
-    * ``dice``: ``(0, 0)`` when not rolled, else two dice 1..6 in gnubg's order.
+    * ``dice``: ``(0, 0)`` when not rolled, else two dice 1..6, kept larger
+      first (gnubg writes them so; the ID holds no order).
     * ``match_length``: 0 = money game.
-    * ``score``: (player 0, player 1), points before this game.
+    * ``score``: (player 0, player 1): the match or session score before this
+      game (gnubg adds the game's points once the game is over).
+    * ``jacoby``: the Jacoby rule is in force (money play).  gnubg writes it
+      as a 67th bit that means "no Jacoby", so match-play IDs have it set and
+      end in ``E`` (scores under 8192); gnubg's manual describes only the
+      first 66 bits.
 
-    Jacoby, beavers and the post-Crawford flag are not part of the match ID.
+    Beavers and the post-Crawford flag are not part of the match ID.
     """
 
     cube: int = 1
@@ -121,6 +130,7 @@ class MatchState:
     dice: Tuple[int, int] = (0, 0)
     match_length: int = 0
     score: Tuple[int, int] = (0, 0)
+    jacoby: bool = False
 
     def __post_init__(self):
         cube = _int(self.cube, "cube")
@@ -144,6 +154,8 @@ class MatchState:
             raise ValueError(f"dice must be two ints 0..6, got {self.dice!r}")
         if (dice[0] == 0) != (dice[1] == 0):
             raise ValueError(f"dice must be both 0 (not rolled) or both 1..6, got {self.dice!r}")
+        if dice[0] < dice[1]:
+            dice = (dice[1], dice[0])
         length = _int(self.match_length, "match_length")
         if not 0 <= length <= _MAX_15_BITS:
             raise ValueError(f"match_length must be 0..32767, got {length}")
@@ -152,7 +164,10 @@ class MatchState:
             isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= _MAX_15_BITS for s in score
         ):
             raise ValueError(f"score must be two ints 0..32767, got {self.score!r}")
+        if self.crawford and not length:
+            raise ValueError("no Crawford game in money play (match_length 0)")
         object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "jacoby", bool(self.jacoby))
         object.__setattr__(self, "crawford", bool(self.crawford))
         object.__setattr__(self, "doubled", bool(self.doubled))
         object.__setattr__(self, "game_state", state)
@@ -176,6 +191,7 @@ class MatchState:
             "match_length": self.match_length,
             "score0": self.score[0],
             "score1": self.score[1],
+            "no_jacoby": int(not self.jacoby),
         }
         key = 0
         for name, shift, _width in _KEY_FIELDS:
@@ -188,8 +204,9 @@ class MatchState:
 
         Raises ``ValueError`` for anything that is not 12 base64 characters,
         and for field values gnubg never writes (cube owner bits 10, game
-        state 5..7, a die of 7, one die rolled and not the other).  The six
-        bits after the 66 of the key are ignored, as gnubg ignores them."""
+        state 5..7, a die of 7, one die rolled and not the other, a Crawford
+        game in money play).  The last five bits (after gnubg's 67) are
+        ignored, as gnubg ignores them."""
         if not isinstance(mid, str):
             raise ValueError(f"match ID must be a string, got {type(mid).__name__}")
         text = mid.strip()
@@ -217,6 +234,7 @@ class MatchState:
                 dice=(v["die1"], v["die2"]),
                 match_length=v["match_length"],
                 score=(v["score0"], v["score1"]),
+                jacoby=not v["no_jacoby"],
             )
         except ValueError as exc:
             raise ValueError(f"malformed match ID {mid!r}: {exc}") from None
@@ -237,6 +255,7 @@ class MatchState:
             dice=self.dice,
             match_length=self.match_length,
             score=(self.score[1], self.score[0]),
+            jacoby=self.jacoby,
         )
 
 
@@ -346,7 +365,9 @@ class XGID:
         body = raw[len(_XGID_PREFIX):] if raw.upper().startswith(_XGID_PREFIX) else raw
         fields = body.split(":")
         if len(fields) not in (9, 10):
-            raise ValueError(f"malformed XGID {text!r}: expected 10 ':'-separated fields, got {len(fields)}")
+            raise ValueError(
+                f"malformed XGID {text!r}: expected 10 ':'-separated fields (9 without the max cube), got {len(fields)}"
+            )
         pos = fields[0]
         if len(pos) != 26 or not re.fullmatch(r"[A-Pa-p-]{26}", pos):
             raise ValueError(f"malformed XGID {text!r}: the position is 26 characters from A-P, a-p and '-'")
@@ -383,9 +404,9 @@ class XGID:
         if not 0 <= max_log2 <= 30:
             raise ValueError(f"malformed XGID {text!r}: max cube field {max_log2}")
         if length > 0 and rules not in (0, 1):
-            raise ValueError(f"malformed XGID {text!r}: match play rules field must be 0 or 1 (Crawford), got {rules}")
+            raise ValueError(f"malformed XGID {text!r}: match play rules field is 0 or 1 (Crawford), got {rules}")
         if length == 0 and rules not in (0, 1, 2, 3):
-            raise ValueError(f"malformed XGID {text!r}: money rules field must be 0..3 (1 Jacoby + 2 beaver), got {rules}")
+            raise ValueError(f"malformed XGID {text!r}: money rules field is 0..3 (1 Jacoby + 2 beaver), got {rules}")
         try:
             return cls(
                 bottom=tuple(bottom),
@@ -452,6 +473,7 @@ class XGID:
             dice=self.dice,
             match_length=self.match_length,
             score=(self.score_top, self.score_bottom),
+            jacoby=self.jacoby,
         )
 
     @classmethod
@@ -460,20 +482,22 @@ class XGID:
         board: Board,
         state: MatchState,
         *,
-        jacoby: bool = False,
         beaver: bool = False,
         max_cube: int = _DEFAULT_MAX_CUBE,
     ) -> "XGID":
         """The XGID of ``board`` (``state.on_roll`` on roll) in ``state``.
 
-        Player 1 goes to the bottom.  A pending double becomes the ``D``
-        dice field; the XGID has no room for a resignation, a finished game
+        Player 1 goes to the bottom.  ``state.jacoby`` (money play) and
+        ``beaver`` fill the money rules field.  A pending double becomes the
+        ``D`` dice field; the XGID has no room for a resignation, a finished game
         or the player to act other than through ``D``, so those states raise
         ``ValueError``."""
         if state.game_state not in (GameState.PLAYING, GameState.NONE) or state.resigned:
             raise ValueError("an XGID describes a game being played (no resignation, game not over)")
         if state.turn != (1 - state.on_roll if state.doubled else state.on_roll):
-            raise ValueError("an XGID cannot express this turn: the player to act is the one on roll, or the doubler's opponent")
+            raise ValueError(
+                "an XGID cannot express this turn: the player to act is the one on roll, or the doubler's opponent"
+            )
         if state.doubled and state.dice != (0, 0):
             raise ValueError("a doubled state has no dice")
         if state.on_roll == 1:
@@ -491,7 +515,7 @@ class XGID:
             score_bottom=state.score[1],
             score_top=state.score[0],
             crawford=state.crawford and state.match_length > 0,
-            jacoby=jacoby,
+            jacoby=state.jacoby and not state.match_length,
             beaver=beaver,
             match_length=state.match_length,
             max_cube=max_cube,
@@ -616,11 +640,12 @@ def play_from_xg_move(board: Board, d1: int, d2: int, move: Sequence[int]) -> Op
     """The legal play of ``board.on_roll`` for the roll ``d1``-``d2`` that an
     XG move array describes, with gnubg's single-die steps.
 
-    The pairs fix where the mover's checkers end up.  When plays differ only
-    in what they hit on the way (24/14 through a blot on 18 or past it on
-    20), the play hitting the fewest blots is taken.  To be exact, compare
-    with the record's ``PositionEnd`` (``board_from_xg(PositionEnd)`` equals
-    the returned ``Play.result``).  A roll that dances (no legal play) with
+    The pairs fix where the mover's checkers end up; XG ends a pair where
+    its checker hits, so a blot standing on a pair's landing point is hit
+    and one passed over inside a pair is not (24/18* 18/14 is two pairs,
+    24/14 past a blot on 18 one).  On XG's sample files the result equals
+    the record's ``PositionEnd`` (``board_from_xg(PositionEnd)``) for every
+    played move and equals ``PosPlayed`` for every analysed candidate.  A roll that dances (no legal play) with
     an empty or all-zero array gives a Play with no steps.  ``None`` when
     the array matches no legal play, including an all-zero array (no move
     written) for a roll that could be played."""
@@ -631,7 +656,10 @@ def play_from_xg_move(board: Board, d1: int, d2: int, move: Sequence[int]) -> Op
     target = _paths_result(board, pairs)
     if target is None:
         return None
-    matches = [p for p in plays if p.result.on_roll == target]
-    if not matches:
-        return None
-    return min(matches, key=lambda p: (len(p.hits), p.result.opponent))
+    # XG ends a pair where its checker hits (6/2* 2/1* is two pairs), so the
+    # blots hit are exactly those standing on the pairs' landing points.
+    hits = {to for _frm, to in pairs if to and board.opponent[24 - to] == 1}
+    for p in plays:
+        if p.result.on_roll == target and set(p.hits) == hits:
+            return p
+    return None
