@@ -42,6 +42,7 @@ PLAN_BLITZ_DEFENCE = "blitz defence"
 PLAN_BACK_GAME = "back game"
 PLAN_PRIME_VS_PRIME = "prime vs prime"
 PLAN_PRIMING = "priming game"
+PLAN_PRIME_DEFENCE = "prime defence"
 PLAN_MUTUAL_HOLDING = "mutual holding"
 PLAN_HOLDING = "holding game"
 PLAN_OTHER = "other"
@@ -55,6 +56,7 @@ GAME_PLANS = (
     PLAN_BACK_GAME,
     PLAN_PRIME_VS_PRIME,
     PLAN_PRIMING,
+    PLAN_PRIME_DEFENCE,
     PLAN_MUTUAL_HOLDING,
     PLAN_HOLDING,
     PLAN_OTHER,
@@ -79,9 +81,11 @@ OPENING_MAX_DISTANCE = 24  # each side within 24 pips (like distance) of its sta
 OPENING_MAX_MOVE = 6  # or, when the move number is given: plays 1..6 of the game
 
 # Game plans
-BEAROFF_MAX_OUTSIDE = 0  # bear-off against contact: no checker outside the home board
+BEAROFF_MAX_OUTSIDE = 2  # bearing in/off: at most 2 checkers outside the home board, none back
+ACE_POINT_MIN_BACK = 2  # against a bear-in/off: at least 2 checkers back (bar included)
 PRIME_MIN = 4  # a "prime": at least 4 consecutive made points
-BLITZ_MIN_HOME_POINTS = 3  # the attacker's home-board points (with >= 1 checker on the bar)
+BLITZ_MIN_BACK = 2  # the defender: >= 2 checkers back (bar included), >= 1 of them on the bar
+BLITZ_MIN_HOME_POINTS = 3  # the attacker's home-board points ...
 BLITZ_MIN_HOME_POINTS_TWO_ON_BAR = 2  # ... or 2 points with >= 2 checkers on the bar
 BACK_GAME_MIN_ANCHORS = 2  # anchors in the opponent's home board
 BACK_GAME_MIN_DEFICIT = 50  # pips behind in the race
@@ -119,7 +123,7 @@ class SideFeatures(NamedTuple):
     outside: int  # checkers not in the home board (7..24 and the bar)
     rear: int  # the highest point holding a checker (25 = bar), 0 when all off
     prime: int  # length of the longest run of consecutive made points (0 if none)
-    prime_low: int  # its lowest point (ties: the most advanced run), else 0
+    prime_low: int  # its lowest point (ties, only below 4 points: the run nearest home), else 0
     prime_high: int  # its highest point, else 0
 
 
@@ -153,7 +157,7 @@ _PIP_WEIGHTS = tuple(range(1, 26))
 #                             prime, prime_low, prime_high)
 _MADE_CACHE: dict = {}
 _SIDE_CACHE: dict = {}
-CACHE_LIMIT = 1 << 17
+CACHE_LIMIT = 1 << 15  # entries per cache; a full cache is emptied
 
 
 def _made_stats(made: bytes) -> tuple:
@@ -161,7 +165,7 @@ def _made_stats(made: bytes) -> tuple:
     if not points:
         return (0, 0, 0, 0, 0, 0, 0, 0)
     longest = max(map(len, made.split(b"\x00")))
-    start = made.rfind(_ONES[longest])
+    start = made.find(_ONES[longest])
     adv = made.find(1, 17, 22)  # points 18..22 -> indices 17..21
     return (
         points,
@@ -177,9 +181,11 @@ def _made_stats(made: bytes) -> tuple:
 
 def side_features(side: Sequence[int]) -> SideFeatures:
     """Statistics of one 25-tuple side (see :class:`SideFeatures`)."""
-    cached = _SIDE_CACHE.get(side)
-    if cached is not None:
-        return cached
+    cacheable = type(side) is tuple
+    if cacheable:
+        cached = _SIDE_CACHE.get(side)
+        if cached is not None:
+            return cached
     raw = bytes(side)
     board = raw[:24]
     made = board.translate(_MADE)
@@ -208,9 +214,9 @@ def side_features(side: Sequence[int]) -> SideFeatures:
         ms[6],
         ms[7],
     )
-    if len(_SIDE_CACHE) >= CACHE_LIMIT:
-        _SIDE_CACHE.clear()
-    if type(side) is tuple:
+    if cacheable:
+        if len(_SIDE_CACHE) >= CACHE_LIMIT:
+            _SIDE_CACHE.clear()
         _SIDE_CACHE[side] = f
     return f
 
@@ -243,6 +249,7 @@ def _rear(side: Sequence[int]) -> int:
 # ---------------------------------------------------------------------------
 
 _INITIAL = Board.initial().on_roll
+_INITIAL_PIPS = 167
 
 
 def _phase(board: Board, me: SideFeatures, opp: SideFeatures, contact: bool, move_number: Optional[int]) -> str:
@@ -252,8 +259,11 @@ def _phase(board: Board, me: SideFeatures, opp: SideFeatures, contact: bool, mov
         return PHASE_MIDDLE
     if move_number is not None:
         return PHASE_OPENING if move_number <= OPENING_MAX_MOVE else PHASE_MIDDLE
+    # The like distance is at least the pip difference: a cheap filter first.
     if (
-        side_distance(board.on_roll, _INITIAL) <= OPENING_MAX_DISTANCE
+        abs(me.pips - _INITIAL_PIPS) <= OPENING_MAX_DISTANCE
+        and abs(opp.pips - _INITIAL_PIPS) <= OPENING_MAX_DISTANCE
+        and side_distance(board.on_roll, _INITIAL) <= OPENING_MAX_DISTANCE
         and side_distance(board.opponent, _INITIAL) <= OPENING_MAX_DISTANCE
     ):
         return PHASE_OPENING
@@ -262,9 +272,9 @@ def _phase(board: Board, me: SideFeatures, opp: SideFeatures, contact: bool, mov
 
 def _blitzing(att: SideFeatures, dfd: SideFeatures) -> bool:
     """``att`` attacks ``dfd``: the defender has no anchor in the attacker's
-    home board and is on the bar against a board of 3+ points (2+ points
-    with 2+ checkers on the bar)."""
-    if dfd.anchors or not dfd.bar:
+    home board, 2+ checkers back with at least one on the bar, against a
+    board of 3+ points (2+ points with 2+ checkers on the bar)."""
+    if dfd.anchors or not dfd.bar or dfd.back < BLITZ_MIN_BACK:
         return False
     return att.home_points >= BLITZ_MIN_HOME_POINTS or (
         dfd.bar >= 2 and att.home_points >= BLITZ_MIN_HOME_POINTS_TWO_ON_BAR
@@ -274,10 +284,10 @@ def _blitzing(att: SideFeatures, dfd: SideFeatures) -> bool:
 def _plan(me: SideFeatures, opp: SideFeatures, contact: bool, me_trapped: int, opp_trapped: int) -> str:
     if not contact:
         return PLAN_RACE
-    if me.outside <= BEAROFF_MAX_OUTSIDE:
+    if me.outside <= BEAROFF_MAX_OUTSIDE and not me.back:
         return PLAN_BEAROFF_CONTACT
-    if opp.outside <= BEAROFF_MAX_OUTSIDE:
-        return PLAN_ACE_POINT
+    if opp.outside <= BEAROFF_MAX_OUTSIDE and not opp.back and me.back >= ACE_POINT_MIN_BACK:
+        return PLAN_HOLDING if me.advanced_anchor else PLAN_ACE_POINT
     if _blitzing(me, opp):
         return PLAN_BLITZ
     if _blitzing(opp, me):
@@ -288,6 +298,8 @@ def _plan(me: SideFeatures, opp: SideFeatures, contact: bool, me_trapped: int, o
         return PLAN_PRIME_VS_PRIME
     if opp_trapped:
         return PLAN_PRIMING
+    if me_trapped:
+        return PLAN_PRIME_DEFENCE
     if me.advanced_anchor:
         if opp.advanced_anchor:
             return PLAN_MUTUAL_HOLDING
@@ -298,9 +310,13 @@ def _plan(me: SideFeatures, opp: SideFeatures, contact: bool, me_trapped: int, o
 
 def features(board: Board, move_number: Optional[int] = None) -> PositionFeatures:
     """Basic features of both sides, contact, phase and game plan of the
-    player on roll.  ``move_number`` (optional): the play's number in the
-    game, 1 = the first play of the game, counting both players' plays; it
-    only refines the opening/middle-game boundary."""
+    player on roll.
+
+    ``move_number`` (optional): the play's number in the game, 1 = the
+    opening roll's play, counting both players' plays.  When given it
+    replaces the board rule for opening vs middle game (plays 1..6 are the
+    opening); stored labels use the board alone, so that one position always
+    gets one phase."""
     on_roll, opponent = board.on_roll, board.opponent
     me = side_features(on_roll)
     opp = side_features(opponent)

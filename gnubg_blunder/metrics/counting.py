@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..board.forced import is_forced as forced_rule
+from ..units import micro, millipoints
 from .arrays import KIND_CODES, DecisionArrays
 
 K_CHECKER = KIND_CODES["checker"]
@@ -20,38 +22,14 @@ K_PASS = KIND_CODES["pass"]
 
 # SPEC §2: a no double counts while ND - min(DT, DP) < 0.200 (micro-EMG).
 NO_DOUBLE_WINDOW_MICRO = 200_000
-# SPEC §2: candidates "of the same equity to the millipoint": spread < 0.0005.
-EQUAL_EQUITY_MICRO = 500
 # gnubg's close cube decision: best - min(DT, 1) < 0.16.
 GNUBG_CLOSE_CUBE = 0.16
 
 
-def micro(x: np.ndarray) -> np.ndarray:
-    """EMG -> integer micro-EMG, half away from zero, so that thresholds do
-    not depend on float edges (0.0495 is exactly 49 500)."""
-    x = np.asarray(x, dtype=np.float64)
-    return np.where(np.isnan(x), 0, np.sign(x) * np.floor(np.abs(x) * 1e6 + 0.5)).astype(np.int64)
-
-
-def millipoints(e: np.ndarray) -> np.ndarray:
-    """e rounded half-up to the millipoint (SPEC §3), as integer mpt."""
-    return (micro(e) + 500) // 1000
-
-
 def is_forced(dec: DecisionArrays) -> np.ndarray:
-    """SPEC §2 forced play (gnubg analyses): at most one legal play; or the
-    analysis lists every legal play and all have the same equity to the
-    millipoint.  Without a legal-play count only a single candidate makes the
-    play forced."""
-    n_legal = dec.n_legal.astype(np.int64)
-    known = n_legal >= 0
-    all_listed = known & (dec.n_candidates == n_legal)
-    same_equity = ~np.isnan(dec.equity_spread) & (micro(dec.equity_spread) < EQUAL_EQUITY_MICRO)
-    return np.where(
-        known,
-        (n_legal <= 1) | (all_listed & same_equity),
-        dec.n_candidates == 1,
-    )
+    """SPEC §2 forced plays: the board engine's rule (board/forced.py) over
+    the decision arrays."""
+    return forced_rule(dec.n_legal, dec.n_candidates, dec.equity_spread)
 
 
 def no_double_in_window(dec: DecisionArrays) -> np.ndarray:

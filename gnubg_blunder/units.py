@@ -1,0 +1,19 @@
+"""Units shared by every rule: EMG, micro-EMG, millipoints.
+
+Thresholds compare integers in micro-EMG (SPEC §3: "compute in integer
+micro-EMG to avoid float edges: 0.0495 is 50 mpt")."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def micro(x) -> np.ndarray:
+    """EMG -> integer micro-EMG, half away from zero; NaN -> 0."""
+    x = np.asarray(x, dtype=np.float64)
+    return np.where(np.isnan(x), 0, np.sign(x) * np.floor(np.abs(x) * 1e6 + 0.5)).astype(np.int64)
+
+
+def millipoints(e) -> np.ndarray:
+    """e rounded half-up to the millipoint (SPEC §3), as integer mpt."""
+    return (micro(e) + 500) // 1000
