@@ -13,7 +13,7 @@ import sys
 
 from ..commands import Command, UserError
 from ..hookspecs import hookimpl
-from ..views.formatting import to_json
+from ..views.formatting import table, to_json
 
 
 def _board(pid: str):
@@ -129,13 +129,17 @@ def _board_run(args, ctx):
         from ..board.features import features
 
         f = features(_board(args.position_id))
-        obj = f.to_json() if hasattr(f, "to_json") else dict(vars(f))
-        obj = {"position_id": args.position_id, **obj}
+        sides = {"on_roll": f.me._asdict(), "opponent": f.opp._asdict()}
+        obj = {"position_id": args.position_id, "phase": f.phase, "game_plan": f.game_plan,
+               "contact": f.contact, "race_lead": f.race_lead, **sides}
         if args.format == "json":
             ctx.print(to_json(obj))
         else:
-            for k, v in obj.items():
-                ctx.print(f"{k}: {v}")
+            ctx.print(f"phase: {f.phase}   game plan: {f.game_plan}   contact: {'yes' if f.contact else 'no'}"
+                      f"   race lead: {f.race_lead:+d} pips")
+            keys = list(sides["on_roll"])
+            ctx.print(table([[k, sides["on_roll"][k], sides["opponent"][k]] for k in keys],
+                            ["", "on roll", "opponent"], "lrr"))
         return 0
     raise UserError("board needs a subcommand: moves, show or classify")
 
