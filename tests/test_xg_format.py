@@ -16,7 +16,6 @@ import struct
 import sys
 import zlib
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -28,7 +27,6 @@ from gnubg_blunder.importers.xg_format import (
     NOT_ANALYSED,
     Cube,
     FooterGame,
-    FooterMatch,
     HeaderGame,
     HeaderMatch,
     Move,
@@ -547,7 +545,11 @@ def _with_records(records, **members):
 
 
 def test_error_is_a_value_error():
+    import pickle
+
     assert issubclass(XgFormatError, ValueError)
+    err = pickle.loads(pickle.dumps(XgFormatError("f.xg", "bad\nthing")))
+    assert str(err) == "f.xg: bad thing" and err.source == "f.xg"
 
 
 def test_wrong_magic(good):
@@ -563,7 +565,9 @@ def test_truncated_header(good):
 
 def test_header_sizes(good):
     _raises(good[:8] + struct.pack("<i", 9000) + good[12:], "header size 9000")
-    _raises(good[:20] + struct.pack("<i", -5) + good[24:], "sizes do not add up: thumbnail")
+    _raises(good[:20] + struct.pack("<i", -5) + good[24:], "sizes do not add up: thumbnail size -5")
+    # a thumbnail larger than what lies before the archive
+    _raises(good[:20] + struct.pack("<i", 10**6) + good[24:], "truncated archive: the trailer declares")
 
 
 def test_truncated_archive(good):
@@ -606,6 +610,8 @@ def test_member_sizes(good):
             "sizes do not add up: member 0 ('temp.xg') unpacks to %d bytes, registry says %d" % (osize, osize + 10))
     _raises(xg_build.set_registry(good, 0, 520, "<i", 10**6), "truncated member: member 0 ('temp.xg') spans")
     _raises(xg_build.set_registry(good, 1, 0, "<B7s", 7, b"temp.xg"), "member 1 ('temp.xg') appears twice")
+    _raises(xg_build.set_registry(good, 2, 512, "<i", 9 * 2**20),
+            "member 2 ('temp.xgc') claims 9437184 bytes (limit 8388608)")
 
 
 def test_truncated_member_stream(good):
@@ -651,7 +657,7 @@ def test_unknown_record_type():
 
 def test_first_record_and_magic_and_version():
     recs = xg_build.match_records(28)
-    _raises(_with_records(recs[1:]), "record 0 is EntryType 1, expected 0 (HeaderMatch)")
+    _raises(_with_records(recs[1:]), "record 0 is EntryType 1 (HeaderGame), expected 0 (HeaderMatch)")
     _raises(_with_records([bytes(xg_build.header_match(28, magic=0x12345678))] + recs[1:]),
             "bad HeaderMatch magic 0x12345678")
     for v in (0, -3, MAX_VERSION + 1, 1000):
@@ -688,6 +694,8 @@ def test_read_xg_missing_file(tmp_path):
         read_xg(path)
     with pytest.raises(XgFormatError, match="cannot read the file"):
         read_xg(tmp_path)  # a directory
+    with pytest.raises(XgFormatError, match="not a file path"):
+        read_xg(3)  # type: ignore[arg-type]  (an int would be a file descriptor to open())
 
 
 def test_not_bytes():

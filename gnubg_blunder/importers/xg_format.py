@@ -103,8 +103,11 @@ MEMBER_ROLLOUTS = "temp.xgr"
 MEMBER_COMMENTS = "temp.xgc"
 
 # Bounds against hostile input (not from the facts): far above any real file.
-MAX_FILE_SIZE = 512 * 1024 * 1024
-MAX_MEMBER_SIZE = 256 * 1024 * 1024
+# A temp.xg of 64 MiB is 26,000 records (the samples: 400-700); the comments,
+# turned into text character by character, are held to 8 MiB (about 2 s).
+MAX_FILE_SIZE = 256 * 1024 * 1024
+MAX_MEMBER_SIZE = 64 * 1024 * 1024
+MAX_COMMENTS_SIZE = 8 * 1024 * 1024
 MAX_MEMBERS = 1024
 
 ENTRY_TYPES = {
@@ -138,6 +141,9 @@ class XgFormatError(ValueError):
         self.source = _one_line(str(source))
         self.problem = _one_line(str(problem))
         super().__init__(f"{self.source}: {self.problem}")
+
+    def __reduce__(self):  # picklable (e.g. across worker processes)
+        return (type(self), (self.source, self.problem))
 
 
 def _one_line(s: str) -> str:
@@ -736,9 +742,16 @@ _EVALLEVEL = struct.Struct("<" + "hBx" * 32)  # [32] (int16, bool, pad) @1280
 _EVALS = struct.Struct("<224f")  # [32][7] float32 @1408
 
 
+_ZERO_ROWS = {w: (0,) * w for w in (26, 8)}
+_ZERO_ROWS[7] = (0.0,) * 7
+
+
 def _rows(flat: Tuple, width: int) -> Tuple[Tuple, ...]:
-    """A flat tuple cut into rows of ``width``."""
-    return tuple(zip(*[iter(flat)] * width))
+    """A flat tuple cut into rows of ``width``. All-zero rows (the unused
+    candidates, most of the 32) share one tuple: a Move takes a quarter of
+    the memory."""
+    zero = _ZERO_ROWS[width]
+    return tuple([zero if r == zero else r for r in zip(*[iter(flat)] * width)])
 
 
 def _parse_move(r: bytes, index: int, version: int) -> Move:
@@ -967,8 +980,8 @@ class _Reader:
             raise self.fail(f"header size {hsize} does not match the RichGameHeader ({HEADER_SIZE})")
         toff = _I64(d, 12)[0]
         tsize = _i32(d, 20)
-        if toff < 0 or tsize < 0:
-            raise self.fail(f"sizes do not add up: thumbnail offset {toff}, size {tsize}")
+        if tsize < 0:
+            raise self.fail(f"sizes do not add up: thumbnail size {tsize}")
         return RichGameHeader(
             Magic=bytes(d[:4]),
             HeaderVersion=_i32(d, 4),
@@ -987,9 +1000,10 @@ class _Reader:
     def archive(self, hdr: RichGameHeader):
         d = self.data
         n = len(d)
-        # The thumbnail follows the header (its offset counts from the header's
-        # end: 0 in every sample). The archive may start no earlier.
-        thumb_end = HEADER_SIZE + hdr.ThumbnailOffset + hdr.ThumbnailSize
+        # XG's recipe: the content starts at sizeof(RichGameHeader) +
+        # ThumbnailSize (ThumbnailOffset is 0 in every sample and not used).
+        # The archive is read from its end and may start no earlier.
+        thumb_end = HEADER_SIZE + hdr.ThumbnailSize
         if n < HEADER_SIZE + TRAILER_SIZE:
             raise self.fail(f"truncated archive: {n - HEADER_SIZE} bytes after the header, no room for the trailer")
         crc, count, version, regsize, archsize, compreg = _TRAILER.unpack_from(d, n - TRAILER_SIZE)
@@ -1033,8 +1047,9 @@ class _Reader:
                 raise self.fail(f"{label} appears twice in the registry")
             if osize < 0 or csize < 0 or start < 0:
                 raise self.fail(f"sizes do not add up: {label} has size {osize}, packed size {csize}, start {start}")
-            if osize > MAX_MEMBER_SIZE:
-                raise self.fail(f"sizes do not add up: {label} claims {osize} bytes (limit {MAX_MEMBER_SIZE})")
+            limit = MAX_COMMENTS_SIZE if key == MEMBER_COMMENTS else MAX_MEMBER_SIZE
+            if osize > limit:
+                raise self.fail(f"sizes do not add up: {label} claims {osize} bytes (limit {limit})")
             if start + csize > archsize:
                 raise self.fail(
                     f"truncated member: {label} spans bytes {start}..{start + csize} of an archive of {archsize}"
@@ -1078,7 +1093,8 @@ class _Reader:
             )
         first = body[:RECORD_SIZE]
         if first[8] != 0:
-            raise self.fail(f"record 0 is EntryType {first[8]}, expected 0 (HeaderMatch)")
+            what = ENTRY_TYPES.get(first[8], "unknown")
+            raise self.fail(f"record 0 is EntryType {first[8]} ({what}), expected 0 (HeaderMatch)")
         magic = _u32(first, 556)
         if magic != DMLI_MAGIC:
             raise self.fail(f"bad HeaderMatch magic 0x{magic:08x} (expected 0x{DMLI_MAGIC:08x}, 'DMLI')")
@@ -1242,11 +1258,22 @@ def parse_xg_bytes(data: bytes, source: str = "<bytes>", kind: Optional[str] = N
 def read_xg(path: Union[str, "os.PathLike[str]"], kind: Optional[str] = None) -> XgFile:
     """Read an ``.xg`` or ``.xgp`` file. An unreadable file raises
     :class:`XgFormatError` too (the ``OSError`` is its ``__cause__``)."""
-    source = os.fspath(path)
+    try:
+        source = os.fspath(path)
+    except TypeError as e:
+        raise XgFormatError(repr(path), f"not a file path ({type(path).__name__})") from e
     source = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
     try:
         with open(path, "rb") as fh:
-            data = fh.read(MAX_FILE_SIZE + 1)
+            chunks = []
+            total = 0
+            while total <= MAX_FILE_SIZE:  # read() of a huge size would allocate it
+                chunk = fh.read(1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                total += len(chunk)
+            data = b"".join(chunks)
     except OSError as e:
         raise XgFormatError(source, f"cannot read the file: {e.strerror or e}") from e
     return parse_xg_bytes(data, source, kind)
