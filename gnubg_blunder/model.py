@@ -157,6 +157,7 @@ class Match:
     variation: str = "Standard"
     source_path: Optional[str] = None
     ratings: tuple = (None, None)
+    kind: str = "match"  # "match", or "position" for a one-position file (.xgp)
 
     @property
     def is_money(self) -> bool:
@@ -206,6 +207,11 @@ def match_identity(match: "Match") -> str:
 
     h = hashlib.sha256()
     h.update(f"length={match.length}".encode())
+    if match.kind != "match":
+        # a position file: its position, score, cube and roll are the identity
+        h.update(f"|kind={match.kind}".encode())
+        for d in match.decisions():
+            h.update(f"|{d.kind}:{d.position_id}:{d.dice}:{d.score_self}-{d.score_opp}:{d.cube_value}".encode())
     for g in match.games:
         h.update(f"|game={g.number}".encode())
         for r in g.rolls:

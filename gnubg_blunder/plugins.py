@@ -12,6 +12,7 @@ from . import hookspecs
 
 DEFAULT_PLUGINS = (
     "gnubg_blunder.default_plugins.sgf_importer",
+    "gnubg_blunder.default_plugins.xg_importer",
     "gnubg_blunder.default_plugins.store_step",
     "gnubg_blunder.default_plugins.console_summary",
     "gnubg_blunder.default_plugins.core_commands",

@@ -116,3 +116,21 @@ def test_two_analyses_of_one_match(selfplay, tmp_path):
     pr_both = json.loads(run_cli("stats", "--format", "json", db=db).stdout)["error_emg"]
     pr1 = json.loads(run_cli("stats", "--format", "json", "--min-depth", "1", db=db).stdout)["error_emg"]
     assert pr_both == pr1 != pr0
+
+
+def test_a_version_1_database_is_migrated(tmp_path, charlot):
+    """A database made by schema step 1 only gets step 2 and keeps its data."""
+    from gnubg_blunder.store import schema
+
+    db = tmp_path / "v1.db"
+    conn = sqlite3.connect(db)
+    for stmt in schema._statements(schema.MIGRATIONS[0][1]):
+        conn.execute(stmt)
+    conn.execute("INSERT INTO meta VALUES ('schema_version', '1')")
+    conn.execute("INSERT INTO matches(identity, length, player0, player1, source, imported_at) "
+                 "VALUES ('x', 7, 'charlot1', 'charlot2', 'sgf', '2026-01-01')")
+    conn.commit()
+    conn.close()
+    with SQLiteStore(db) as st:
+        assert st.get_meta("schema_version") == str(SCHEMA_VERSION)
+        assert st.conn.execute("SELECT kind, player0 FROM matches").fetchall() == [("match", "charlot1")]

@@ -33,16 +33,28 @@ from .records import MatchImportError, SourceCube, SourceMatch
 ROLLOUT_DEPTH = 100.0
 
 
+# XG's levels on gnubg's depth scale (SPEC §14; docs/figures.md): XG's n-ply
+# is gnubg's (n−1)-ply; XG Roller levels and rollouts rank above any ply.
+XG_ROLLER_RANKS = {"XGR": 50.0, "XGR+": 51.0, "XGR++": 52.0}
+
+
 def depth_rank(label: Optional[str]) -> Optional[float]:
+    """A depth label on one scale, in gnubg plies: "2-ply" (gnubg) = 2,
+    "XG 3-ply" = 2, XGR/XGR+/XGR++ = 50/51/52, "rollout" = 100."""
     if not label:
         return None
     if label.startswith("rollout"):
         return ROLLOUT_DEPTH
-    if label.endswith("-ply"):
+    if label in XG_ROLLER_RANKS:
+        return XG_ROLLER_RANKS[label]
+    xg = label.startswith("XG ")
+    core = label[3:] if xg else label
+    if core.endswith("-ply"):
         try:
-            return float(label[:-4])
+            n = float(core[:-4])
         except ValueError:
             return None
+        return n - 1 if xg else n
     return None
 
 
@@ -54,7 +66,7 @@ def analysis_depth(depths: list) -> tuple:
     if not ranks:
         return None, None
     mode = max(set(ranks), key=lambda r: (ranks.count(r), r))
-    label = "rollout" if mode >= ROLLOUT_DEPTH else f"{int(mode)}-ply"
+    label = next(d for d in depths if depth_rank(d) == mode)
     if max(ranks) > mode:
         label += "+"
     return mode, label
@@ -163,7 +175,8 @@ def build_match(src: SourceMatch) -> Match:
     if src.variation not in (None, "Standard"):
         raise MatchImportError(f"variation {src.variation!r} is not standard backgammon")
     if not _has_analysis(src):
-        raise MatchImportError("it has no analysis (analyse it in gnubg first, or use `gnubg-blunder analyse`)")
+        raise MatchImportError("it has no analysis (gnubg files: analyse them in gnubg first, "
+                               "or use `gnubg-blunder analyse`)")
     games = []
     depths = []
     for gno, sgame in enumerate(src.games):
@@ -194,6 +207,7 @@ def build_match(src: SourceMatch) -> Match:
         variation=src.variation or "Standard",
         source_path=src.source_path,
         ratings=src.ratings,
+        kind=src.kind,
     )
 
 
@@ -250,6 +264,15 @@ def _build_game(src: SourceMatch, gno: int, sgame, depths: list) -> Game:
                     raise MatchImportError(f"game {gno + 1}: a {rec.action} without a double")
                 _response(rp, game, seq, rec, double, depths)
                 double = None
+            elif rec.action == "cube position":
+                # a cube decision to be made (a position file): the analysis
+                # without a played action, so without an error
+                board = rp.board_for(rec.player, rec.board)
+                cube = rp.normalise_cube(rec.cube, rec.player)
+                d = rp.decision(NO_DOUBLE, rec.player, seq, board.position_id(), comment=rec.comment)
+                _set_cube(d, cube, NO_DOUBLE, rec.cube, depths)
+                d.error = None
+                game.decisions.append(d)
             elif rec.action != "resign":
                 raise MatchImportError(f"game {gno + 1}: unknown record {rec.action!r}")
         except IllegalMove as exc:
@@ -336,6 +359,14 @@ def _move_record(rp: _Replay, game: Game, seq: int, rec, depths: list) -> None:
         game.decisions.append(d)
     d1, d2 = rec.dice
     plays = legal_plays(board, d1, d2)
+    if rec.steps is None and rec.result_board:
+        # The source recorded a move that is no legal play (XG marks such
+        # moves invalid): the roll and its luck stand, there is no decision.
+        game.rolls.append(Roll(player=p, game=rp.game_no, seq=seq, dice=(d1, d2), position_id=pos,
+                               position_after=rec.result_board, cube_value=rp.cube, luck=rec.luck,
+                               mwc_per_emg=rp.mwc_per_emg(p, rp.cube)))
+        rp.board = Board.from_position_id(rec.result_board)
+        return
     steps = tuple(rec.steps or ())
     if plays:
         played = find_play(board, d1, d2, steps)
@@ -378,6 +409,7 @@ def _move_record(rp: _Replay, game: Game, seq: int, rec, depths: list) -> None:
             candidates=cands,
             played_index=played_index,
             comment=rec.comment,
+            xg_counted=rec.xg_counted,
         )
         if cands:
             d.best_move = cands[0].move

@@ -51,6 +51,8 @@ class SourceRecord:
     set_cube_value: Optional[int] = None
     set_cube_owner: Optional[int] = None  # -1 centred
     set_turn: Optional[int] = None  # set-board records: the player on roll
+    result_board: Optional[str] = None  # the position the move left (mover on roll), where the source says
+    xg_counted: Optional[bool] = None  # XG's own verdict: does this checker play count?
 
 
 @dataclass
@@ -83,3 +85,4 @@ class SourceMatch:
     variation: str = "Standard"
     ratings: tuple = (None, None)
     source_path: Optional[str] = None
+    kind: str = "match"  # "match", or "position" for a one-position file (.xgp)

@@ -85,8 +85,12 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds()) -> list:
     E = _sum(key[cnt], n_sides, e[cnt])
     E_chk = _sum(key[cnt & chk], n_sides, e[cnt & chk])
     E_cube = E - E_chk
+    E_dbl = _sum(key[cnt & dbl], n_sides, e[cnt & dbl])
+    E_rsp = _sum(key[cnt & rsp], n_sides, e[cnt & rsp])
     L = _sum(key[cnt], n_sides, ell[cnt])
     L_chk = _sum(key[cnt & chk], n_sides, ell[cnt & chk])
+    L_dbl = _sum(key[cnt & dbl], n_sides, ell[cnt & dbl])
+    L_rsp = _sum(key[cnt & rsp], n_sides, ell[cnt & rsp])
     n_err = _sum(key[cnt & err], n_sides)
     n_blunder = _sum(key[cnt & blunder], n_sides)
 
@@ -150,6 +154,8 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds()) -> list:
                     "error_emg": float(E[s]),
                     "checker_error_emg": float(E_chk[s]),
                     "cube_error_emg": float(E_cube[s]),
+                    "double_error_emg": float(E_dbl[s]),
+                    "take_error_emg": float(E_rsp[s]),
                     "pr": rate(E[s], N[s]),
                     "pr_ci": None if pr_ci is None else list(pr_ci),
                     "checker_pr": rate(E_chk[s], N_chk[s]),
@@ -157,6 +163,8 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds()) -> list:
                     "mwc_loss": None if money else 100 * float(L[s]),
                     "checker_mwc_loss": None if money else 100 * float(L_chk[s]),
                     "cube_mwc_loss": None if money else 100 * float(L[s] - L_chk[s]),
+                    "double_mwc_loss": None if money else 100 * float(L_dbl[s]),
+                    "take_mwc_loss": None if money else 100 * float(L_rsp[s]),
                     "snowie_er": rate(E_gnubg[s], total_moves[mi]),
                     "errors": int(n_err[s]),
                     "blunders": int(n_blunder[s]),

@@ -127,6 +127,14 @@ CREATE TABLE rolls (
 );
 """,
     ),
+    (
+        2,
+        """
+-- A match row can hold a one-position file (XG .xgp): kind 'position'.
+-- Figures and lists select kind 'match' unless asked otherwise.
+ALTER TABLE matches ADD COLUMN kind TEXT NOT NULL DEFAULT 'match';
+""",
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -108,14 +108,14 @@ class SQLiteStore:
             cur = c.execute(
                 """INSERT INTO matches(identity, length, player0, player1, date, event, round, place,
                    annotator, comment, crawford_rule, jacoby, variation, rating0, rating1,
-                   final_score0, final_score1, winner, source, imported_at)
-                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+                   final_score0, final_score1, winner, source, imported_at, kind)
+                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
                 (
                     identity, match.length, match.players[0], match.players[1], match.date,
                     match.event, match.round, match.place, match.annotator, match.comment,
                     int(match.crawford_rule), int(match.jacoby), match.variation,
                     match.ratings[0], match.ratings[1], final[0], final[1], match.winner(),
-                    match.source, _now(),
+                    match.source, _now(), match.kind,
                 ),
             )
             match_id = cur.lastrowid
@@ -209,12 +209,15 @@ class SQLiteStore:
             return None
         return max(ok, key=lambda a: (a["depth"] if a["depth"] is not None else -1, -a["id"]))
 
-    def select(self, flt: Optional[Filter] = None, match_ids=None) -> Selection:
+    def select(self, flt: Optional[Filter] = None, match_ids=None, kind: str = "match") -> Selection:
         """The matches kept by ``flt`` (and among ``match_ids`` if given) with
         all their decisions and rolls (one analysis each), as arrays for the
-        metrics."""
+        metrics.  ``kind`` "match" leaves out one-position files."""
         flt = flt or Filter()
         where, args = [], []
+        if kind is not None:
+            where.append("kind = ?")
+            args.append(kind)
         if match_ids is not None:
             ids = [int(i) for i in match_ids]
             where.append(f"id IN ({','.join('?' * len(ids)) or 'NULL'})")
