@@ -78,6 +78,53 @@ class Bdb:
         g.command("analyse session" if money else "analyse match")
         return self.store()
 
+    def open_xg(self, path):
+        """Open an eXtreme Gammon match (``.xg``) in gnubg: it is converted
+        to a temporary gnubg SGF (which keeps UTF-8 names) and loaded with
+        ``load match``, to replay it or analyse it again.  Prints one line."""
+        import os
+        import re
+        import shutil
+        import tempfile
+
+        from .default_plugins.convert_command import ConvertError, describe_match, read_match_file
+        from .exporters import ExportError, write_sgf
+
+        path = os.path.expanduser(str(path))
+        if not path.lower().endswith((".xg", ".xgp")):
+            print(f"gnubg-blunder: {path}: not an XG match file (.xg)")
+            return None
+        tmp = None
+        try:
+            match = read_match_file(path)
+            tmp = tempfile.mkdtemp(prefix="gnubg-blunder-xg-")
+            stem = re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.splitext(os.path.basename(path))[0]) or "match"
+            sgf = os.path.join(tmp, stem + ".sgf")
+            write_sgf(match, sgf)
+            g = _gnubg()
+            g.command(f'load match "{sgf}"')
+            data = g.match(analysis=0, boards=0)
+            info = (data or {}).get("match-info") or {}
+            loaded = (
+                (info.get("X") or {}).get("name"),
+                (info.get("O") or {}).get("name"),
+                int(info.get("match-length", -1)),
+                len((data or {}).get("games") or ()),
+            )
+            if loaded != (match.players[0], match.players[1], match.length, len(match.games)):
+                print(f"gnubg-blunder: {path}: gnubg did not load the converted match")
+                return None
+            print(f"gnubg-blunder: opened {path}: {describe_match(match)}")
+            return match
+        except (ConvertError, ExportError) as exc:
+            print(f"gnubg-blunder: {path}: {exc}")
+        except Exception as exc:  # inside gnubg: one line, never a traceback
+            print(f"gnubg-blunder: {path}: cannot open it ({type(exc).__name__}: {exc})")
+        finally:
+            if tmp is not None:
+                shutil.rmtree(tmp, ignore_errors=True)
+        return None
+
     def __repr__(self):
         return (f"<gnubg-blunder {__version__}: bdb.analyse(), bdb.store(), "
                 f'bdb("stats --player NAME"), bdb("--help")>')

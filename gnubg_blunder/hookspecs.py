@@ -21,7 +21,9 @@ def register_importers(register):
 
     Call ``register(importer)`` once per importer.  An importer has
     ``name`` (str), ``extensions`` (tuple of lower-case suffixes such as
-    ``(".sgf",)``) and ``read(path) -> list[gnubg_blunder.model.Match]``,
+    ``(".sgf",)``) and ``read(path, require_analysis=True) ->
+    list[gnubg_blunder.model.Match]`` (``require_analysis=False``: a match
+    without analysis is read too, for conversions),
     raising ``gnubg_blunder.importers.records.MatchImportError`` with a
     one-line message for a file it cannot read.  An importer of a plugin
     loaded later replaces a built-in one for the same suffix.

@@ -9,10 +9,10 @@ class SgfImporter:
     name = "gnubg-sgf"
     extensions = (".sgf",)
 
-    def read(self, path):
+    def read(self, path, require_analysis=True):
         from ..importers.sgf import read_match
 
-        return [read_match(path)]
+        return [read_match(path, require_analysis=require_analysis)]
 
 
 @hookimpl

@@ -9,10 +9,10 @@ class XgImporter:
     name = "xg"
     extensions = (".xg", ".xgp")
 
-    def read(self, path):
+    def read(self, path, require_analysis=True):
         from ..importers.xg import read_match
 
-        return [read_match(path)]
+        return [read_match(path, require_analysis=require_analysis)]
 
 
 @hookimpl

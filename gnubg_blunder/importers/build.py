@@ -168,13 +168,14 @@ class _Replay:
         )
 
 
-def build_match(src: SourceMatch) -> Match:
-    """Turn a source's records into the decision model."""
+def build_match(src: SourceMatch, require_analysis: bool = True) -> Match:
+    """Turn a source's records into the decision model.  The store wants an
+    analysis (``require_analysis``); a conversion to SGF or .mat does not."""
     if src.length < 0:
         raise MatchImportError(f"match length {src.length} is not a valid length")
     if src.variation not in (None, "Standard"):
         raise MatchImportError(f"variation {src.variation!r} is not standard backgammon")
-    if not _has_analysis(src):
+    if require_analysis and not _has_analysis(src):
         raise MatchImportError("it has no analysis (gnubg files: analyse them in gnubg first, "
                                "or use `gnubg-blunder analyse`)")
     games = []
@@ -359,29 +360,27 @@ def _move_record(rp: _Replay, game: Game, seq: int, rec, depths: list) -> None:
         game.decisions.append(d)
     d1, d2 = rec.dice
     plays = legal_plays(board, d1, d2)
-    if rec.steps is None and rec.result_board:
-        # The source recorded a move that is no legal play (XG marks such
-        # moves invalid): the roll and its luck stand, there is no decision.
-        game.rolls.append(Roll(player=p, game=rp.game_no, seq=seq, dice=(d1, d2), position_id=pos,
-                               position_after=rec.result_board, cube_value=rp.cube, luck=rec.luck,
-                               mwc_per_emg=rp.mwc_per_emg(p, rp.cube)))
-        rp.board = Board.from_position_id(rec.result_board)
-        return
     steps = tuple(rec.steps or ())
-    if plays:
-        played = find_play(board, d1, d2, steps)
-        if played is None:
+    played = find_play(board, d1, d2, steps) if plays and rec.steps is not None else None
+    if played is not None:
+        after = played.result
+    elif not plays and not steps and rec.steps is not None:
+        after = board  # a dance
+    else:
+        # A move that is no legal play for the roll: gnubg loads such moves
+        # and XG marks them invalid.  The roll and its luck stand; there is
+        # no decision to judge.
+        after = _illegal_result(board, steps, rec.result_board)
+        if after is None:
             raise MatchImportError(
                 f"game {rp.game_no + 1}, record {seq + 1}: move {_format_steps(steps) or '(none)'} "
-                f"is not legal with {d1}{d2}"
+                f"cannot be played with {d1}{d2}"
             )
-        after = played.result
-    else:
-        if steps:
-            raise MatchImportError(
-                f"game {rp.game_no + 1}, record {seq + 1}: a move with {d1}{d2} where no play is legal"
-            )
-        played, after = None, board
+        game.rolls.append(Roll(player=p, game=rp.game_no, seq=seq, dice=(d1, d2), position_id=pos,
+                               position_after=after.position_id(), cube_value=rp.cube, luck=rec.luck,
+                               mwc_per_emg=rp.mwc_per_emg(p, rp.cube)))
+        rp.board = after
+        return
     mpe = rp.mwc_per_emg(p, rp.cube)
     game.rolls.append(
         Roll(
@@ -420,6 +419,22 @@ def _move_record(rp: _Replay, game: Game, seq: int, rec, depths: list) -> None:
                 d.error = max(0.0, cands[0].equity - cands[played_index].equity)
         game.decisions.append(d)
     rp.board = after  # a comment on a dance has no decision to attach to: it is not kept
+
+
+def _illegal_result(board: Board, steps: tuple, result_board: Optional[str]) -> Optional[Board]:
+    """Where an illegal move leaves the checkers: as the source says, or by
+    applying its steps (None when even that is impossible)."""
+    if result_board:
+        return Board.from_position_id(result_board)
+    if not steps:
+        return None
+    try:
+        return apply_steps(board, steps)
+    except IllegalMove:
+        try:
+            return apply_steps(board, sorted(steps, reverse=True))
+        except IllegalMove:
+            return None
 
 
 def _candidates(rp: _Replay, board: Board, d1: int, d2: int, rec, after: Board):

@@ -34,7 +34,7 @@ from .sgf_syntax import (
 _COLOUR = {"W": 0, "B": 1}
 
 
-def read_match(path) -> Match:
+def read_match(path, require_analysis: bool = True) -> Match:
     """Read one gnubg SGF file (one match or money session)."""
     path = Path(path)
     try:
@@ -48,7 +48,7 @@ def read_match(path) -> Match:
         if isinstance(exc, MatchImportError):
             raise
         raise MatchImportError(f"bad SGF value: {exc}") from None
-    return build_match(src)
+    return build_match(src, require_analysis=require_analysis)
 
 
 def _text(node, name) -> Optional[str]:

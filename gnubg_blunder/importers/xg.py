@@ -64,7 +64,7 @@ def _comment(xg, index) -> Optional[str]:
     return (c.text.strip() or None) if c is not None else None
 
 
-def read_match(path, xg=None) -> Match:
+def read_match(path, xg=None, require_analysis: bool = True) -> Match:
     """Read an XG file (match or position) into the decision model."""
     path = Path(path)
     if xg is None:
@@ -73,7 +73,7 @@ def read_match(path, xg=None) -> Match:
         except XgFormatError as exc:
             raise MatchImportError(exc.problem) from None
     src = source_from_xg(xg, str(path))
-    return build_match(src)
+    return build_match(src, require_analysis=require_analysis)
 
 
 def source_from_xg(xg, source_path: Optional[str] = None) -> SourceMatch:
@@ -93,6 +93,7 @@ def source_from_xg(xg, source_path: Optional[str] = None) -> SourceMatch:
         event=m.event_name or None,
         round=m.round_name or None,
         place=m.location_name or None,
+        annotator=m.Transcriber or None,
         comment=_comment(xg, m.CommentHeaderMatch),
         crawford_rule=bool(m.Crawford) and length > 0,
         jacoby=bool(m.Jacoby),
