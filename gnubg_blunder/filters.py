@@ -15,6 +15,7 @@ class Filter:
     date_from: Optional[str] = None  # ISO date, inclusive
     date_to: Optional[str] = None  # ISO date, inclusive
     lengths: Optional[tuple] = None  # match lengths kept; 0 = money
+    tournaments: Optional[tuple] = None  # events kept (names, without case)
     decision_type: str = "all"
     engine: Optional[str] = None  # gnubg or xg
     min_depth: Optional[float] = None  # gnubg plies
@@ -31,9 +32,12 @@ class Filter:
             raise ValueError(f"decision type {self.decision_type!r}: choose all, checker or cube")
         if self.lengths is not None:
             self.lengths = tuple(int(x) for x in self.lengths)
+        if self.tournaments is not None:
+            self.tournaments = tuple(str(t) for t in self.tournaments)
 
     def to_json(self) -> dict:
         d = asdict(self)
-        if d["lengths"] is not None:
-            d["lengths"] = list(d["lengths"])
+        for k in ("lengths", "tournaments"):
+            if d[k] is not None:
+                d[k] = list(d[k])
         return d

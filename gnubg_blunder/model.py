@@ -83,6 +83,10 @@ class Decision:
     gnubg_dead_cube: bool = False  # gnubg's statistics see no cube access here (after beavers)
     comment: Optional[str] = None
     duration: Optional[float] = None  # seconds, where a source has them
+    # derived labels (labels.py): recomputed, never edited
+    phase: Optional[str] = None
+    game_plan: Optional[str] = None
+    theme: Optional[str] = None
 
     @property
     def n_candidates(self) -> int:

@@ -13,6 +13,7 @@ from typing import Optional
 
 from ..board.moves import IllegalMove, apply_steps, find_play, legal_plays
 from ..board.position import Board
+from ..labels import label_match
 from ..met import default_met
 from ..model import (
     CHECKER,
@@ -191,7 +192,7 @@ def build_match(src: SourceMatch, require_analysis: bool = True) -> Match:
         met="Kazaross-XG2" if src.length else None,
         met_assumed=bool(src.length),
     )
-    return Match(
+    match = Match(
         players=tuple(src.players),
         length=src.length,
         source=src.source,
@@ -210,6 +211,8 @@ def build_match(src: SourceMatch, require_analysis: bool = True) -> Match:
         ratings=src.ratings,
         kind=src.kind,
     )
+    label_match(match)
+    return match
 
 
 def _has_analysis(src: SourceMatch) -> bool:

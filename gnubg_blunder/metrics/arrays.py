@@ -12,10 +12,15 @@ from typing import Optional
 
 import numpy as np
 
+from ..labels import ALL_GAME_PLANS, ALL_PHASES, THEMES
 from ..model import CHECKER, DOUBLE, NO_DOUBLE, PASS, TAKE
 
 KIND_CODES = {CHECKER: 0, NO_DOUBLE: 1, DOUBLE: 2, TAKE: 3, PASS: 4}
 KIND_NAMES = {v: k for k, v in KIND_CODES.items()}
+
+# The derived labels as small integer codes (index in each tuple; -1 = none).
+LABELS = {"phase": tuple(ALL_PHASES), "game_plan": tuple(ALL_GAME_PLANS), "theme": tuple(THEMES)}
+LABEL_CODES = {k: {name: i for i, name in enumerate(v)} for k, v in LABELS.items()}
 
 DECISION_COLUMNS = {
     # name: (dtype, missing value)
@@ -33,9 +38,18 @@ DECISION_COLUMNS = {
     "n_candidates": (np.int16, 0),
     "equity_spread": (np.float64, np.nan),
     "xg_counted": (np.int8, -1),
+    "score_self": (np.int16, -1),  # points won by the decider before the game
+    "score_opp": (np.int16, -1),
+    "crawford": (np.int8, 0),  # the Crawford game
+    "cube_value": (np.int32, 1),
+    "position": (np.int32, -1),  # index into Selection.positions (distinct positions)
+    "phase": (np.int8, -1),  # index into LABELS["phase"]
+    "game_plan": (np.int8, -1),  # index into LABELS["game_plan"]
+    "theme": (np.int8, -1),  # index into LABELS["theme"]
     "beaver_take": (np.int8, 0),  # the take closing a beaver chain (gnubg counts it; we do not)
     "gnubg_dead_cube": (np.int8, 0),  # gnubg's statistics see no cube access (after beavers)
     "row_id": (np.int64, -1),  # the store's decision id, for drill-down
+    "comment": (object, None),  # the decision's comment (for #tags), mostly None
 }
 
 ROLL_COLUMNS = {
@@ -53,15 +67,23 @@ class Columns:
     SPEC: dict = {}
 
     def __init__(self, **cols):
-        n = None
-        for name, (dtype, _missing) in self.SPEC.items():
-            col = np.asarray(cols.get(name, []), dtype=dtype)
-            if n is None:
-                n = len(col)
-            elif len(col) != n:
+        unknown = set(cols) - set(self.SPEC)
+        if unknown:
+            raise ValueError(f"unknown columns {sorted(unknown)}")
+        n = len(next(iter(cols.values()))) if cols else 0
+        for name, (dtype, missing) in self.SPEC.items():
+            if name in cols:
+                if dtype is object:
+                    col = np.empty(len(cols[name]), dtype=object)
+                    col[:] = list(cols[name])
+                else:
+                    col = np.asarray(cols[name], dtype=dtype)
+            else:
+                col = np.empty(n, dtype=object) if dtype is object else np.full(n, missing, dtype=dtype)
+            if len(col) != n:
                 raise ValueError(f"column {name} has {len(col)} rows, expected {n}")
             setattr(self, name, col)
-        self.n = n or 0
+        self.n = n
 
     @classmethod
     def from_rows(cls, rows, names):
@@ -70,12 +92,12 @@ class Columns:
         cols = {}
         for i, name in enumerate(names):
             dtype, missing = cls.SPEC[name]
-            cols[name] = np.array(
-                [missing if r[i] is None else r[i] for r in rows], dtype=dtype
-            ) if rows else np.zeros(0, dtype=dtype)
-        for name, (dtype, missing) in cls.SPEC.items():
-            if name not in cols:
-                cols[name] = np.full(len(rows), missing, dtype=dtype)
+            values = [r[i] for r in rows]
+            if dtype is not object:
+                values = [missing if v is None else v for v in values]
+            cols[name] = values
+        if not rows:
+            cols = {name: [] for name in names}
         return cls(**cols)
 
     def __len__(self):
@@ -113,6 +135,8 @@ class MatchInfo:
     analyses: list = field(default_factory=list)  # [{"engine", "depth"}...]
     game_scores: list = field(default_factory=list)  # [(s0, s1, crawford)] per game
     round: Optional[str] = None
+    names: tuple = ()  # the players as the filter knows them (aliases merged)
+    imported_at: Optional[str] = None
 
     @property
     def is_money(self) -> bool:
@@ -130,6 +154,7 @@ class Selection:
     rolls: RollArrays
     sides: np.ndarray  # bool, shape (n_matches, 2)
     player_filter: Optional[str] = None
+    positions: list = field(default_factory=list)  # position IDs by DecisionArrays.position
 
     @property
     def n_matches(self) -> int:

@@ -135,6 +135,20 @@ CREATE TABLE rolls (
 ALTER TABLE matches ADD COLUMN kind TEXT NOT NULL DEFAULT 'match';
 """,
     ),
+    (
+        3,
+        """
+-- Player aliases: names that mean the same person (SPEC §14).
+CREATE TABLE aliases (
+    alias     TEXT PRIMARY KEY COLLATE NOCASE,
+    canonical TEXT NOT NULL
+);
+-- Derived labels (labels.py), a cache: recomputed when LABELS_VERSION changes.
+ALTER TABLE decisions ADD COLUMN phase TEXT;
+ALTER TABLE decisions ADD COLUMN game_plan TEXT;
+ALTER TABLE decisions ADD COLUMN theme TEXT;
+""",
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

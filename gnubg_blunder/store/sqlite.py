@@ -18,7 +18,7 @@ from typing import Optional
 import numpy as np
 
 from ..filters import Filter
-from ..metrics.arrays import KIND_CODES, DecisionArrays, MatchInfo, RollArrays, Selection
+from ..metrics.arrays import KIND_CODES, LABEL_CODES, DecisionArrays, MatchInfo, RollArrays, Selection
 from ..model import Match, match_identity
 from .schema import migrate
 
@@ -166,13 +166,15 @@ class SQLiteStore:
                 None if d.xg_counted is None else int(d.xg_counted), int(d.beaver_take),
                 int(d.gnubg_dead_cube), d.depth,
                 json.dumps(cands) if cands else None, d.comment, d.duration,
+                d.phase, d.game_plan, d.theme,
             ))
         self.conn.executemany(
             """INSERT INTO decisions(analysis_id, game, seq, player, kind, position_id, cube_value,
                cube_owner, score_self, score_opp, crawford, dice1, dice2, played_move, best_move,
                error, mwc_per_emg, nd, dt, dp, n_legal, n_candidates, equity_spread, played_index,
-               xg_counted, beaver_take, gnubg_dead_cube, depth, candidates, comment, duration)
-               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+               xg_counted, beaver_take, gnubg_dead_cube, depth, candidates, comment, duration,
+               phase, game_plan, theme)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
             rows,
         )
         self.conn.executemany(
@@ -209,11 +211,68 @@ class SQLiteStore:
             return None
         return max(ok, key=lambda a: (a["depth"] if a["depth"] is not None else -1, -a["id"]))
 
+    # -- players and aliases ------------------------------------------------
+    def aliases(self) -> dict:
+        """{alias (lower case): canonical name}."""
+        return {a.lower(): c for a, c in self.conn.execute("SELECT alias, canonical FROM aliases")}
+
+    def add_alias(self, canonical: str, alias: str) -> None:
+        """``alias`` is another spelling of ``canonical`` (SPEC §14: aliases merged)."""
+        if canonical.strip().lower() == alias.strip().lower():
+            raise ValueError("a name is not an alias of itself")
+        canonical = self.canonical_name(canonical)  # chains end at one name
+        with self.conn:
+            self.conn.execute("INSERT INTO aliases(alias, canonical) VALUES (?, ?) "
+                              "ON CONFLICT(alias) DO UPDATE SET canonical=excluded.canonical", (alias.strip(), canonical))
+            self.conn.execute("UPDATE aliases SET canonical=? WHERE lower(canonical)=lower(?)", (canonical, alias.strip()))
+
+    def remove_alias(self, alias: str) -> bool:
+        with self.conn:
+            return self.conn.execute("DELETE FROM aliases WHERE alias = ?", (alias.strip(),)).rowcount > 0
+
+    def canonical_name(self, name: str) -> str:
+        row = self.conn.execute("SELECT canonical FROM aliases WHERE alias = ?", (name.strip(),)).fetchone()
+        return row[0] if row else name.strip()
+
+    # -- labels -------------------------------------------------------------
+    def relabel(self, progress=None) -> int:
+        """Recompute the derived labels of every decision (labels.py) and
+        record the rules' version; returns the number of decisions."""
+        from ..labels import LABELS_VERSION, decision_labels
+
+        rows = self.conn.execute(
+            "SELECT id, kind, position_id, error, candidates, played_index, nd, dt, dp FROM decisions"
+        ).fetchall()
+        updates = []
+        for rid, kind, pid, err, cands, pi, nd, dt, dp in rows:
+            labels = decision_labels(kind, pid, err, json.loads(cands) if cands else [], pi, nd, dt, dp)
+            updates.append(labels + (rid,))
+        with self.conn:
+            self.conn.executemany("UPDATE decisions SET phase=?, game_plan=?, theme=? WHERE id=?", updates)
+            self.set_meta("labels_version", LABELS_VERSION)
+        return len(updates)
+
+    def labels_current(self) -> bool:
+        from ..labels import LABELS_VERSION
+
+        if not self.conn.execute("SELECT 1 FROM decisions LIMIT 1").fetchone():
+            return True
+        return self.get_meta("labels_version") == LABELS_VERSION
+
+    # -- selecting ------------------------------------------------------------
     def select(self, flt: Optional[Filter] = None, match_ids=None, kind: str = "match") -> Selection:
         """The matches kept by ``flt`` (and among ``match_ids`` if given) with
         all their decisions and rolls (one analysis each), as arrays for the
-        metrics.  ``kind`` "match" leaves out one-position files."""
+        metrics.  ``kind`` "match" leaves out one-position files.  Player
+        names are merged through the aliases."""
         flt = flt or Filter()
+        if not self.labels_current():
+            self.relabel()
+        aliases = self.aliases()
+
+        def canon(name):
+            return aliases.get((name or "").lower(), name)
+
         where, args = [], []
         if kind is not None:
             where.append("kind = ?")
@@ -231,12 +290,12 @@ class SQLiteStore:
         if flt.lengths is not None:
             where.append(f"length IN ({','.join('?' * len(flt.lengths))})")
             args.extend(flt.lengths)
-        if flt.player:
-            where.append("(lower(player0) = lower(?) OR lower(player1) = lower(?))")
-            args += [flt.player, flt.player]
+        if flt.tournaments:
+            where.append(f"lower(event) IN ({','.join('?' * len(flt.tournaments))})")
+            args.extend(t.lower() for t in flt.tournaments)
         sql = (
             "SELECT id, player0, player1, length, date, event, round, winner, final_score0, final_score1, "
-            "source FROM matches"
+            "source, imported_at FROM matches"
         )
         if where:
             sql += " WHERE " + " AND ".join(where)
@@ -247,28 +306,28 @@ class SQLiteStore:
             "SELECT match_id, game, score0, score1, crawford FROM games ORDER BY match_id, game"
         ):
             games.setdefault(mid, []).append((s0, s1, bool(cr)))
+        wanted = canon(flt.player).lower() if flt.player else None
         infos, sides = [], []
         for row in self.conn.execute(sql, args).fetchall():
             mid = row[0]
+            names = (canon(row[1]), canon(row[2]))
+            if wanted is not None and wanted not in (names[0].lower(), names[1].lower()):
+                continue
             chosen = self.choose_analysis(analyses.get(mid, []), flt)
             if chosen is None:
                 continue
-            players = (row[1], row[2])
             infos.append(
                 MatchInfo(
-                    id=mid, players=players, length=row[3], date=row[4], event=row[5], round=row[6],
+                    id=mid, players=(row[1], row[2]), length=row[3], date=row[4], event=row[5], round=row[6],
                     winner=row[7], final_score=(row[8], row[9]), n_games=len(games.get(mid, [])),
                     source=row[10], analysis_id=chosen["id"], engine=chosen["engine"],
                     depth=chosen["depth"], depth_label=chosen["depth_label"],
                     analyses=[{"engine": a["engine"], "depth": a["depth_label"]} for a in analyses.get(mid, [])],
-                    game_scores=games.get(mid, []),
+                    game_scores=games.get(mid, []), names=names, imported_at=row[11],
                 )
             )
-            if flt.player:
-                sides.append([p.lower() == flt.player.lower() for p in players])
-            else:
-                sides.append([True, True])
-        return self._arrays(infos, np.array(sides, dtype=bool).reshape(-1, 2), flt.player)
+            sides.append([n.lower() == wanted for n in names] if wanted is not None else [True, True])
+        return self._arrays(infos, np.array(sides, dtype=bool).reshape(-1, 2), flt.player and canon(flt.player))
 
     def _arrays(self, infos: list, sides: np.ndarray, player: Optional[str]) -> Selection:
         index = {m.analysis_id: i for i, m in enumerate(infos)}
@@ -278,16 +337,29 @@ class SQLiteStore:
         c.executemany("INSERT INTO chosen VALUES (?, ?)", list(index.items()))
         names = ["match", "game", "seq", "player", "kind", "error", "mwc_per_emg", "nd", "dt", "dp",
                  "n_legal", "n_candidates", "equity_spread", "xg_counted", "beaver_take", "gnubg_dead_cube",
-                 "row_id"]
+                 "row_id", "score_self", "score_opp", "crawford", "cube_value", "position", "phase",
+                 "game_plan", "theme", "comment"]
         kinds = KIND_CODES
-        rows = c.execute(
+        codes = LABEL_CODES
+        positions: dict = {}
+        rows = []
+        for r in c.execute(
             """SELECT ch.pos, d.game, d.seq, d.player, d.kind, d.error, d.mwc_per_emg, d.nd, d.dt, d.dp,
                       d.n_legal, d.n_candidates, d.equity_spread, d.xg_counted, d.beaver_take,
-                      d.gnubg_dead_cube, d.id
+                      d.gnubg_dead_cube, d.id, d.score_self, d.score_opp, d.crawford, d.cube_value,
+                      d.position_id, d.phase, d.game_plan, d.theme, d.comment
                FROM decisions d JOIN chosen ch ON ch.analysis_id = d.analysis_id
                ORDER BY ch.pos, d.game, d.seq, d.id"""
-        ).fetchall()
-        rows = [r[:4] + (kinds[r[4]],) + r[5:] for r in rows]
+        ):
+            pid = r[21]
+            pkey = positions.setdefault(pid, len(positions)) if pid else None
+            rows.append(r[:4] + (kinds[r[4]],) + r[5:21] + (
+                pkey,
+                codes["phase"].get(r[22]),
+                codes["game_plan"].get(r[23]),
+                codes["theme"].get(r[24]),
+                r[25],
+            ))
         dec = DecisionArrays.from_rows(rows, names)
         rrows = c.execute(
             """SELECT ch.pos, r.game, r.player, r.luck, r.mwc_per_emg
@@ -295,7 +367,8 @@ class SQLiteStore:
                ORDER BY ch.pos, r.game, r.seq"""
         ).fetchall()
         rolls = RollArrays.from_rows(rrows, ["match", "game", "player", "luck", "mwc_per_emg"])
-        return Selection(matches=infos, decisions=dec, rolls=rolls, sides=sides, player_filter=player)
+        return Selection(matches=infos, decisions=dec, rolls=rolls, sides=sides, player_filter=player,
+                         positions=list(positions))
 
     def decision_rows(self, row_ids) -> list:
         """Full rows of decisions (for drill-down lists and reviews)."""

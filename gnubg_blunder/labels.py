@@ -1,0 +1,95 @@
+"""Derived labels of a decision: phase, game plan, theme (SPEC §9, §14).
+
+Labels are recomputed from the position and the analysis, never edited by a
+user.  They are computed when a match is built and kept in the store as a
+cache (``LABELS_VERSION`` says which rules made them; a store made by other
+rules is relabelled when opened).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .board.features import (
+    CHECKER_THEMES,
+    GAME_PLANS,
+    PHASES,
+    THEME_NONE,
+    checker_theme,
+    classify,
+)
+from .board.position import Board
+
+# Bump when a rule of board/features.py or of this module changes.
+LABELS_VERSION = "1"
+
+# Cube themes are the direction of the error (SPEC §9, seed 002).
+THEME_MISSED_DOUBLE = "missed double"
+THEME_PREMATURE_DOUBLE = "premature double"
+THEME_WRONG_PASS = "wrong pass"
+THEME_WRONG_TAKE = "wrong take"
+CUBE_THEMES = (THEME_MISSED_DOUBLE, THEME_PREMATURE_DOUBLE, THEME_WRONG_PASS, THEME_WRONG_TAKE)
+
+THEMES = CHECKER_THEMES + CUBE_THEMES + (THEME_NONE,)
+ALL_PHASES = PHASES
+ALL_GAME_PLANS = GAME_PLANS
+
+
+def cube_theme(kind: str, nd, dt, dp, error) -> Optional[str]:
+    """The direction of a cube error; None when there is no error (e = 0 or
+    unknown).  Offer: missed / premature double; response: wrong pass /
+    wrong take."""
+    if error is None or error <= 0 or nd is None or dt is None:
+        return None
+    if kind == "nodouble":
+        return THEME_MISSED_DOUBLE
+    if kind == "double":
+        return THEME_PREMATURE_DOUBLE
+    if kind == "pass":
+        return THEME_WRONG_PASS
+    if kind == "take":
+        return THEME_WRONG_TAKE
+    return None
+
+
+def decision_labels(kind: str, position_id: Optional[str], error, candidates, played_index,
+                    nd=None, dt=None, dp=None) -> tuple:
+    """(phase, game plan, theme) of one decision.  ``candidates``: the
+    analysis' list (each with ``position_id`` of the result, mover on roll,
+    and ``probs``); a checker theme needs the played and the best play."""
+    if not position_id:
+        return None, None, None
+    board = Board.from_position_id(position_id)
+    phase, plan = classify(board)
+    theme = None
+    if kind == "checker":
+        if error is not None and played_index is not None and candidates and error > 0:
+            best, played = candidates[0], candidates[played_index]
+            theme = checker_theme(
+                board,
+                Board.from_position_id(_pid(played)),
+                Board.from_position_id(_pid(best)),
+                error,
+                played_probs=_probs(played),
+                best_probs=_probs(best),
+            )
+    else:
+        theme = cube_theme(kind, nd, dt, dp, error)
+    return phase, plan, theme
+
+
+def _pid(c):
+    return c["position_id"] if isinstance(c, dict) else c.position_id
+
+
+def _probs(c):
+    p = c.get("probs") if isinstance(c, dict) else c.probs
+    return tuple(p) if p else None
+
+
+def label_match(match) -> None:
+    """Set ``phase``, ``game_plan`` and ``theme`` on every decision."""
+    for d in match.decisions():
+        d.phase, d.game_plan, d.theme = decision_labels(
+            d.kind, d.position_id, d.error, d.candidates, d.played_index, d.nd, d.dt, d.dp
+        )
