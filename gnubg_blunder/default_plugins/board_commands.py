@@ -81,9 +81,10 @@ def _moves_batch(ctx, stdin) -> int:
 def _board_configure(p):
     sub = p.add_subparsers(dest="board_command", metavar="SUBCOMMAND")
     m = sub.add_parser("moves", help="legal plays of a position and roll (or a batch from standard input)",
-                       description="Legal plays, one per distinct resulting position. Without --position-id, "
-                                   "reads lines 'POSITION_ID D1 D2' from standard input and writes one JSON "
-                                   "object per line.")
+                       description="Legal plays, one per distinct resulting position, each with its move "
+                                   "and the position it leaves as gnubg's next record shows it (the opponent "
+                                   "on roll). Without --position-id, reads lines 'POSITION_ID D1 D2' from "
+                                   "standard input and writes one JSON object per line.")
     m.add_argument("--position-id", metavar="ID", help="gnubg position ID, the player to move on roll")
     m.add_argument("--dice", nargs=2, metavar=("D1", "D2"))
     m.add_argument("--format", choices=("text", "json"), default="text")
