@@ -17,6 +17,7 @@ DEFAULT_PLUGINS = (
     "gnubg_blunder.default_plugins.console_summary",
     "gnubg_blunder.default_plugins.core_commands",
     "gnubg_blunder.default_plugins.board_commands",
+    "gnubg_blunder.default_plugins.settings_commands",
     "gnubg_blunder.default_plugins.convert_command",
 )
 

@@ -17,3 +17,62 @@ def thresholds_for(store) -> Thresholds:
         float(err) if err is not None else default.error,
         float(blunder) if blunder is not None else default.blunder,
     )
+
+MAIN_PLAYER_KEY = "main_player"
+GOAL_KEY = "goal"
+
+
+def main_player(store):
+    """Whose database it is (SPEC §14): the default perspective of reviews
+    and of the tournament list.  None when not set."""
+    return store.get_meta(MAIN_PLAYER_KEY)
+
+
+def set_main_player(store, name) -> None:
+    store.set_meta(MAIN_PLAYER_KEY, name)
+
+
+def parse_goal(text: str) -> tuple:
+    """``"PR < 5"`` -> ("pr", "<", 5.0).  Metrics: PR, MWC, MWC7 (L7)."""
+    import re
+
+    m = re.fullmatch(r"\s*(pr|mwc7|mwc|l7)\s*(<=|<)\s*([0-9]+(?:\.[0-9]+)?)\s*", text, re.IGNORECASE)
+    if not m:
+        raise ValueError(f"goal {text!r}: write it like \"PR < 5\" (PR, MWC or MWC7, then < or <=, then a number)")
+    metric = m.group(1).lower()
+    return ("mwc7" if metric == "l7" else metric), m.group(2), float(m.group(3))
+
+
+def get_goal(store):
+    """The PR goal, from the database's metadata (it travels with the file):
+    {"metric", "op", "target", "set_on", "deadline"} or None."""
+    import json
+
+    raw = store.get_meta(GOAL_KEY)
+    return json.loads(raw) if raw else None
+
+
+def set_goal(store, text: str, weeks: float, today=None) -> dict:
+    import datetime as dt
+    import json
+
+    if not weeks or weeks <= 0:
+        raise ValueError("a goal needs a positive number of weeks")
+    metric, op, target = parse_goal(text)
+    today = today or dt.date.today()
+    goal = {"metric": metric, "op": op, "target": target, "set_on": today.isoformat(),
+            "deadline": (today + dt.timedelta(weeks=weeks)).isoformat()}
+    store.set_meta(GOAL_KEY, json.dumps(goal))
+    return goal
+
+
+def clear_goal(store) -> None:
+    store.conn.execute("DELETE FROM meta WHERE key = ?", (GOAL_KEY,))
+
+
+def set_thresholds(store, error: float, blunder: float) -> Thresholds:
+    if not (0 < error <= blunder):
+        raise ValueError("thresholds: 0 < error <= blunder (EMG, e.g. 0.050 0.100)")
+    store.set_meta(ERROR_KEY, repr(float(error)))
+    store.set_meta(BLUNDER_KEY, repr(float(blunder)))
+    return Thresholds(error, blunder)

@@ -21,6 +21,13 @@ SELFPLAY_CACHE = Path(os.environ.get("GNUBG_BLUNDER_SELFPLAY_CACHE", ROOT / "tes
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+# The tests never read or write the user's saved filter or database.
+import tempfile as _tempfile  # noqa: E402
+
+_ISOLATED = Path(_tempfile.mkdtemp(prefix="gnubg-blunder-tests-"))
+os.environ["GNUBG_BLUNDER_CONFIG"] = str(_ISOLATED / "config.yaml")
+os.environ.setdefault("GNUBG_BLUNDER_DB", str(_ISOLATED / "default.db"))
+
 
 def side(points: dict) -> tuple:
     """A board half as gnubg stores it: 25-tuple from {point: checkers},

@@ -13,28 +13,32 @@ def add_format(parser, choices=("text", "json")):
     parser.add_argument("--format", choices=choices, default="text", help="output format")
 
 
-def add_filter_arguments(parser):
-    parser.add_argument("--player", metavar="NAME", help="one player's decisions (names match without case)")
+def add_filter_arguments(parser, decision_type=True):
+    """The one filter of every view (SPEC §14).  Flags apply to this run,
+    over the saved filter (``filter set``; ``--no-config`` ignores it)."""
+    parser.add_argument("--player", metavar="NAME", help="one player's decisions (aliases merged, names without case)")
     parser.add_argument("--from", dest="date_from", metavar="DATE", help="matches dated on or after DATE (YYYY-MM-DD)")
     parser.add_argument("--to", dest="date_to", metavar="DATE", help="matches dated on or before DATE")
     parser.add_argument("--length", dest="lengths", metavar="N", type=int, action="append",
                         help="match length (0 = money); repeat for several")
-    parser.add_argument("--decision-type", choices=("all", "checker", "cube"), default="all")
+    parser.add_argument("--tournament", dest="tournaments", metavar="EVENT", action="append",
+                        help="matches of this event; repeat for several")
+    if decision_type:
+        parser.add_argument("--decision-type", choices=("all", "checker", "cube"), default=None)
     parser.add_argument("--engine", choices=("gnubg", "xg"), help="use this analyser's analysis")
     parser.add_argument("--min-depth", type=float, metavar="PLIES", help="analyses at least this deep (gnubg plies)")
+    parser.add_argument("--no-config", dest="no_saved_filter", action="store_true",
+                        help="ignore the saved filter for this run")
 
 
-def filter_from_args(args) -> Filter:
+def filter_from_args(args, ctx=None) -> Filter:
+    """The filter of this run: the saved one (unless --no-config) with this
+    run's flags over it."""
+    from ..config import filter_flags, merged_filter
+
     try:
-        return Filter(
-            player=args.player,
-            date_from=args.date_from,
-            date_to=args.date_to,
-            lengths=tuple(args.lengths) if args.lengths else None,
-            decision_type=args.decision_type,
-            engine=args.engine,
-            min_depth=args.min_depth,
-        )
+        use = (ctx.use_config if ctx is not None else True) and not getattr(args, "no_saved_filter", False)
+        return merged_filter(filter_flags(args), use)
     except ValueError as exc:
         raise UserError(str(exc)) from None
 
@@ -62,7 +66,7 @@ def _matches_run(args, ctx):
     from ..views.matches import match_objects, matches_text
 
     store = ctx.store()
-    sel = store.select(filter_from_args(args))
+    sel = store.select(filter_from_args(args, ctx))
     objs = match_objects(sel, thresholds_for(store))
     ctx.print(to_json(objs) if args.format == "json" else matches_text(objs))
     return 0
@@ -80,7 +84,7 @@ def _stats_run(args, ctx):
     from ..views.stats import stats_object, stats_text
 
     store = ctx.store()
-    flt = filter_from_args(args)
+    flt = filter_from_args(args, ctx)
     sel = store.select(flt)
     obj = stats_object(aggregate(sel, thresholds_for(store), flt.decision_type), flt)
     ctx.print(to_json(obj) if args.format == "json" else stats_text(obj))
