@@ -115,10 +115,10 @@ def run_cli(*args, db=None, env=None, check=True):
     """Run ``gnubg-blunder`` as a user would (a subprocess), plugins off."""
     import os
 
-    e = dict(os.environ)
+    # a whole environment (one with PATH) is used as it is; a few variables
+    # are added to this process' environment
+    e = dict(env) if env and "PATH" in env else {**os.environ, **(env or {})}
     e["GNUBG_BLUNDER_NO_PLUGINS"] = "1"
-    if env:
-        e.update(env)
     cmd = [sys.executable, "-m", "gnubg_blunder"]
     if db is not None:
         cmd += ["--db", str(db)]
