@@ -31,7 +31,7 @@ def ratio_interval(e_units, n_units, scale: float = 1.0) -> Optional[tuple]:
     if not var > 0:
         return None
     half = Z95 * math.sqrt(var)
-    return (max(0.0, r - half) * scale, (r + half) * scale)
+    return (float(max(0.0, r - half) * scale), float((r + half) * scale))
 
 
 def sum_interval(unit_values, scale: float = 1.0) -> Optional[tuple]:
@@ -46,4 +46,4 @@ def sum_interval(unit_values, scale: float = 1.0) -> Optional[tuple]:
         return None
     total = v.sum()
     half = Z95 * math.sqrt(var)
-    return (max(0.0, total - half) * scale, (total + half) * scale)
+    return (float(max(0.0, total - half) * scale), float((total + half) * scale))

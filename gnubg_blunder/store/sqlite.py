@@ -102,6 +102,7 @@ class SQLiteStore:
                     return StoreResult(ALREADY_STORED, match_id, same[0])
                 analysis_id = self._insert_analysis(match_id, match)
                 self._insert_decisions(analysis_id, match)
+                self._note_labels_version(analysis_id)
                 c.execute("COMMIT")
                 return StoreResult(ANALYSIS_ADDED, match_id, analysis_id)
             final = match.final_score()
@@ -130,11 +131,23 @@ class SQLiteStore:
             )
             analysis_id = self._insert_analysis(match_id, match)
             self._insert_decisions(analysis_id, match)
+            self._note_labels_version(analysis_id)
             c.execute("COMMIT")
             return StoreResult(STORED, match_id, analysis_id)
         except BaseException:
             c.execute("ROLLBACK")
             raise
+
+    def _note_labels_version(self, analysis_id: int) -> None:
+        """A new match comes labelled by this version's rules.  A store with
+        no other decisions takes this version; otherwise its version stays,
+        and older labels are redone by ``relabel`` when the store is read."""
+        from ..labels import LABELS_VERSION
+
+        if self.get_meta("labels_version") is None and not self.conn.execute(
+            "SELECT 1 FROM decisions WHERE analysis_id != ? LIMIT 1", (analysis_id,)
+        ).fetchone():
+            self.set_meta("labels_version", LABELS_VERSION)
 
     def _insert_analysis(self, match_id: int, match: Match) -> int:
         a = match.analysis

@@ -42,3 +42,17 @@ def table(rows: list, headers: list, align: Optional[str] = None) -> str:
 
 def to_json(obj) -> str:
     return json.dumps(obj, indent=2, ensure_ascii=False)
+
+
+def csv_text(rows: list, headers: list) -> str:
+    """A table as CSV (RFC 4180); None is written as an empty field (the
+    reader's "unknown"), never 0."""
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(headers)
+    for r in rows:
+        w.writerow(["" if v is None else v for v in r])
+    return buf.getvalue().rstrip("\n")
