@@ -125,9 +125,20 @@ class Bdb:
                 shutil.rmtree(tmp, ignore_errors=True)
         return None
 
+    def report(self, path=None, options: str = ""):
+        """Write the HTML report (``report --html PATH OPTIONS``, the same
+        words as the command line, e.g. ``bdb.report(options="--player NAME")``);
+        default path: ~/gnubg-blunder-report.html."""
+        import os
+        import shlex
+
+        path = os.path.expanduser(path or "~/gnubg-blunder-report.html")
+        self(f"report --html {shlex.quote(path)} {options}".strip())
+        return path
+
     def __repr__(self):
-        return (f"<gnubg-blunder {__version__}: bdb.analyse(), bdb.store(), "
-                f'bdb("stats --player NAME"), bdb("--help")>')
+        return (f"<gnubg-blunder {__version__}: bdb.analyse(), bdb.store(), bdb.report(), "
+                f'bdb.open_xg(FILE), bdb("stats --player NAME"), bdb("--help")>')
 
 
 def _has_analysis(data: dict) -> bool:

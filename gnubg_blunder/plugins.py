@@ -18,6 +18,7 @@ DEFAULT_PLUGINS = (
     "gnubg_blunder.default_plugins.core_commands",
     "gnubg_blunder.default_plugins.board_commands",
     "gnubg_blunder.default_plugins.settings_commands",
+    "gnubg_blunder.default_plugins.report_sections",
     "gnubg_blunder.default_plugins.convert_command",
 )
 
