@@ -18,8 +18,11 @@ DEFAULT_PLUGINS = (
     "gnubg_blunder.default_plugins.core_commands",
     "gnubg_blunder.default_plugins.board_commands",
     "gnubg_blunder.default_plugins.settings_commands",
+    "gnubg_blunder.default_plugins.players_commands",
+    "gnubg_blunder.default_plugins.analysis_commands",
     "gnubg_blunder.default_plugins.report_sections",
     "gnubg_blunder.default_plugins.convert_command",
+    "gnubg_blunder.default_plugins.summary_commands",
 )
 
 ENTRY_POINT_GROUP = "gnubg_blunder"

@@ -134,3 +134,19 @@ def test_a_version_1_database_is_migrated(tmp_path, charlot):
     with SQLiteStore(db) as st:
         assert st.get_meta("schema_version") == str(SCHEMA_VERSION)
         assert st.conn.execute("SELECT kind, player0 FROM matches").fetchall() == [("match", "charlot1")]
+
+
+def test_candidate_lists_stay_with_their_decision(tmp_path, charlot):
+    """Candidate lists live in their own table; each is its decision's."""
+    with SQLiteStore(tmp_path / "c.db") as st:
+        st.add_match(charlot)
+        st.add_match(charlot)  # a no-op must not add lists either
+        ids = [r[0] for r in st.conn.execute("SELECT id FROM decisions WHERE kind = 'checker'")]
+        rows = st.decision_rows(ids)
+        n_lists = st.conn.execute("SELECT COUNT(*) FROM decision_candidates").fetchone()[0]
+    assert len(rows) == len(ids) == n_lists
+    for r in rows:
+        cands = json.loads(r["candidates"])
+        assert len(cands) == r["n_candidates"]
+        assert cands[0]["move"] == r["best_move"]
+        assert cands[r["played_index"]]["move"] == r["played_move"]

@@ -149,6 +149,35 @@ ALTER TABLE decisions ADD COLUMN game_plan TEXT;
 ALTER TABLE decisions ADD COLUMN theme TEXT;
 """,
     ),
+    (
+        4,
+        """
+-- Candidate lists apart: the decisions table stays narrow, so reading the
+-- decisions of 10,000 matches scans small rows.
+CREATE TABLE decision_candidates (
+    decision_id INTEGER PRIMARY KEY REFERENCES decisions(id) ON DELETE CASCADE,
+    candidates  TEXT NOT NULL                 -- JSON list
+);
+INSERT INTO decision_candidates(decision_id, candidates)
+    SELECT id, candidates FROM decisions WHERE candidates IS NOT NULL;
+ALTER TABLE decisions DROP COLUMN candidates;
+""",
+    ),
+    (
+        5,
+        """
+-- Each analysis' decisions and rolls as packed numpy columns (a cache of
+-- the rows above, rebuilt from them when missing or of another format):
+-- figures over 10,000 matches read 10,000 blobs, not 1.6 million rows.
+CREATE TABLE analysis_arrays (
+    analysis_id INTEGER PRIMARY KEY REFERENCES analyses(id) ON DELETE CASCADE,
+    format      INTEGER NOT NULL,
+    decisions   BLOB NOT NULL,               -- numpy structured records
+    rolls       BLOB NOT NULL,
+    comments    TEXT                          -- JSON [[index, text], ...] or NULL
+);
+""",
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -9,6 +9,7 @@ selects decisions and hands arrays to :mod:`gnubg_blunder.metrics`.
 from __future__ import annotations
 
 import datetime as _dt
+import io
 import json
 import sqlite3
 from dataclasses import dataclass
@@ -18,9 +19,12 @@ from typing import Optional
 import numpy as np
 
 from ..filters import Filter
-from ..metrics.arrays import KIND_CODES, LABEL_CODES, DecisionArrays, MatchInfo, RollArrays, Selection
+from ..metrics.arrays import KIND_CODES, LABELS, DecisionArrays, MatchInfo, RollArrays, Selection
 from ..model import Match, match_identity
 from .schema import migrate
+
+# The packed-array cache's format: bump when the columns change.
+ARRAYS_FORMAT = 1
 
 STORED = "stored"
 ALREADY_STORED = "already stored"
@@ -32,6 +36,11 @@ class StoreResult:
     status: str  # STORED, ALREADY_STORED or ANALYSIS_ADDED
     match_id: int
     analysis_id: Optional[int]
+
+
+def _sql_text(text: str) -> str:
+    """A SQL string literal (for label names in CASE expressions)."""
+    return "'" + str(text).replace("'", "''") + "'"
 
 
 def _now() -> str:
@@ -103,6 +112,7 @@ class SQLiteStore:
                 analysis_id = self._insert_analysis(match_id, match)
                 self._insert_decisions(analysis_id, match)
                 self._note_labels_version(analysis_id)
+                self._store_arrays(analysis_id)
                 c.execute("COMMIT")
                 return StoreResult(ANALYSIS_ADDED, match_id, analysis_id)
             final = match.final_score()
@@ -132,6 +142,7 @@ class SQLiteStore:
             analysis_id = self._insert_analysis(match_id, match)
             self._insert_decisions(analysis_id, match)
             self._note_labels_version(analysis_id)
+            self._store_arrays(analysis_id)
             c.execute("COMMIT")
             return StoreResult(STORED, match_id, analysis_id)
         except BaseException:
@@ -163,33 +174,35 @@ class SQLiteStore:
         return cur.lastrowid
 
     def _insert_decisions(self, analysis_id: int, match: Match) -> None:
-        rows = []
-        for d in match.decisions():
-            cands = [
+        cols = ("analysis_id, game, seq, player, kind, position_id, cube_value, cube_owner, score_self, "
+                "score_opp, crawford, dice1, dice2, played_move, best_move, error, mwc_per_emg, nd, dt, dp, "
+                "n_legal, n_candidates, equity_spread, played_index, xg_counted, beaver_take, gnubg_dead_cube, "
+                "depth, comment, duration, phase, game_plan, theme")
+        sql = f"INSERT INTO decisions({cols}) VALUES ({','.join('?' * (cols.count(',') + 1))})"
+        decisions = list(match.decisions())
+        self.conn.executemany(sql, [(
+            analysis_id, d.game, d.seq, d.player, d.kind, d.position_id, d.cube_value,
+            d.cube_owner, d.score_self, d.score_opp, int(d.crawford),
+            d.dice[0] if d.dice else None, d.dice[1] if d.dice else None,
+            d.played_move, d.best_move, d.error, d.mwc_per_emg, d.nd, d.dt, d.dp,
+            d.n_legal, d.n_candidates, d.equity_spread, d.played_index,
+            None if d.xg_counted is None else int(d.xg_counted), int(d.beaver_take),
+            int(d.gnubg_dead_cube), d.depth, d.comment, d.duration,
+            d.phase, d.game_plan, d.theme,
+        ) for d in decisions])
+        # Inside this transaction the new rows took consecutive ids ending at
+        # the largest one: each decision's id, for its candidate list.
+        last = self.conn.execute("SELECT MAX(id) FROM decisions").fetchone()[0] or 0
+        first = last - len(decisions) + 1
+        cands_rows = [
+            (first + k, json.dumps([
                 {"move": c.move, "equity": c.equity, "position_id": c.position_id,
                  "probs": list(c.probs) if c.probs else None, "depth": c.depth}
                 for c in d.candidates
-            ]
-            rows.append((
-                analysis_id, d.game, d.seq, d.player, d.kind, d.position_id, d.cube_value,
-                d.cube_owner, d.score_self, d.score_opp, int(d.crawford),
-                d.dice[0] if d.dice else None, d.dice[1] if d.dice else None,
-                d.played_move, d.best_move, d.error, d.mwc_per_emg, d.nd, d.dt, d.dp,
-                d.n_legal, d.n_candidates, d.equity_spread, d.played_index,
-                None if d.xg_counted is None else int(d.xg_counted), int(d.beaver_take),
-                int(d.gnubg_dead_cube), d.depth,
-                json.dumps(cands) if cands else None, d.comment, d.duration,
-                d.phase, d.game_plan, d.theme,
-            ))
-        self.conn.executemany(
-            """INSERT INTO decisions(analysis_id, game, seq, player, kind, position_id, cube_value,
-               cube_owner, score_self, score_opp, crawford, dice1, dice2, played_move, best_move,
-               error, mwc_per_emg, nd, dt, dp, n_legal, n_candidates, equity_spread, played_index,
-               xg_counted, beaver_take, gnubg_dead_cube, depth, candidates, comment, duration,
-               phase, game_plan, theme)
-               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
-            rows,
-        )
+            ]))
+            for k, d in enumerate(decisions) if d.candidates
+        ]
+        self.conn.executemany("INSERT INTO decision_candidates(decision_id, candidates) VALUES (?, ?)", cands_rows)
         self.conn.executemany(
             """INSERT INTO rolls(analysis_id, game, seq, player, dice1, dice2, position_id,
                position_after, cube_value, luck, mwc_per_emg) VALUES (?,?,?,?,?,?,?,?,?,?,?)""",
@@ -254,7 +267,8 @@ class SQLiteStore:
         from ..labels import LABELS_VERSION, decision_labels
 
         rows = self.conn.execute(
-            "SELECT id, kind, position_id, error, candidates, played_index, nd, dt, dp FROM decisions"
+            "SELECT d.id, d.kind, d.position_id, d.error, c.candidates, d.played_index, d.nd, d.dt, d.dp "
+            "FROM decisions d LEFT JOIN decision_candidates c ON c.decision_id = d.id"
         ).fetchall()
         updates = []
         for rid, kind, pid, err, cands, pi, nd, dt, dp in rows:
@@ -262,6 +276,7 @@ class SQLiteStore:
             updates.append(labels + (rid,))
         with self.conn:
             self.conn.executemany("UPDATE decisions SET phase=?, game_plan=?, theme=? WHERE id=?", updates)
+            self.conn.execute("DELETE FROM analysis_arrays")  # rebuilt with the new labels when read
             self.set_meta("labels_version", LABELS_VERSION)
         return len(updates)
 
@@ -342,56 +357,146 @@ class SQLiteStore:
             sides.append([n.lower() == wanted for n in names] if wanted is not None else [True, True])
         return self._arrays(infos, np.array(sides, dtype=bool).reshape(-1, 2), flt.player and canon(flt.player))
 
-    def _arrays(self, infos: list, sides: np.ndarray, player: Optional[str]) -> Selection:
-        index = {m.analysis_id: i for i, m in enumerate(infos)}
-        c = self.conn
-        c.execute("CREATE TEMP TABLE IF NOT EXISTS chosen(analysis_id INTEGER PRIMARY KEY, pos INTEGER)")
-        c.execute("DELETE FROM chosen")
-        c.executemany("INSERT INTO chosen VALUES (?, ?)", list(index.items()))
-        names = ["match", "game", "seq", "player", "kind", "error", "mwc_per_emg", "nd", "dt", "dp",
-                 "n_legal", "n_candidates", "equity_spread", "xg_counted", "beaver_take", "gnubg_dead_cube",
-                 "row_id", "score_self", "score_opp", "crawford", "cube_value", "position", "phase",
-                 "game_plan", "theme", "comment"]
-        kinds = KIND_CODES
-        codes = LABEL_CODES
-        positions: dict = {}
-        rows = []
-        for r in c.execute(
-            """SELECT ch.pos, d.game, d.seq, d.player, d.kind, d.error, d.mwc_per_emg, d.nd, d.dt, d.dp,
-                      d.n_legal, d.n_candidates, d.equity_spread, d.xg_counted, d.beaver_take,
-                      d.gnubg_dead_cube, d.id, d.score_self, d.score_opp, d.crawford, d.cube_value,
-                      d.position_id, d.phase, d.game_plan, d.theme, d.comment
-               FROM decisions d JOIN chosen ch ON ch.analysis_id = d.analysis_id
-               ORDER BY ch.pos, d.game, d.seq, d.id"""
-        ):
-            pid = r[21]
-            pkey = positions.setdefault(pid, len(positions)) if pid else None
-            rows.append(r[:4] + (kinds[r[4]],) + r[5:21] + (
-                pkey,
-                codes["phase"].get(r[22]),
-                codes["game_plan"].get(r[23]),
-                codes["theme"].get(r[24]),
-                r[25],
-            ))
-        dec = DecisionArrays.from_rows(rows, names)
-        rrows = c.execute(
-            """SELECT ch.pos, r.game, r.player, r.luck, r.mwc_per_emg
-               FROM rolls r JOIN chosen ch ON ch.analysis_id = r.analysis_id
-               ORDER BY ch.pos, r.game, r.seq"""
+    # -- the per-analysis array cache ------------------------------------------
+    # (array column, SQL expression); integers never NULL in SQL, floats NULL -> NaN
+    def _column_spec(self) -> list:
+        def case(column, names):
+            whens = " ".join(f"WHEN {_sql_text(n)} THEN {k}" for k, n in enumerate(names))
+            return f"CASE {column} {whens} ELSE -1 END"
+
+        return [
+            ("game", "d.game"), ("seq", "d.seq"), ("player", "d.player"),
+            ("kind", case("d.kind", list(KIND_CODES))), ("error", "d.error"),
+            ("mwc_per_emg", "d.mwc_per_emg"), ("nd", "d.nd"), ("dt", "d.dt"), ("dp", "d.dp"),
+            ("n_legal", "COALESCE(d.n_legal, -1)"), ("n_candidates", "d.n_candidates"),
+            ("equity_spread", "d.equity_spread"), ("xg_counted", "COALESCE(d.xg_counted, -1)"),
+            ("beaver_take", "d.beaver_take"), ("gnubg_dead_cube", "d.gnubg_dead_cube"), ("row_id", "d.id"),
+            ("score_self", "d.score_self"), ("score_opp", "d.score_opp"), ("crawford", "d.crawford"),
+            ("cube_value", "d.cube_value"), ("phase", case("d.phase", LABELS["phase"])),
+            ("game_plan", case("d.game_plan", LABELS["game_plan"])), ("theme", case("d.theme", LABELS["theme"])),
+        ]
+
+    def _record_dtypes(self):
+        spec = self._column_spec()
+        dec = np.dtype([(name, DecisionArrays.SPEC[name][0]) for name, _ in spec] + [("position", "S16")])
+        rol = np.dtype([(name, RollArrays.SPEC[name][0]) for name in ("game", "player", "luck", "mwc_per_emg")])
+        return spec, dec, rol
+
+    def _pack(self, analysis_id: int) -> tuple:
+        """The analysis' decisions and rolls as numpy record bytes (read back
+        with ``np.frombuffer``: no parsing), and its comments as JSON."""
+        spec, dec_dtype, roll_dtype = self._record_dtypes()
+        rows = self.conn.execute(
+            "SELECT " + ", ".join(e for _, e in spec) + ", COALESCE(d.position_id, ''), d.comment "
+            "FROM decisions d WHERE d.analysis_id = ? ORDER BY d.game, d.seq, d.id", (analysis_id,)
         ).fetchall()
-        rolls = RollArrays.from_rows(rrows, ["match", "game", "player", "luck", "mwc_per_emg"])
+        dec = np.zeros(len(rows), dtype=dec_dtype)
+        if rows:
+            cols = list(zip(*rows))
+            for (name, _), values in zip(spec, cols):
+                dtype = DecisionArrays.SPEC[name][0]
+                dec[name] = np.array(values, dtype=np.float64 if dtype == np.float64 else dtype)
+            dec["position"] = np.array(cols[-2], dtype="S16")
+            comments = [[k, c] for k, c in enumerate(cols[-1]) if c]
+        else:
+            comments = []
+        rrows = self.conn.execute(
+            "SELECT game, player, luck, mwc_per_emg FROM rolls WHERE analysis_id = ? ORDER BY game, seq",
+            (analysis_id,),
+        ).fetchall()
+        rol = np.zeros(len(rrows), dtype=roll_dtype)
+        if rrows:
+            for name, values in zip(roll_dtype.names, zip(*rrows)):
+                rol[name] = np.array(values, dtype=np.float64 if rol.dtype[name] == np.float64 else rol.dtype[name])
+        return dec.tobytes(), rol.tobytes(), json.dumps(comments) if comments else None
+
+    def _store_arrays(self, analysis_id: int) -> None:
+        dec, rol, comments = self._pack(analysis_id)
+        self.conn.execute(
+            "INSERT INTO analysis_arrays(analysis_id, format, decisions, rolls, comments) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT(analysis_id) DO UPDATE SET format=excluded.format, decisions=excluded.decisions, "
+            "rolls=excluded.rolls, comments=excluded.comments",
+            (analysis_id, ARRAYS_FORMAT, dec, rol, comments),
+        )
+
+    def _ensure_arrays(self, analysis_ids) -> None:
+        """Build the cache of analyses that have none (older databases, new
+        formats, relabelled decisions)."""
+        have = {a for (a,) in self.conn.execute("SELECT analysis_id FROM analysis_arrays WHERE format = ?",
+                                                (ARRAYS_FORMAT,))}
+        missing = [a for a in analysis_ids if a not in have]
+        if not missing:
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            for a in missing:
+                self._store_arrays(a)
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+
+    def _arrays(self, infos: list, sides: np.ndarray, player: Optional[str]) -> Selection:
+        """The decisions and rolls of the chosen analyses, from the array
+        cache: two record blobs per analysis, concatenated."""
+        spec, dec_dtype, roll_dtype = self._record_dtypes()
+        ids = [m.analysis_id for m in infos]
+        self._ensure_arrays(ids)
+        got = {}
+        for start in range(0, len(ids), 900):
+            part = ids[start:start + 900]
+            for a, d, r, cm in self.conn.execute(
+                "SELECT analysis_id, decisions, rolls, comments FROM analysis_arrays "
+                f"WHERE analysis_id IN ({','.join('?' * len(part))})", part,
+            ):
+                got[a] = (d, r, cm)
+        dec_parts, roll_parts, dec_match, roll_match, comments = [], [], [], [], []
+        offset = 0
+        for i, a in enumerate(ids):
+            d, r, cm = got[a]
+            dp = np.frombuffer(d, dtype=dec_dtype)
+            rp = np.frombuffer(r, dtype=roll_dtype)
+            dec_parts.append(dp)
+            roll_parts.append(rp)
+            dec_match.append(np.full(len(dp), i, dtype=np.int32))
+            roll_match.append(np.full(len(rp), i, dtype=np.int32))
+            if cm:
+                comments += [(offset + k, text) for k, text in json.loads(cm)]
+            offset += len(dp)
+        dec_all = np.concatenate(dec_parts) if dec_parts else np.zeros(0, dtype=dec_dtype)
+        roll_all = np.concatenate(roll_parts) if roll_parts else np.zeros(0, dtype=roll_dtype)
+        cols = {name: np.ascontiguousarray(dec_all[name]) for name, _ in spec}
+        cols["match"] = np.concatenate(dec_match) if dec_match else np.zeros(0, dtype=np.int32)
+        uniq, inverse = np.unique(dec_all["position"], return_inverse=True)
+        has_empty = bool(len(uniq)) and uniq[0] == b""
+        position = inverse.astype(np.int32) - (1 if has_empty else 0)
+        positions = [p.decode() for p in (uniq[1:] if has_empty else uniq)]
+        comment = np.empty(len(dec_all), dtype=object)
+        for k, text in comments:
+            comment[k] = text
+        dec = DecisionArrays(**cols, position=position, comment=comment)
+        rcols = {name: np.ascontiguousarray(roll_all[name]) for name in roll_dtype.names}
+        rcols["match"] = np.concatenate(roll_match) if roll_match else np.zeros(0, dtype=np.int32)
+        rolls = RollArrays(**rcols)
         return Selection(matches=infos, decisions=dec, rolls=rolls, sides=sides, player_filter=player,
-                         positions=list(positions))
+                         positions=positions)
 
     def decision_rows(self, row_ids) -> list:
-        """Full rows of decisions (for drill-down lists and reviews)."""
+        """Full rows of decisions (for drill-down lists and reviews), with
+        their candidate list (JSON text) as ``candidates``."""
         ids = [int(i) for i in row_ids]
         if not ids:
             return []
-        q = f"SELECT * FROM decisions WHERE id IN ({','.join('?' * len(ids))})"
-        cur = self.conn.execute(q, ids)
-        cols = [d[0] for d in cur.description]
-        return [dict(zip(cols, r)) for r in cur.fetchall()]
+        out = []
+        for start in range(0, len(ids), 900):
+            part = ids[start:start + 900]
+            q = (f"SELECT d.*, c.candidates FROM decisions d LEFT JOIN decision_candidates c "
+                 f"ON c.decision_id = d.id WHERE d.id IN ({','.join('?' * len(part))})")
+            cur = self.conn.execute(q, part)
+            cols = [x[0] for x in cur.description]
+            out += [dict(zip(cols, r)) for r in cur.fetchall()]
+        order = {i: k for k, i in enumerate(ids)}
+        return sorted(out, key=lambda r: order.get(r["id"], 0))
 
     def count_matches(self) -> int:
         return self.conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]

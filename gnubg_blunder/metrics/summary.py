@@ -1,0 +1,280 @@
+"""The Summary view's figures and the drill-down selection (SPEC §3, §5, §14).
+
+Pure functions over a :class:`Selection`: no SQL, no I/O.  The view
+(``views/summary_view.py``) renders the dict :func:`summary_figures`
+returns; ``views/positions_view.py`` renders :func:`decision_records`.
+
+Rules chosen here (docs/views-summary.md):
+
+- Every figure is over the *counted* decisions (SPEC §2) of the filter's
+  side(s) and decision type, as ``stats`` counts them.
+- "Last N decisions" follow the order of the decision arrays: match date,
+  undated matches by import time, then game and move order.  N larger than
+  what exists: the figure is computed on all there is and flagged.
+- The costliest decisions are those with e > 0, by e (compared in integer
+  micro-EMG), ties by the larger MWC loss (money, which has none, last),
+  then match order.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Optional
+
+import numpy as np
+
+from ..units import micro
+from .arrays import KIND_NAMES, LABELS, Selection
+from .counting import K_CHECKER, Thresholds, counted, kind_mask
+from .figures import aggregate
+from .levels import BANDS, level_band
+
+PR_SCALE = 500
+ROLLING_NS = (5, 10, 50, 100, 250, 500, 1000)
+TOP_N = 10
+BANDS_NOTE = "this project's reference bands, not a published norm"
+
+
+# -- level bands ----------------------------------------------------------------
+
+def band_of(pr: Optional[float]) -> Optional[dict]:
+    """The level band of a PR with its edges (SPEC §3; an edge belongs to the
+    upper band: 4.0 is Advanced): {"name", "low", "high"} (low None for the
+    first band, high None for the last), or None without a PR."""
+    name = level_band(pr)
+    if name is None:
+        return None
+    low = None
+    for upper, band in BANDS:
+        if band == name:
+            return {"name": name, "low": low, "high": None if math.isinf(upper) else upper}
+        low = upper
+    return None  # pragma: no cover (level_band names one of BANDS)
+
+
+# -- which decisions ------------------------------------------------------------
+
+def selected(sel: Selection, decision_type: str = "all") -> np.ndarray:
+    """Counted decisions of the filter's side(s) and decision type (the
+    decisions every count of the summary is made of)."""
+    dec = sel.decisions
+    return counted(dec) & sel.decision_side_mask() & kind_mask(dec, decision_type)
+
+
+def mwc_of(sel: Selection) -> np.ndarray:
+    """ℓ of each decision in fractions of MWC (SPEC §1); NaN in money
+    sessions.  As ``aggregate`` sums it, a match-play decision without a
+    conversion factor adds 0."""
+    dec = sel.decisions
+    if not len(dec):
+        return np.zeros(0)
+    money = np.array([m.is_money for m in sel.matches], dtype=bool)[dec.match]
+    ell = np.nan_to_num(dec.error, nan=0.0) * np.nan_to_num(dec.mwc_per_emg, nan=0.0)
+    return np.where(money, np.nan, ell)
+
+
+def cost_order(sel: Selection, idx: np.ndarray) -> np.ndarray:
+    """``idx`` sorted costliest first: e descending (integer micro-EMG, so
+    that equal errors tie), then the larger MWC loss (money last), then the
+    order of the decision arrays (match order, then move order)."""
+    idx = np.asarray(idx, dtype=np.int64)
+    if not len(idx):
+        return idx
+    e = micro(sel.decisions.error[idx])
+    ell = mwc_of(sel)[idx]
+    ell_key = np.where(np.isnan(ell), -1.0, np.round(ell * 1e9))  # money sorts after any MWC
+    return idx[np.lexsort((idx, -ell_key, -e))]
+
+
+def tags_of(comment) -> set:
+    """The ``#words`` of a comment, case-folded, without the ``#``: the rule
+    of the tag breakdown (``breakdowns.comment_tags``), so that
+    ``positions --tag WORD`` lists exactly the decisions its row counts."""
+    from .breakdowns import comment_tags
+
+    return set(comment_tags(comment))
+
+
+def label_code(kind: str, name: Optional[str]) -> Optional[int]:
+    """The code of a phase / game plan / theme name (case and ``-``/``_`` for
+    spaces forgiven); raises ValueError naming the choices."""
+    if name is None:
+        return None
+    def norm(text):
+        return re.sub(r"[-_\s]+", " ", text.strip()).casefold()
+
+    wanted = norm(name)
+    for i, label in enumerate(LABELS[kind]):
+        if norm(label) == wanted:
+            return i
+    raise ValueError(f"unknown {kind.replace('_', ' ')} {name!r}: choose one of " + ", ".join(LABELS[kind]))
+
+
+def pick(
+    sel: Selection,
+    thresholds: Thresholds = Thresholds(),
+    decision_type: str = "all",
+    *,
+    severity: Optional[str] = None,
+    phase: Optional[str] = None,
+    game_plan: Optional[str] = None,
+    theme: Optional[str] = None,
+    tag: Optional[str] = None,
+    kind: Optional[str] = None,
+) -> np.ndarray:
+    """The drill-down mask: counted decisions of the filter (as every count
+    is made), narrowed by severity ("errors" = e ≥ the error threshold,
+    "blunders" = e ≥ the blunder threshold, "decisions" or None = all), a
+    label name, a ``#tag`` of the comment and a decision kind."""
+    dec = sel.decisions
+    mask = selected(sel, decision_type)
+    if severity not in (None, "decisions"):
+        err, blunder = thresholds.classify(dec.error)
+        if severity == "errors":
+            mask &= err
+        elif severity == "blunders":
+            mask &= blunder
+        else:
+            raise ValueError(f"unknown severity {severity!r} (decisions, errors or blunders)")
+    for name, value in (("phase", phase), ("game_plan", game_plan), ("theme", theme)):
+        code = label_code(name, value)
+        if code is not None:
+            mask &= getattr(dec, name) == code
+    if tag:
+        want = tag.lstrip("#").casefold()
+        hits = np.array([want in tags_of(c) for c in dec.comment], dtype=bool) if len(dec) else np.zeros(0, bool)
+        mask &= hits
+    if kind is not None:
+        codes = {v: k for k, v in KIND_NAMES.items()}
+        if kind not in codes:
+            raise ValueError(f"unknown kind {kind!r}: choose one of " + ", ".join(codes))
+        mask &= dec.kind == codes[kind]
+    return mask
+
+
+def decision_records(sel: Selection, idx, thresholds: Thresholds = Thresholds()) -> list:
+    """One dict per decision of ``idx`` (in that order), what a drill-down
+    list shows: ``row_id`` (the store's id: played and best moves come from
+    ``SQLiteStore.decision_rows``), ``match_id``, ``date``, ``event``,
+    ``players`` (as the match file writes them), ``length``, ``game`` and
+    ``move`` (both from 1: the game's number, the record's number in its
+    game), ``player`` (the decider), ``kind``, ``position_id``, ``error_mpt``
+    (e in millipoints, to the analyser's 6 decimals of EMG), ``mwc_loss`` (ℓ in % points, None for money),
+    ``error`` / ``blunder`` (the database's thresholds)."""
+    dec = sel.decisions
+    idx = np.asarray(idx, dtype=np.int64)
+    err, blunder = thresholds.classify(dec.error[idx]) if len(idx) else (np.zeros(0, bool), np.zeros(0, bool))
+    ell = mwc_of(sel)
+    out = []
+    for k, i in enumerate(idx):
+        m = sel.matches[int(dec.match[i])]
+        p = int(dec.player[i])
+        e = float(dec.error[i])
+        pos = int(dec.position[i])
+        out.append({
+            "row_id": int(dec.row_id[i]),
+            "match_id": m.id,
+            "date": m.date,
+            "event": m.event,
+            "players": list(m.players),
+            "length": m.length,
+            "game": int(dec.game[i]) + 1,
+            "move": int(dec.seq[i]) + 1,
+            "player": m.players[p],
+            "kind": KIND_NAMES[int(dec.kind[i])],
+            "position_id": sel.positions[pos] if 0 <= pos < len(sel.positions) else None,
+            "error_mpt": None if math.isnan(e) else round(1000 * e, 3),
+            "mwc_loss": None if math.isnan(ell[i]) else 100 * float(ell[i]),
+            "error": bool(err[k]),
+            "blunder": bool(blunder[k]),
+        })
+    return out
+
+
+# -- the summary ----------------------------------------------------------------
+
+def _mwc_split(sel: Selection, mask: np.ndarray, fig: dict) -> dict:
+    """MWC lost and L₇ split into checker and cube parts that add up (SPEC
+    §14): the same denominators as ``aggregate`` (L₇: √7 × ΣL / Σ√N over the
+    filter's match-play sides), the cube part = total − checker part."""
+    dec = sel.decisions
+    ell = mwc_of(sel)
+    mp = mask & ~np.isnan(ell)
+    chk = dec.kind == K_CHECKER
+    L_chk = float(ell[mp & chk].sum())
+    out = {"checker_mwc_loss": None, "cube_mwc_loss": None, "checker_l7": None, "cube_l7": None}
+    if fig["mwc_loss"] is not None:
+        out["checker_mwc_loss"] = 100 * L_chk
+        out["cube_mwc_loss"] = fig["mwc_loss"] - 100 * L_chk
+    if fig["l7"] is not None:
+        root_n = sum(math.sqrt(m.length) * int(sel.sides[i].sum())
+                     for i, m in enumerate(sel.matches) if not m.is_money)
+        out["checker_l7"] = 100 * math.sqrt(7) * L_chk / root_n
+        out["cube_l7"] = fig["l7"] - out["checker_l7"]
+    out["money_decisions"] = int((mask & np.isnan(ell)).sum())
+    return out
+
+
+def rolling(sel: Selection, mask: np.ndarray, ns=ROLLING_NS) -> list:
+    """PR (and MWC lost) over the last N decisions of ``mask`` in the order
+    of the decision arrays, for each N: {"n", "decisions" (used),
+    "exceeds" (N larger than what exists: all are used), "pr",
+    "mwc_loss" (pp over the match-play ones; None if all are money)}."""
+    idx = np.nonzero(mask)[0]
+    e = np.nan_to_num(sel.decisions.error, nan=0.0)
+    ell = mwc_of(sel)
+    out = []
+    for n in ns:
+        last = idx[-n:] if n <= len(idx) else idx
+        used = len(last)
+        mp = last[~np.isnan(ell[last])]
+        out.append({
+            "n": int(n),
+            "decisions": used,
+            "exceeds": bool(n > len(idx)),
+            "pr": PR_SCALE * float(e[last].sum()) / used if used else None,
+            "mwc_loss": 100 * float(ell[mp].sum()) if len(mp) else None,
+        })
+    return out
+
+
+def costliest(sel: Selection, mask: np.ndarray, n: int = TOP_N) -> np.ndarray:
+    """Indices of the ``n`` costliest decisions of ``mask`` with e > 0."""
+    e = sel.decisions.error
+    with np.errstate(invalid="ignore"):
+        idx = np.nonzero(mask & (micro(e) > 0))[0]
+    return cost_order(sel, idx)[:n]
+
+
+def summary_figures(
+    sel: Selection,
+    thresholds: Thresholds = Thresholds(),
+    decision_type: str = "all",
+    ns=ROLLING_NS,
+    top: int = TOP_N,
+) -> dict:
+    """Everything the Summary shows, as a plain dict (None = never measured):
+
+    the ``aggregate`` figures (``decisions``, ``checker_decisions``,
+    ``cube_decisions``, ``matches``, ``tournaments``, ``errors``,
+    ``blunders``, ``pr``, ``pr_ci``, ``checker_pr``, ``cube_pr``,
+    ``mwc_loss``, ``l7``, ``l7_ci``, ``elo``, ``elo_bound`` ...), plus
+    ``checker_mwc_loss`` / ``cube_mwc_loss`` and ``checker_l7`` /
+    ``cube_l7`` (parts that add up), ``money_decisions`` (counted decisions
+    without MWC), ``level`` (the band's name, as ``stats``), ``level_band``
+    (:func:`band_of`), ``rolling``
+    (:func:`rolling`) and ``top`` (:func:`decision_records` of the
+    costliest decisions, ranked from 1)."""
+    fig = aggregate(sel, thresholds, decision_type)
+    mask = selected(sel, decision_type)
+    fig.update(_mwc_split(sel, mask, fig))
+    band = band_of(fig["pr"])
+    fig["level"] = None if band is None else band["name"]
+    fig["level_band"] = band
+    fig["rolling"] = rolling(sel, mask, ns)
+    top_rows = decision_records(sel, costliest(sel, mask, top), thresholds)
+    for rank, r in enumerate(top_rows, 1):
+        r["rank"] = rank
+    fig["top"] = top_rows
+    return fig

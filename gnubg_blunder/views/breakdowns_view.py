@@ -1,0 +1,107 @@
+"""``breakdowns``: PR by phase, game plan, #tag and score, as text, JSON or CSV.
+
+The rows come from ``metrics/breakdowns.py``; this module lays them out.
+Rows under 10 decisions are marked, never hidden; a row without an
+interval says why.
+"""
+
+from __future__ import annotations
+
+from .errors_view import ci_text, scope_line, small_mark
+from .formatting import DASH, csv_text, num, table, to_json
+
+TITLES = {
+    "phase": "By phase",
+    "game_plan": "By game plan",
+    "tag": "By #tag in comments",
+    "score": "By score (away/away from the decider's side)",
+}
+
+METRIC_NAMES = {
+    "pr": "PR, with its 95 % interval (matches resampled)",
+    "mwc": "MWC lost (cumulative, % points; match play only; intervals are given for PR only)",
+    "mwc7": "MWC lost (cumulative, % points): a breakdown row has no 7-point equivalent, so MWC is shown; "
+            "intervals are given for PR only",
+}
+
+
+def breakdowns_object(figures: dict, flt, metric: str, axes: tuple) -> dict:
+    out = {"metric": metric, "by": list(axes)}
+    out.update(figures)
+    out["filter"] = flt.to_json()
+    return out
+
+
+def _rows(obj: dict, axis: str) -> list:
+    metric = obj["metric"]
+    out = []
+    for r in obj[axis]:
+        if metric == "pr":
+            fig = [num(r["pr"]), ci_text(r) if r["decisions"] else DASH]
+        else:
+            fig = [num(r["mwc_loss"])]
+        label = r["label"]
+        if axis == "score" and r.get("crawford_decisions"):
+            label += f" (Crawford game: {r['crawford_decisions']})"
+        out.append([label, r["positions"], f"{r['decisions']}{small_mark(r)}", r["blunders"]] + fig)
+    return out
+
+
+def breakdowns_text(obj: dict) -> str:
+    metric = obj["metric"]
+    lines = [scope_line(obj["filter"]), f"Metric: {METRIC_NAMES[metric]}",
+             f"Counted decisions: {obj['decisions']}"]
+    if not obj["decisions"]:
+        lines.append("No counted decisions in this selection.")
+        return "\n".join(lines)
+    fig_headers = ["PR", "95% interval"] if metric == "pr" else ["MWC lost %"]
+    align = "lrrrrl" if metric == "pr" else "lrrrr"
+    small = False
+    for axis in ("phase", "game_plan", "tag", "score"):
+        if axis not in obj:
+            continue
+        lines += ["", TITLES[axis]]
+        rows = _rows(obj, axis)
+        small = small or any(small_mark(r) for r in obj[axis])
+        if rows:
+            lines.append(table(rows, ["", "positions", "decisions", "blunders"] + fig_headers, align))
+            if metric != "pr" and any(r["mwc_loss"] is None for r in obj[axis]):
+                lines.append("(— in MWC lost: money play only, which has no MWC)")
+        else:
+            lines.append("(no tagged decision)" if axis == "tag" else "(no decisions)")
+        if axis == "tag" and rows:
+            lines.append(f"Rows do not add up: a decision may carry several tags "
+                         f"({obj['tagged_decisions']} of {obj['decisions']} decisions carry at least one).")
+        if axis == "score":
+            lines.append("Post-Crawford scores read as 1-away: the Crawford game and the games after it "
+                         "share a cell.")
+            if obj.get("unknown_score"):
+                lines.append(f"({obj['unknown_score']} decisions with an unknown score: left out)")
+    lines += ["", "positions: distinct positions; blunders: distinct positions with at least one blunder; "
+                  "decisions count each time a position was played."]
+    if small:
+        lines.append("* fewer than 10 decisions: shown, but too few to read")
+    return "\n".join(lines)
+
+
+CSV_HEADERS = ["breakdown", "label", "positions", "decisions", "blunders", "errors", "pr", "pr_ci_low",
+               "pr_ci_high", "ci_note", "small", "matches", "mwc_loss", "crawford_decisions"]
+
+
+def breakdowns_rows(obj: dict) -> list:
+    rows = []
+    for axis in ("phase", "game_plan", "tag", "score"):
+        for r in obj.get(axis, []):
+            ci = r["pr_ci"] or [None, None]
+            rows.append([axis, r["label"], r["positions"], r["decisions"], r["blunders"], r["errors"], r["pr"],
+                         ci[0], ci[1], r["ci_note"], r["small"], r["matches"], r["mwc_loss"],
+                         r.get("crawford_decisions")])
+    return rows
+
+
+def breakdowns_output(obj: dict, fmt: str) -> str:
+    if fmt == "json":
+        return to_json(obj)
+    if fmt == "csv":
+        return csv_text(breakdowns_rows(obj), CSV_HEADERS)
+    return breakdowns_text(obj)

@@ -1,0 +1,220 @@
+"""``errors``: where the errors come from, as text, JSON or CSV.
+
+The figures come from ``metrics/errors.py: error_figures``; this module only
+chooses which of them the metric shows and lays them out.  "—" means never
+measured, never 0.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .formatting import DASH, csv_text, num, table, to_json
+
+METRIC_NAMES = {
+    "pr": "PR",
+    "mwc": "MWC lost (cumulative, % points; match play only)",
+    "mwc7": "MWC-7 (contribution to L7, % points; match play only; the parts add up to L7)",
+}
+
+
+def scope_line(f: dict) -> str:
+    """The filter in words (every view names its scope)."""
+    scope = []
+    if f.get("player"):
+        scope.append(f"player {f['player']}")
+    if f.get("tournaments"):
+        scope.append("tournaments " + ", ".join(f["tournaments"]))
+    if f.get("date_from") or f.get("date_to"):
+        scope.append(f"dates {f.get('date_from') or '…'} to {f.get('date_to') or '…'}")
+    if f.get("lengths"):
+        scope.append("lengths " + ", ".join("money" if x == 0 else str(x) for x in f["lengths"]))
+    if f.get("decision_type") and f["decision_type"] != "all":
+        scope.append(f"{f['decision_type']} decisions")
+    if f.get("engine"):
+        scope.append(f"engine {f['engine']}")
+    if f.get("min_depth") is not None:
+        scope.append(f"depth ≥ {f['min_depth']:g}")
+    return "Scope: " + (", ".join(scope) if scope else "every stored match, both sides")
+
+
+def pct(x: Optional[float]) -> str:
+    return DASH if x is None else f"{100 * x:.1f} %"
+
+
+def ci_text(row: dict) -> str:
+    """The 95 % interval, or why there is none ("—, 2 matches")."""
+    if row.get("pr_ci"):
+        lo, hi = row["pr_ci"]
+        return f"[{lo:.2f}, {hi:.2f}]"
+    note = row.get("ci_note") or "no interval"
+    note = note.replace("no interval: ", "")
+    return f"{DASH} ({note})"
+
+
+def small_mark(row: dict) -> str:
+    return "*" if row.get("small") and row.get("decisions") else ""
+
+
+def errors_object(figures: dict, flt, metric: str, thresholds) -> dict:
+    out = {
+        "metric": metric,
+        "thresholds": {"error": thresholds.error, "blunder": thresholds.blunder},
+    }
+    out.update(figures)
+    out["filter"] = flt.to_json()
+    return out
+
+
+def _value(row: dict, metric: str) -> Optional[float]:
+    return row["cost"] if metric == "pr" else (row["mwc_loss"] if metric == "mwc" else row["l7"])
+
+
+def _share(row: dict, metric: str) -> Optional[float]:
+    return row["share"] if metric == "pr" else row["mwc_share"]
+
+
+def _value_header(metric: str) -> str:
+    return {"pr": "cost (PR)", "mwc": "MWC lost %", "mwc7": "L7 part %"}[metric]
+
+
+def _share_header(metric: str) -> str:
+    return {"pr": "share of PR", "mwc": "share of MWC lost", "mwc7": "share of L7"}[metric]
+
+
+def errors_text(obj: dict) -> str:
+    metric = obj["metric"]
+    t = obj["totals"]
+    th = obj["thresholds"]
+    err_mpt, bl_mpt = round(th["error"] * 1000), round(th["blunder"] * 1000)
+    lines = [scope_line(obj["filter"]), f"Metric: {METRIC_NAMES[metric]}"]
+    if not t["decisions"]:
+        lines.append("No counted decisions in this selection.")
+        return "\n".join(lines)
+    head = (f"Counted decisions: {t['decisions']} (checker {t['checker_decisions']}, cube {t['cube_decisions']})   "
+            f"errors (e ≥ {err_mpt} mpt): {t['errors']}   blunders (e ≥ {bl_mpt} mpt): {t['blunders']}")
+    lines.append(head)
+    if metric == "pr":
+        lines.append(f"PR: {num(t['pr'])}")
+    elif metric == "mwc":
+        lines.append(f"MWC lost: {num(t['mwc_loss'])} % points" if t["mwc_loss"] is not None
+                     else "MWC lost: — (money play has no MWC)")
+    else:
+        lines.append(f"L7: {num(t['l7'])} % points" if t["l7"] is not None
+                     else "L7: — (money play has no MWC)")
+    if metric != "pr" and t["money_decisions"]:
+        lines.append(f"({t['money_decisions']} money decisions have no MWC: they count in no MWC figure)")
+
+    # -- recurring errors
+    lines += ["", "Recurring errors by game plan and theme (counted errors with a theme), costliest first"]
+    if metric == "pr":
+        lines.append(f"cost = 500 × Σe(group) / all {t['decisions']} counted decisions, so no group exceeds the PR")
+    rows = [[r["game_plan"] or "unclassified", r["nature"], r["theme"], r["errors"],
+             num(_value(r, metric)), pct(_share(r, metric))] for r in obj["recurring"]]
+    headers = ["game plan", "nature", "theme", "errors", _value_header(metric), _share_header(metric)]
+    if rows:
+        lines.append(table(rows, headers, "lllrrr"))
+    else:
+        lines.append("(no counted error with a theme)")
+    if obj["theme_not_determined"]:
+        lines.append("Theme not determined (no rule names these errors confidently; not ranked):")
+        rows = [[r["game_plan"] or "unclassified", r["nature"], "theme not determined", r["errors"],
+                 num(_value(r, metric)), pct(_share(r, metric))] for r in obj["theme_not_determined"]]
+        lines.append(table(rows, headers, "lllrrr"))
+    if obj["errors_without_label"]:
+        lines.append(f"({obj['errors_without_label']} counted errors have no labels: left out)")
+
+    # -- cube actions
+    lines += ["", "By cube action (the analysis' best action, not the one played; "
+                  "a take or pass counts under the double it answers)"]
+    if not t["cube_decisions"]:
+        lines.append("(no counted cube decision)")
+    else:
+        rows = []
+        for r in obj["cube_actions"]:
+            if metric == "pr":
+                fig = [num(r["pr"]), ci_text(r) if r["decisions"] else DASH]
+            else:
+                fig = [num(_value(r, metric)), pct(_share(r, metric))]
+            rows.append([r["action"], f"{r['decisions']}{small_mark(r)}"] + fig
+                        + [r["errors"], r["blunders"], pct(r["blunder_share"])])
+        headers = ["action", "decisions"] + (["PR", "95% interval"] if metric == "pr"
+                                             else [_value_header(metric), _share_header(metric)])
+        headers += ["errors", "blunders", "blunder share"]
+        lines.append(table(rows, headers, "lrrlrrr" if metric == "pr" else "lrrrrrr"))
+        if obj["cube_actions_unclassified"]:
+            lines.append(f"({obj['cube_actions_unclassified']} cube decisions without ND/DT/DP: left out)")
+
+        # -- direction
+        lines += ["", "Cube error direction (wrong decisions: e > 0; errors among them reach the error threshold)"]
+        rows = [[r["side"], r["direction"], f"{r['decisions']} of {r['of']}", r["errors"],
+                 num(_value(r, metric)) if r["of"] else DASH,
+                 num(r["error_emg"], 3) if r["of"] else DASH] for r in obj["cube_direction"]]
+        lines.append(table(rows, ["side", "direction", "decisions", "errors", _value_header(metric), "EMG lost"],
+                           "llrrrr"))
+        lines.append("(it counts decisions, it does not judge a tendency)")
+
+    # -- checker vs cube
+    lines += ["", "Checker vs cube"]
+    rows = []
+    for r in obj["checker_cube"]:
+        if metric == "pr":
+            fig = [num(r["pr"]), ci_text(r) if r["decisions"] else DASH]
+        else:
+            fig = [num(_value(r, metric)), pct(_share(r, metric))]
+        rows.append([r["nature"], f"{r['decisions']}{small_mark(r)}"] + fig + [r["errors"], r["blunders"]])
+    headers = ["", "decisions"] + (["PR", "95% interval"] if metric == "pr"
+                                   else [_value_header(metric), _share_header(metric)]) + ["errors", "blunders"]
+    lines.append(table(rows, headers, "lrrlrr" if metric == "pr" else "lrrrrr"))
+
+    # -- histogram
+    lines += ["", "Error sizes (every counted decision, zeros included; e rounded to the millipoint; "
+                  "bands [low, high) mpt)"]
+    rows = [[r["band"], r["decisions"], pct(r["decision_share"]), num(_value(r, metric)),
+             pct(_share(r, metric))] for r in obj["histogram"]]
+    lines.append(table(rows, ["mpt", "decisions", "of decisions", _value_header(metric), _share_header(metric)],
+                       "lrrrr"))
+    if any(small_mark(r) for r in obj["cube_actions"] + obj["checker_cube"]):
+        lines += ["", "* fewer than 10 decisions: shown, but too few to read"]
+    return "\n".join(lines)
+
+
+CSV_HEADERS = ["section", "game_plan", "nature", "label", "decisions", "of", "errors", "blunders",
+               "blunder_share", "error_emg", "pr", "pr_ci_low", "pr_ci_high", "cost", "share", "mwc_loss",
+               "mwc_share", "l7"]
+
+
+def _csv_row(section: str, r: dict, label: str, game_plan=None, nature=None) -> list:
+    ci = r.get("pr_ci") or [None, None]
+    return [section, game_plan, nature, label, r.get("decisions", r.get("errors")), r.get("of"), r["errors"],
+            r["blunders"], r.get("blunder_share"), r["error_emg"], r.get("pr"), ci[0], ci[1], r["cost"],
+            r["share"], r["mwc_loss"], r["mwc_share"], r["l7"]]
+
+
+def errors_rows(obj: dict) -> list:
+    """Every section as rows of one long table (the CSV)."""
+    rows = []
+    for section in ("recurring", "theme_not_determined"):
+        for r in obj[section]:
+            rows.append(_csv_row(section, r, r["theme"], r["game_plan"], r["nature"]))
+    for r in obj["cube_actions"]:
+        rows.append(_csv_row("cube_action", r, r["action"], nature="cube"))
+    for r in obj["cube_direction"]:
+        rows.append(_csv_row("cube_direction", r, r["direction"], nature="cube"))
+    for r in obj["checker_cube"]:
+        rows.append(_csv_row("checker_cube", r, r["nature"], nature=r["nature"]))
+    for r in obj["histogram"]:
+        rows.append(_csv_row("histogram", r, r["band"]))
+    return rows
+
+
+def errors_csv(obj: dict) -> str:
+    return csv_text(errors_rows(obj), CSV_HEADERS)
+
+
+def errors_output(obj: dict, fmt: str) -> str:
+    if fmt == "json":
+        return to_json(obj)
+    if fmt == "csv":
+        return errors_csv(obj)
+    return errors_text(obj)

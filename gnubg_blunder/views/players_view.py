@@ -1,0 +1,466 @@
+"""Players views (SPEC §14): the players table, compare, contrast, ranking,
+head-to-head and rolling windows, as text, JSON and CSV.
+
+A view never computes a figure: the rows come from ``metrics/players.py``.
+Names are user data: in text they are printed as text with control
+characters shown escaped (a name cannot move the cursor or colour the
+terminal); JSON carries them as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .formatting import DASH, csv_text, interval, num, table, to_json
+from .table_filters import Column
+
+# -- shared -------------------------------------------------------------------
+
+METRICS = ("pr", "mwc", "mwc7")
+METRIC_NAMES = {
+    "pr": "PR (500 × Σe / N over counted decisions)",
+    "mwc": "MWC lost (% points, cumulative over the selection; match play only)",
+    "mwc7": "L7 (MWC lost per 7-point match, % points; match play only)",
+}
+
+
+def safe_text(s) -> str:
+    """User data as printable text (control characters escaped)."""
+    if s is None:
+        return DASH
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(s))
+
+
+def scope_text(f: dict, ignored: tuple = ()) -> str:
+    """The filter in words; filter keys in ``ignored`` are left out."""
+    parts = []
+    if f.get("player") and "player" not in ignored:
+        parts.append(f"player {safe_text(f['player'])}")
+    if f.get("tournaments"):
+        parts.append("tournaments " + ", ".join(safe_text(t) for t in f["tournaments"]))
+    if f.get("date_from") or f.get("date_to"):
+        parts.append(f"dates {f.get('date_from') or '…'} to {f.get('date_to') or '…'}")
+    if f.get("lengths"):
+        parts.append("lengths " + ", ".join("money" if x == 0 else str(x) for x in f["lengths"]))
+    if f.get("decision_type") and f["decision_type"] != "all" and "decision_type" not in ignored:
+        parts.append(f"{f['decision_type']} decisions")
+    if f.get("engine"):
+        parts.append(f"engine {f['engine']}")
+    if f.get("min_depth") is not None:
+        parts.append(f"depth ≥ {f['min_depth']:g}")
+    return ", ".join(parts) if parts else "every stored match"
+
+
+def _signed(x, digits=1) -> str:
+    return num(x, digits, signed=True)
+
+
+def _int(x) -> str:
+    return DASH if x is None else str(int(x))
+
+
+def _ci_cells(ci) -> list:
+    return [None, None] if not ci else [ci[0], ci[1]]
+
+
+# -- players table --------------------------------------------------------------
+
+PLAYER_COLUMNS = (
+    Column("player", "player", "text", aliases=("name",)),
+    Column("matches", "matches", digits=0),
+    Column("wins", "W", digits=0, aliases=("won", "w")),
+    Column("losses", "L", digits=0, aliases=("lost", "l")),
+    Column("undecided", "undecided", digits=0, aliases=("unfinished",)),
+    Column("decisions", "decisions", digits=0, aliases=("n",)),
+    Column("pr", "PR", digits=2),
+    Column("checker_pr", "checker PR", digits=2, aliases=("checker",)),
+    Column("cube_pr", "cube PR", digits=2, aliases=("cube",)),
+    Column("snowie_er", "Snowie ER", digits=2, aliases=("snowie",)),
+    Column("errors", "errors", digits=0),
+    Column("blunders", "blunders", digits=0),
+    Column("blunders_per_100", "blunders/100", digits=1, aliases=("blunder rate",)),
+    Column("luck_per_roll", "luck/roll", digits=1, aliases=("luck",)),
+    Column("mwc_loss", "MWC lost", digits=2, aliases=("mwc",)),
+    Column("l7", "L7", digits=2, aliases=("mwc7",)),
+    Column("level", "level", "text"),
+)
+PLAYER_COLUMN = PLAYER_COLUMNS[0]
+DEFAULT_SORT = ("decisions", True)
+
+# JSON keys of a players row, in order (docs/views-players.md)
+PLAYER_KEYS = (
+    "player", "matches", "wins", "losses", "undecided", "decisions", "checker_decisions", "cube_decisions",
+    "pr", "pr_ci", "checker_pr", "cube_pr", "level", "snowie_er", "errors", "blunders", "blunders_per_100",
+    "luck_per_roll", "luck_rolls", "mwc_loss", "l7", "l7_ci", "elo", "elo_bound", "tournaments",
+)
+SPLIT_KEYS = ("checker_mwc_loss", "cube_mwc_loss", "checker_l7", "cube_l7")
+
+
+def player_objects(rows: list, flt: dict, highlight_key: Optional[str], metric: str = "pr") -> list:
+    """``players --format json``: an array of rows; each row carries the
+    filter of the run (``filter``) and ``highlight`` (the filter's player)."""
+    out = []
+    for r in rows:
+        obj = {k: r[k] for k in PLAYER_KEYS}
+        for k in SPLIT_KEYS:
+            if k in r:
+                obj[k] = r[k]
+        obj["highlight"] = highlight_key is not None and r.get("key") == highlight_key
+        obj["metric"] = metric
+        obj["filter"] = flt
+        out.append(obj)
+    return out
+
+
+def _figure_headers(metric):
+    if metric == "mwc":
+        return ["MWC lost", "checker", "cube"]
+    if metric == "mwc7":
+        return ["L7", "95% L7", "checker", "cube"]
+    return ["PR", "95% PR", "checker", "cube"]
+
+
+def _figure_cells(o, metric):
+    if metric == "mwc":
+        return [num(o["mwc_loss"]), num(o.get("checker_mwc_loss")), num(o.get("cube_mwc_loss"))]
+    if metric == "mwc7":
+        return [num(o["l7"]), interval(o["l7_ci"]) if o["l7_ci"] else DASH, num(o.get("checker_l7")),
+                num(o.get("cube_l7"))]
+    return [num(o["pr"]), interval(o["pr_ci"]) if o["pr_ci"] else DASH, num(o["checker_pr"]), num(o["cube_pr"])]
+
+
+def players_text(objs: list, flt: dict, *, total: int, sort: tuple, filters: list, metric: str = "pr",
+                 highlight_name: Optional[str] = None) -> str:
+    lines = [f"Players — scope: {scope_text(flt, ignored=('player', 'decision_type'))}"]
+    if flt.get("decision_type") and flt["decision_type"] != "all":
+        lines.append(f"(the decision-type filter ({flt['decision_type']}) does not apply here: "
+                     "the columns already split checker and cube)")
+    if not objs:
+        lines.append("No players in this selection." if not total else
+                     f"No player passes the column filters ({total} before them).")
+        return "\n".join(lines)
+    marked = any(o["highlight"] for o in objs)
+    rows = []
+    for o in objs:
+        rows.append(
+            (["*" if o["highlight"] else ""] if marked else [])
+            + [safe_text(o["player"]), _int(o["matches"]),
+             f"{o['wins']}–{o['losses']}", _int(o["decisions"])]
+            + _figure_cells(o, metric)
+            + [num(o["snowie_er"]), _int(o["blunders"]), _signed(o["luck_per_roll"])]
+            + ([num(o["l7"])] if metric == "pr" else [])
+        )
+    headers = ([""] if marked else []) + (["player", "matches", "W–L", "decisions"] + _figure_headers(metric)
+                                          + ["Snowie ER", "blunders", "luck/roll"] + (["L7"] if metric == "pr" else []))
+    align = ("ll" if marked else "l") + "r" * (len(headers) - (2 if marked else 1))
+    lines.append(table(rows, headers, align))
+    notes = []
+    if metric == "pr":
+        notes.append("PR = 500 × Σe / N over counted decisions (XG's counting); 95% interval with matches as units")
+        notes.append("L7 = MWC lost per 7-point match (% points, match play only)")
+    else:
+        notes.append(f"metric: {METRIC_NAMES[metric]}; checker and cube parts add up")
+    notes.append("Snowie ER = the player's error over both players' moves (×500; gnubg prints twice this); "
+                 "luck/roll in signed mpt over rolls with known luck; W–L from points (SPEC §4)")
+    key, desc = sort
+    shown = f"{len(objs)} of {total} players" if len(objs) != total else f"{total} players"
+    sort_note = f"sorted by {key}{' (descending)' if desc else ''}, never-measured (—) last"
+    notes.append(f"{shown}; {sort_note}" + (f"; column filters: {'; '.join(filters)}" if filters else ""))
+    if highlight_name is not None:
+        if any(o["highlight"] for o in objs):
+            notes.append(f"* = the filter's player ({safe_text(highlight_name)})")
+        else:
+            notes.append(f"the filter's player ({safe_text(highlight_name)}) is not among these rows")
+    notes.append("— = never measured")
+    return "\n".join(lines + notes)
+
+
+PLAYER_CSV = (
+    "player", "matches", "wins", "losses", "undecided", "decisions", "pr", "pr_ci_low", "pr_ci_high",
+    "checker_pr", "cube_pr", "snowie_er", "errors", "blunders", "blunders_per_100", "luck_per_roll",
+    "mwc_loss", "l7", "l7_ci_low", "l7_ci_high", "level", "highlight",
+)
+
+
+def players_csv(objs: list) -> str:
+    rows = []
+    for o in objs:
+        d = dict(o)
+        d["pr_ci_low"], d["pr_ci_high"] = _ci_cells(o["pr_ci"])
+        d["l7_ci_low"], d["l7_ci_high"] = _ci_cells(o["l7_ci"])
+        rows.append([d[k] for k in PLAYER_CSV] + [o[k] for k in SPLIT_KEYS if k in o])
+    extra = [k for k in SPLIT_KEYS if objs and k in objs[0]]
+    return csv_text(rows, list(PLAYER_CSV) + extra)
+
+
+# -- compare -----------------------------------------------------------------------
+
+_DIGITS = {"matches": None, "wins": None, "losses": None, "decisions": None, "blunders": None,
+           "blunders_per_100": 2, "luck_per_roll": 1}
+
+
+def _cell(key, x):
+    if key.endswith("_ci"):
+        return interval(x) if x else DASH
+    if key == "luck_per_roll":
+        return _signed(x)
+    d = _DIGITS.get(key, 2)
+    return _int(x) if d is None else num(x, d)
+
+
+def compare_object(rows: list, a: dict, b: dict, flt: dict) -> dict:
+    names = [a["player"], b["player"]]
+    return {
+        "players": names,
+        "rows": [
+            {"key": r["key"], "label": r["label"], "a": r["a"], "b": r["b"], "relative": r["relative"],
+             "better": None if r["better"] is None else names[r["better"]]}
+            for r in rows
+        ],
+        "a": {k: a[k] for k in PLAYER_KEYS},
+        "b": {k: b[k] for k in PLAYER_KEYS},
+        "filter": flt,
+    }
+
+
+def compare_text(obj: dict) -> str:
+    f = obj["filter"]
+    a, b = obj["players"]
+    lines = [f"Compare {safe_text(a)} and {safe_text(b)} — scope: {scope_text(f, ('player', 'decision_type'))}"]
+    if f.get("decision_type") and f["decision_type"] != "all":
+        lines.append(f"(the decision-type filter ({f['decision_type']}) does not apply: the rows split checker "
+                     "and cube)")
+    rows = []
+    for r in obj["rows"]:
+        ca, cb = _cell(r["key"], r["a"]), _cell(r["key"], r["b"])
+        if r["better"] is not None:
+            if r["better"] == a:
+                ca = "*" + ca
+            else:
+                cb = "*" + cb
+        rows.append([r["label"], ca, cb])
+    lines.append(table(rows, ["", safe_text(a), safe_text(b)], "lrr"))
+    lines.append("* = better (lower) on a relative figure (a rate); counts and luck (not skill) get no verdict; "
+                 "a tie at the digits shown, or — (never measured), decides nothing")
+    return "\n".join(lines)
+
+
+def compare_csv(obj: dict) -> str:
+    def cell(x):
+        return " ".join(repr(v) for v in x) if isinstance(x, list) else x
+
+    return csv_text([[r["key"], cell(r["a"]), cell(r["b"]), r["relative"], r["better"]] for r in obj["rows"]],
+                    ["figure", obj["players"][0], obj["players"][1], "relative", "better"])
+
+
+# -- contrast ------------------------------------------------------------------------
+
+def _mpt(e):
+    return None if e is None else round(1000 * e, 3)
+
+
+def contrast_object(rows: list, a: str, b: str, thresholds, flt: dict) -> dict:
+    names = [a, b]
+    return {
+        "players": names,
+        "error_threshold_mpt": round(1000 * thresholds.error, 3),
+        "rows": [
+            {"position_id": r["position_id"], "kind": r["kind"],
+             "a_worst_mpt": _mpt(r["a_worst"]), "b_worst_mpt": _mpt(r["b_worst"]), "gap_mpt": _mpt(r["gap"]),
+             "a_count": r["a_count"], "b_count": r["b_count"], "under": names[r["under"]],
+             "a_decision_ids": r["a_ids"], "b_decision_ids": r["b_ids"]}
+            for r in rows
+        ],
+        "filter": flt,
+    }
+
+
+def contrast_text(obj: dict) -> str:
+    f = obj["filter"]
+    a, b = (safe_text(n) for n in obj["players"])
+    lines = [
+        f"Contrast {a} and {b} — scope: {scope_text(f, ('player',))}",
+        f"Positions both decided where one stayed under the error threshold ({obj['error_threshold_mpt']:g} mpt) "
+        "and the other did not, each judged by their worst play there; largest gap first.",
+    ]
+    if not obj["rows"]:
+        lines.append("No such position.")
+        return "\n".join(lines)
+    rows = [[r["position_id"], r["kind"], num(r["a_worst_mpt"], 1), num(r["b_worst_mpt"], 1),
+             num(r["gap_mpt"], 1), r["a_count"], r["b_count"]] for r in obj["rows"]]
+    lines.append(table(rows, ["position ID", "decision", f"{a} worst", f"{b} worst", "gap", f"{a} n", f"{b} n"],
+                       "llrrrrr"))
+    lines.append("worst and gap in mpt; n = counted decisions of each in that position "
+                 "(same position ID and kind: checker, cube offer, cube response; the score is not compared)")
+    return "\n".join(lines)
+
+
+def contrast_csv(obj: dict) -> str:
+    keys = ["position_id", "kind", "a_worst_mpt", "b_worst_mpt", "gap_mpt", "a_count", "b_count", "under"]
+    return csv_text([[r[k] for k in keys] for r in obj["rows"]], keys)
+
+
+# -- ranking ------------------------------------------------------------------------
+
+_METRIC_KEY = {"pr": ("pr", "pr_ci", "PR"), "mwc": ("mwc_loss", None, "MWC lost"), "mwc7": ("l7", "l7_ci", "L7")}
+
+
+def ranking_object(ranked: list, left_out: int, min_decisions: int, metric: str, flt: dict) -> dict:
+    return {
+        "metric": metric,
+        "min_decisions": min_decisions,
+        "left_out": left_out,
+        "rows": [dict({k: r[k] for k in PLAYER_KEYS}, rank=r["rank"]) for r in ranked],
+        "filter": flt,
+    }
+
+
+def ranking_text(obj: dict) -> str:
+    f = obj["filter"]
+    key, ci_key, label = _METRIC_KEY[obj["metric"]]
+    lines = [f"Ranking by {label} (lower is better) — scope: {scope_text(f, ('player', 'decision_type'))}; "
+             f"players with at least {obj['min_decisions']} decision{'s' if obj['min_decisions'] != 1 else ''}"]
+    if f.get("decision_type") and f["decision_type"] != "all":
+        lines.append(f"(the decision-type filter ({f['decision_type']}) does not apply: the ranking is on all "
+                     "decisions)")
+    if obj["rows"]:
+        rows = []
+        for r in obj["rows"]:
+            ci = r.get(ci_key) if ci_key else None
+            rows.append([r["rank"], safe_text(r["player"]), num(r[key]),
+                         (interval(ci) if ci else DASH) if ci_key else "", r["decisions"], r["matches"],
+                         r["level"] or DASH])
+        headers = ["#", "player", label, f"95% {label}" if ci_key else "", "decisions", "matches", "level (PR)"]
+        lines.append(table(rows, headers, "rlrrrrl"))
+    else:
+        lines.append("No player qualifies.")
+    if obj["left_out"]:
+        lines.append(f"{obj['left_out']} player{'s' if obj['left_out'] != 1 else ''} left out "
+                     f"(fewer than {obj['min_decisions']} decisions, or no {label})")
+    lines.append(f"metric: {METRIC_NAMES[obj['metric']]}; level bands are this project's reference, "
+                 "not a published norm")
+    return "\n".join(lines)
+
+
+def ranking_csv(obj: dict) -> str:
+    key, ci_key, _ = _METRIC_KEY[obj["metric"]]
+    rows = []
+    for r in obj["rows"]:
+        ci = _ci_cells(r.get(ci_key)) if ci_key else [None, None]
+        rows.append([r["rank"], r["player"], r[key], ci[0], ci[1], r["decisions"], r["matches"], r["level"]])
+    return csv_text(rows, ["rank", "player", key, f"{key}_ci_low", f"{key}_ci_high", "decisions", "matches",
+                           "level"])
+
+
+# -- head to head -------------------------------------------------------------------
+
+def h2h_object(res: dict, a: str, b: str, metric: str, flt: dict) -> dict:
+    names = [a, b]
+    return {
+        "players": names,
+        "metric": metric,
+        "matches": res["matches"],
+        "won": res["won"],
+        "undecided": res["undecided"],
+        "points": res["points"],
+        "sides": [dict(s, player=n) for s, n in zip(res["sides"], names)],
+        "rows": [dict(r, winner=None if r["winner"] is None else names[r["winner"]]) for r in res["rows"]],
+        "filter": flt,
+    }
+
+
+def h2h_text(obj: dict) -> str:
+    f = obj["filter"]
+    a, b = (safe_text(n) for n in obj["players"])
+    key, ci_key, label = _METRIC_KEY[obj["metric"]]
+    lines = [f"Head to head: {a} v {b} — scope: {scope_text(f, ('player',))}"]
+    if not obj["matches"]:
+        lines.append("No match between them in this selection.")
+        return "\n".join(lines)
+    sa, sb = obj["sides"]
+    summary = [
+        ["matches won", obj["won"][0], obj["won"][1]],
+        ["points", obj["points"][0], obj["points"][1]],
+        ["decisions", sa["decisions"], sb["decisions"]],
+        [label, num(sa[key]), num(sb[key])],
+    ]
+    if ci_key:
+        summary.append([f"95% {label}", interval(sa[ci_key]) if sa[ci_key] else DASH,
+                        interval(sb[ci_key]) if sb[ci_key] else DASH])
+    lines.append(f"{obj['matches']} common match{'es' if obj['matches'] != 1 else ''}"
+                 + (f", {obj['undecided']} undecided (unfinished or equal)" if obj["undecided"] else ""))
+    lines.append(table(summary, ["", a, b], "lrr"))
+    rows = []
+    for r in obj["rows"]:
+        rows.append([r["id"], r["date"] or DASH, safe_text(r["event"]) if r["event"] else DASH,
+                     "money" if r["length"] == 0 else r["length"], f"{r['score'][0]}–{r['score'][1]}",
+                     safe_text(r["winner"]) if r["winner"] else DASH,
+                     r["decisions"][0], num(r[key][0]), r["decisions"][1], num(r[key][1])])
+    lines.append("")
+    lines.append(table(rows, ["id", "date", "event", "length", "score", "winner", f"{a} n", f"{a} {label}",
+                              f"{b} n", f"{b} {label}"], "llllllrrrr"))
+    lines.append(f"{label}: Σ/Σ over the common matches (matches as units); points = final scores added up "
+                 "(match play and money alike); winner from points (SPEC §4)")
+    return "\n".join(lines)
+
+
+def h2h_csv(obj: dict) -> str:
+    key, _, _ = _METRIC_KEY[obj["metric"]]
+    a, b = obj["players"]
+    rows = [[r["id"], r["date"], r["event"], r["length"], r["score"][0], r["score"][1], r["winner"],
+             r["decisions"][0], r[key][0], r["decisions"][1], r[key][1]] for r in obj["rows"]]
+    return csv_text(rows, ["id", "date", "event", "length", f"score {a}", f"score {b}", "winner",
+                           f"decisions {a}", f"{key} {a}", f"decisions {b}", f"{key} {b}"])
+
+
+# -- windows -------------------------------------------------------------------------
+
+WINDOW_KEYS = ("start", "end", "partial", "matches", "decisions", "pr", "pr_ci", "checker_pr", "cube_pr",
+               "mwc_loss", "l7", "l7_ci")
+
+
+def windows_object(res: dict, metric: str, flt: dict) -> dict:
+    return {
+        "months": res["months"],
+        "metric": metric,
+        "player": flt.get("player"),
+        "undated": res["undated"],
+        "windows": [{k: w[k] for k in WINDOW_KEYS} for w in res["windows"]],
+        "filter": flt,
+    }
+
+
+def windows_text(obj: dict) -> str:
+    f = obj["filter"]
+    key, ci_key, label = _METRIC_KEY[obj["metric"]]
+    who = safe_text(f["player"]) if f.get("player") else "everyone (both sides of every match)"
+    lines = [f"{label} per rolling {obj['months']}-month window, {who} — scope: {scope_text(f, ('player',))}"]
+    if not obj["windows"]:
+        lines.append("No dated match in this selection.")
+    else:
+        rows = []
+        for w in obj["windows"]:
+            ci = w.get(ci_key) if ci_key else None
+            rows.append([w["start"] + (" …" if w["partial"] else ""), w["end"], w["matches"], w["decisions"],
+                         num(w[key])] + ([interval(ci) if ci else DASH] if ci_key else []))
+        headers = ["from", "to", "matches", "decisions", label] + ([f"95% {label}"] if ci_key else [])
+        lines.append(table(rows, headers, "llrrr" + ("r" if ci_key else "")))
+        lines.append("one window ending at each month end; … = the window starts before the first dated match")
+    if obj["undated"]:
+        lines.append(f"undated matches left out: {obj['undated']}")
+    lines.append(f"metric: {METRIC_NAMES[obj['metric']]}")
+    return "\n".join(lines)
+
+
+def windows_csv(obj: dict) -> str:
+    rows = []
+    for w in obj["windows"]:
+        pc, lc = _ci_cells(w["pr_ci"]), _ci_cells(w["l7_ci"])
+        rows.append([w["start"], w["end"], w["partial"], w["matches"], w["decisions"], w["pr"], pc[0], pc[1],
+                     w["mwc_loss"], w["l7"], lc[0], lc[1]])
+    return csv_text(rows, ["start", "end", "partial", "matches", "decisions", "pr", "pr_ci_low", "pr_ci_high",
+                           "mwc_loss", "l7", "l7_ci_low", "l7_ci_high"])
+
+
+def dump(obj) -> str:
+    return to_json(obj)

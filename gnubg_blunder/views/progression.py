@@ -1,0 +1,161 @@
+"""``progression`` (am I improving?) and ``goal suggest``, as text, JSON or
+CSV.  Renders :func:`gnubg_blunder.metrics.progression.progression_figures`;
+computes nothing."""
+
+from __future__ import annotations
+
+from ..metrics.progression import METRIC_KEYS, METRIC_NAMES, TREND_NOTE
+from ..metrics.summary import BANDS_NOTE
+from .formatting import DASH, csv_text, interval, num, table, to_json
+from .summary_view import band_text, scope_text
+
+UNITS = {"pr": "", "mwc": " % points", "mwc7": " % points"}
+
+
+def progression_object(fig: dict, flt) -> dict:
+    out = dict(fig)
+    out["filter"] = flt.to_json()
+    return out
+
+
+def _goal_line(obj: dict) -> str:
+    g = obj["goal"]
+    if not g:
+        return "Goal: none set (goal set \"PR < 5\" --weeks 12; goal suggest proposes one)."
+    short = {"pr": "PR", "mwc": "MWC", "mwc7": "MWC-7"}.get(g["metric"], g["metric"])
+    line = f"Goal: {short} {g['op']} {g['target']:g} by {g['deadline']} (set on {g['set_on']})."
+    if not g["comparable"]:
+        line += f" It is in {g['metric'].upper()}: run with --metric {g['metric']} to compare."
+    return line
+
+
+def _now_line(obj: dict) -> str:
+    cur = obj["current"]
+    key = METRIC_KEYS[obj["metric"]]
+    who = obj["perspective"] or "both sides pooled"
+    if not cur["decisions"]:
+        return f"Now ({who}): no counted decisions."
+    text = (f"Now ({who}): {METRIC_NAMES[obj['metric']]} {num(cur[key])}{UNITS[obj['metric']]} over "
+            f"{cur['decisions']} decisions in {cur['matches']} matches; level {band_text(cur['level_band'])}")
+    g = obj["goal"]
+    if g and g["comparable"] and g["now_meets"] is not None:
+        text += f"; goal {'met' if g['now_meets'] else 'not met'} today"
+    return text + "."
+
+
+def _trend_lines(obj: dict) -> list:
+    t = obj["trend"]
+    unit = UNITS[obj["metric"]]
+    name = METRIC_NAMES[obj["metric"]]
+    if t["refused"]:
+        return [t["refused"], TREND_NOTE]
+    text = (f"Trend ({name}, least squares over {t['points']} dated matches, {t['from']} to {t['to']}): "
+            f"{t['slope_per_30_days']:+.2f}{unit} per 30 days, from {num(t['value_at_first'])} to "
+            f"{num(t['value_at_last'])} on the line")
+    if t["at_deadline"] is not None:
+        text += f"; projected to the deadline {t['deadline']}: {num(t['at_deadline'])}{unit}"
+        if t["meets_goal"] is not None:
+            text += f" (the goal would {'be' if t['meets_goal'] else 'not be'} met on this line)"
+    return [text + ".", TREND_NOTE]
+
+
+def progression_text(obj: dict) -> str:
+    metric = obj["metric"]
+    key = METRIC_KEYS[metric]
+    name = METRIC_NAMES[metric]
+    lines = [f"Progression — scope: {scope_text(obj['filter'])}; metric {name}",
+             _goal_line(obj), _now_line(obj), ""]
+    if obj["tournaments"]:
+        lines.append("By tournament (date = its earliest match; the figure of one player per tournament):")
+        rows = []
+        for t in obj["tournaments"]:
+            ci = interval(t["pr_ci"]) if t["pr_ci"] else f"({t['ci_note']})" if t["ci_note"] else DASH
+            rows.append([t["date"] or DASH, t["event"], t["player"], t["matches"],
+                         f"{t['decisions']}{'†' if t['small'] else ''}", num(t[key]),
+                         ci if metric == "pr" else ""])
+        headers = ["date", "tournament", "player", "matches", "decisions", name, "95% (PR)" if metric == "pr" else ""]
+        lines.append(table(rows, headers, "lllrrrl"))
+        if any(t["small"] for t in obj["tournaments"]):
+            lines.append("† under 10 decisions: a rough figure.")
+    else:
+        lines.append("By tournament: no match of this scope names an event.")
+    lines.append("")
+    who = obj["perspective"]
+    lines.append(f"By match ({who + ' only' if who else 'both sides pooled; --player NAME for one player'}):")
+    if obj["matches"]:
+        rows = []
+        for m in obj["matches"]:
+            other = m["opponent"] if who else " v ".join(m["players"])
+            rows.append([m["date"], m["match_id"], m["event"] or DASH,
+                         "money" if m["length"] == 0 else m["length"], other, m["decisions"], num(m[key])])
+        lines.append(table(rows, ["date", "match", "event", "length", "opponent" if who else "players",
+                                  "decisions", name], "lrlllrr"))
+    else:
+        lines.append("  no dated match.")
+    if obj["undated_matches"]:
+        ids = ", ".join(str(i) for i in obj["undated_match_ids"])
+        lines.append(f"{obj['undated_matches']} undated match{'es' if obj['undated_matches'] != 1 else ''} "
+                     f"left out (match {ids}).")
+    if who and obj["matches_without_player"]:
+        n = len(obj["matches_without_player"])
+        lines.append(f"{n} match{'es' if n != 1 else ''} without {who} left out.")
+    if metric != "pr":
+        lines.append("(money matches have no MWC: — )")
+    lines.append("")
+    lines += _trend_lines(obj)
+    return "\n".join(lines)
+
+
+CSV_HEADERS = ["row", "date", "tournament", "match_id", "player", "opponent", "matches", "decisions", "pr",
+               "pr_low", "pr_high", "checker_pr", "cube_pr", "mwc_loss", "l7"]
+
+
+def progression_csv(obj: dict) -> str:
+    """One CSV: tournament rows then match rows (column ``row``)."""
+    rows = []
+    for t in obj["tournaments"]:
+        ci = t["pr_ci"] or [None, None]
+        rows.append(["tournament", t["date"], t["event"], None, t["player"], None, t["matches"], t["decisions"],
+                     t["pr"], ci[0], ci[1], t["checker_pr"], t["cube_pr"], t["mwc_loss"], t["l7"]])
+    for m in obj["matches"]:
+        rows.append(["match", m["date"], m["event"], m["match_id"], m["player"], m["opponent"], 1, m["decisions"],
+                     m["pr"], None, None, m["checker_pr"], m["cube_pr"], m["mwc_loss"], m["l7"]])
+    return csv_text(rows, CSV_HEADERS)
+
+
+def progression_output(obj: dict, fmt: str) -> str:
+    if fmt == "json":
+        return to_json(obj)
+    if fmt == "csv":
+        return progression_csv(obj)
+    return progression_text(obj)
+
+
+# -- goal suggest ------------------------------------------------------------------
+
+def suggestion_text(s: dict) -> str:
+    """The sentence of ``goal suggest`` from ``goal_suggestion_figures``."""
+    who = s["player"] or "both sides pooled (no --player and no main player)"
+    if not s["decisions"]:
+        return f"{who}: no counted decisions in this selection: nothing to suggest."
+    head = f"{who}: PR {num(s['pr'])} over {s['decisions']} decisions is {band_text(s['level_band'])}"
+    if s["target"] is None:
+        return (head + ": the first band has no band above it, so the bands suggest no goal "
+                f"({BANDS_NOTE}).")
+    return (head + f". Suggested goal: PR < {s['target']:g}, the lower bound of {s['level_band']['name']} "
+            f"({BANDS_NOTE}). Set it with: goal set \"PR < {s['target']:g}\" --weeks 12")
+
+
+def goal_suggestion(store, args, ctx) -> str:
+    """``goal suggest [filter]``: the lower bound of the current band of the
+    player's PR (the filter's player, else the main player)."""
+    from ..default_plugins.core_commands import filter_from_args
+    from ..metrics.progression import goal_suggestion_figures
+    from ..settings import main_player, thresholds_for
+
+    flt = filter_from_args(args, ctx)
+    sel = store.select(flt)
+    main = main_player(store)
+    perspective = sel.player_filter or (store.canonical_name(main) if main else None)
+    s = goal_suggestion_figures(sel, thresholds_for(store), flt.decision_type, perspective)
+    return suggestion_text(s)
