@@ -72,9 +72,160 @@ def matches_section(ctx) -> str:
             + "</section>")
 
 
+def _summary(ctx):
+    from ..metrics.summary import summary_figures
+
+    return ctx.once("summary", lambda: summary_figures(ctx.selection, ctx.thresholds, ctx.filter.decision_type))
+
+
+def _decision_diagram(ctx, record, row) -> str:
+    """The board of a costly decision, the played checker move drawn as
+    arrows (from the analysis' candidate list), the cube and dice shown."""
+    import json
+
+    from ..board.moves import legal_plays
+    from ..board.position import Board
+    from ..board.svg import board_svg
+
+    if not record.get("position_id"):
+        return ""
+    board = Board.from_position_id(record["position_id"])
+    dice = (row.get("dice1"), row.get("dice2")) if row.get("dice1") else None
+    steps = None
+    if row.get("kind") == "checker" and dice and row.get("candidates") and row.get("played_index") is not None:
+        played = json.loads(row["candidates"])[row["played_index"]].get("position_id")
+        for play in legal_plays(board, *dice):
+            if play.result.position_id() == played:
+                steps = play.steps
+                break
+    owner = row.get("cube_owner", -1)
+    decider = 0 if owner == row.get("player") else (1 if owner in (0, 1) else -1)
+    p = row.get("player") or 0
+    names = (record["players"][p], record["players"][1 - p]) if record.get("players") else None
+    return board_svg(board, cube_value=row.get("cube_value") or 1, cube_owner=decider, dice=dice,
+                     move_steps=steps, width=420, player_names=names,
+                     title=f"Match {record['match_id']}, game {record['game']}, move {record['move']}")
+
+
+def summary_section(ctx) -> str:
+    """Rolling PR and the ten costliest decisions, each with its board."""
+    fig = _summary(ctx)
+    rows = [[r["n"], r["decisions"], None if r["pr"] is None else f"{r['pr']:.2f}",
+             "exceeds the decisions there are" if r["exceeds"] else ""] for r in fig["rolling"]]
+    classes = ["grey" if r["exceeds"] else None for r in fig["rolling"]]
+    html = ['<section id="summary"><h2>Summary</h2><h3>PR over the last N decisions</h3>',
+            table_html(rows, ["last N", "decisions", "PR", ""], "rrrl", classes),
+            f'<h3 id="costliest">The {len(fig["top"])} costliest decisions</h3>']
+    if not fig["top"]:
+        html.append('<p class="muted">No decision with an error in this scope.</p>')
+    details = {r["id"]: r for r in ctx.store.decision_rows([t["row_id"] for t in fig["top"]])}
+    for t in fig["top"]:
+        row = details.get(t["row_id"], {})
+        facts = (
+            f'<div class="facts"><b>#{t["rank"]}</b> — {escape(t["player"])}, '
+            f'{escape(t["kind"])}<br>cost {t["error_mpt"]:.1f} mpt'
+            + ("" if t["mwc_loss"] is None else f", {t['mwc_loss']:.2f} % MWC")
+            + f'<br>played: {escape(str(row.get("played_move") or "—"))}<br>'
+            f'best: {escape(str(row.get("best_move") or "—"))}<br>'
+            f'match {t["match_id"]} ({escape(" v ".join(t["players"]))}, {escape(t["date"] or "undated")}), '
+            f'game {t["game"]}, move {t["move"]}<br><span class="muted">{escape(t["position_id"] or "")}</span>'
+            + (f'<br><i>{escape(row["comment"])}</i>' if row.get("comment") else "")
+            + "</div>"
+        )
+        html.append(f'<div class="decision">{_decision_diagram(ctx, t, row)}{facts}</div>')
+    html.append("</section>")
+    return "".join(html)
+
+
+def progression_section(ctx) -> str:
+    from ..metrics.progression import progression_figures
+    from ..settings import get_goal, main_player
+    from ..views.svgcharts import line_chart
+    import datetime as dt
+
+    fig = ctx.once("progression", lambda: progression_figures(
+        ctx.selection, ctx.thresholds, ctx.filter.decision_type, "pr", main_player(ctx.store), get_goal(ctx.store)))
+    pts = []
+    for r in fig["matches"]:
+        if r["pr"] is not None and r["date"]:
+            day = dt.date.fromisoformat(r["date"]).toordinal()
+            pts.append((day, r["pr"], r["decisions"], r["date"]))
+    trend = fig["trend"]
+    tline = None
+    if not trend.get("refused") and trend.get("from") and trend.get("to"):
+        a, b = dt.date.fromisoformat(trend["from"]).toordinal(), dt.date.fromisoformat(trend["to"]).toordinal()
+        tline = [(a, trend["value_at_first"]), (b, trend["value_at_last"])]
+    goal = fig["goal"]
+    chart = line_chart(pts, title="PR per match (point size: decisions)", y_label="PR", trend=tline,
+                       goal=goal["target"] if goal and goal.get("comparable") else None)
+    trows = [[t["event"], t["date"], t["player"], t["matches"], t["decisions"],
+              None if t["pr"] is None else f"{t['pr']:.2f}"] for t in fig["tournaments"]]
+    html = ['<section id="progression"><h2>Progression</h2>', chart,
+            f'<p class="note">{escape(fig["trend_note"])} '
+            + (escape("Trend refused: " + str(trend.get("refused"))) if trend.get("refused") else "")
+            + (f' {fig["undated_matches"]} undated match(es) left out.' if fig["undated_matches"] else "")
+            + "</p>"]
+    if trows:
+        html += ["<h3>Tournaments</h3>",
+                 table_html(trows, ["tournament", "date", "player", "matches", "decisions", "PR"], "lllrrr")]
+    html.append("</section>")
+    return "".join(html)
+
+
+def errors_section(ctx) -> str:
+    from ..metrics.errors import error_figures
+    from ..views.svgcharts import bar_chart
+
+    fig = ctx.once("errors", lambda: error_figures(ctx.selection, ctx.thresholds, ctx.filter.decision_type))
+    rec = [[r["game_plan"], r["nature"], r["theme"], r["errors"], f"{r['cost']:.2f}"]
+           for r in fig["recurring"] + fig["theme_not_determined"]]
+    cube = [[r["action"], r["decisions"], None if r["pr"] is None else f"{r['pr']:.2f}",
+             None if r["blunder_share"] is None else f"{100 * r['blunder_share']:.0f} %"] for r in fig["cube_actions"]]
+    hist = fig["histogram"]
+    chart = bar_chart([r["band"] for r in hist], [r["decisions"] for r in hist],
+                      title="Error sizes (mpt) over all counted decisions", value_format="{:.0f}")
+    html = ['<section id="errors"><h2>Errors</h2><h3>Recurring errors (cost in PR points)</h3>']
+    html.append(table_html(rec, ["game plan", "nature", "theme", "errors", "cost"], "lllrr") if rec
+                else '<p class="muted">No counted error with a game plan in this scope.</p>')
+    html += ["<h3>PR by cube action (the analysis' best action)</h3>",
+             table_html(cube, ["action", "decisions", "PR", "blunder share"], "lrrr"), chart, "</section>"]
+    return "".join(html)
+
+
+def breakdowns_section(ctx) -> str:
+    from ..metrics.breakdowns import breakdowns
+
+    fig = ctx.once("breakdowns", lambda: breakdowns(ctx.selection, ctx.thresholds, ctx.filter.decision_type))
+    html = ['<section id="breakdowns"><h2>Breakdowns</h2>']
+    for axis, title in (("phase", "By phase"), ("game_plan", "By game plan"), ("tag", "By #tag in comments"),
+                        ("score", "By score")):
+        rows, classes = [], []
+        for r in fig.get(axis) or []:
+            ci = r["pr_ci"]
+            rows.append([r["label"], r["positions"], r["decisions"], r["blunders"],
+                         None if r["pr"] is None else f"{r['pr']:.2f}",
+                         f"{ci[0]:.2f}–{ci[1]:.2f}" if ci else (r.get("ci_note") or "—")])
+            classes.append("grey" if r["small"] else None)
+        html.append(f"<h3>{title}</h3>")
+        if not rows:
+            html.append('<p class="muted">No decisions.</p>')
+            continue
+        html.append(table_html(rows, ["", "positions", "decisions", "blunders", "PR", "95% interval"], "lrrrrl",
+                               classes))
+        if axis == "tag":
+            html.append('<p class="note">A decision can carry several tags: these rows do not add up.</p>')
+    html.append('<p class="note">Grey rows: fewer than 10 decisions. Intervals by matches; none under 3 '
+                "matches or without spread.</p></section>")
+    return "".join(html)
+
+
 @hookimpl
 def register_report_sections(register):
     register("headline", headline_section, 10)
+    register("summary", summary_section, 20)
+    register("progression", progression_section, 30)
+    register("errors", errors_section, 40)
+    register("breakdowns", breakdowns_section, 50)
     register("matches", matches_section, 90)
 
 

@@ -237,7 +237,7 @@ def aggregate(
     rside = sel.roll_side_mask()
     lk = known_luck(sel) & rside
     luck = np.nan_to_num(rolls.luck, nan=0.0)
-    events = {m.event for i, m in enumerate(sel.matches) if unit[i] and m.event}
+    events = {m.event.strip().lower() for i, m in enumerate(sel.matches) if unit[i] and m.event}
     wins = losses = 0
     for i, m in enumerate(sel.matches):
         for p in (0, 1):

@@ -75,21 +75,26 @@ def group_rows(
     mp = ~np.isnan(mpe)
     lsum = np.bincount(g[mp], weights=(e * np.nan_to_num(mpe))[mp], minlength=n_groups)
     has_mp = np.bincount(g[mp], minlength=n_groups) > 0
-    # distinct positions, and those with at least one blunder
+    # distinct positions (known ones), and those with at least one blunder
     npos = max(len(sel.positions), 1)
+    known_pos = pos >= 0
     pkey = g * npos + pos
-    positions = np.bincount(np.unique(g * npos + pos) // npos, minlength=n_groups) if len(g) else np.zeros(n_groups)
-    bl_keys = np.unique(pkey[blunder])
+    uniq_pos = np.unique(pkey[known_pos])
+    positions = np.bincount(uniq_pos // npos, minlength=n_groups) if len(uniq_pos) else np.zeros(n_groups)
+    bl_keys = np.unique(pkey[blunder & known_pos])
     blunders = np.bincount(bl_keys // npos, minlength=n_groups) if len(bl_keys) else np.zeros(n_groups)
-    # units: (group, match)
-    ukey = g * nm + match
-    u_n = np.bincount(ukey, minlength=n_groups * nm).reshape(n_groups, nm)
-    u_e = np.bincount(ukey, weights=e, minlength=n_groups * nm).reshape(n_groups, nm)
+    # units: the (group, match) pairs that occur (no dense groups x matches grid)
+    units, unit_of = np.unique(g * nm + match, return_inverse=True)
+    u_n = np.bincount(unit_of, minlength=len(units))
+    u_e = np.bincount(unit_of, weights=e, minlength=len(units))
+    u_group = units // nm
+    order = np.argsort(u_group, kind="stable")
+    bounds = np.searchsorted(u_group[order], np.arange(n_groups + 1))
 
     rows = []
     for k in range(n_groups):
-        present = u_n[k] > 0
-        ue, un = u_e[k][present], u_n[k][present]
+        mine = order[bounds[k]:bounds[k + 1]]
+        ue, un = u_e[mine], u_n[mine]
         ci = ratio_interval(ue, un, PR_SCALE)
         rows.append({
             "decisions": int(n[k]),
@@ -104,7 +109,7 @@ def group_rows(
             "cube_pr": PR_SCALE * float(esum[k] - echk[k]) / int(n[k] - n_chk[k]) if n[k] - n_chk[k] else None,
             "mwc_loss": 100 * float(lsum[k]) if has_mp[k] else None,
             "small": bool(n[k] < SMALL_ROW),
-            "matches": int(present.sum()),
+            "matches": int(len(mine)),
         })
     return rows
 
