@@ -128,7 +128,9 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds()) -> list:
             l7 = None if money or not N[s] else l7_of_match(L[s], m.length)
             elo_d, bound = elo(l7)
             l7_ci = None
-            pr_ci = ratio_interval(G_E[units], G_N[units], PR_SCALE)
+            games_n, games_e = G_N[units], G_E[units]
+            played = games_n > 0  # ratio units: the games holding the side's counted decisions
+            pr_ci = ratio_interval(games_e[played], games_n[played], PR_SCALE)
             if not money and N[s]:
                 ci = sum_interval(G_L[units], math.sqrt(7 / m.length))
                 l7_ci = None if ci is None else [100 * ci[0], 100 * ci[1]]
@@ -210,25 +212,30 @@ def aggregate(
     lengths = np.array([m.length for m in sel.matches], dtype=np.float64)
     M_units_N = _sum(dec.match[cnt], nm)
     M_units_E = _sum(dec.match[cnt], nm, e[cnt])
-    # units: matches with at least one selected side
-    unit = sel.sides.any(axis=1) if nm else np.zeros(0, dtype=bool)
+    # interval units (SPEC §7): the matches holding counted decisions of the
+    # selected side(s); both sides of a match are one unit
+    unit = (sel.sides.any(axis=1) if nm else np.zeros(0, dtype=bool)) & (M_units_N > 0)
     pr_ci = ratio_interval(M_units_E[unit], M_units_N[unit], PR_SCALE)
 
-    # MWC and L₇ over match-play sides only (money has no MWC)
+    # MWC and L₇ over match-play sides only (money has no MWC).  Every
+    # selected side of a match-play match weighs √N (SPEC §5), so that with
+    # a decision-type filter L₇ is the checker or cube part of the same L₇
+    # (the parts add up, SPEC §14).  Nothing counted: never measured (None).
     ell = e * mpe
     mp = ~money[dec.match] if len(dec) else np.zeros(0, dtype=bool)
     L_match = _sum(dec.match[cnt & mp], nm, ell[cnt & mp])
-    side_counts = sel.sides.sum(axis=1) if nm else np.zeros(0)
-    sqrtN = np.where(money, 0.0, np.sqrt(lengths)) * side_counts
-    mp_units = unit & ~money
-    mwc_loss = 100 * float(L_match.sum()) if mp_units.any() else None
     skey = dec.match.astype(np.int64) * 2 + dec.player
     L_side = _sum(skey[cnt & mp], 2 * nm, ell[cnt & mp])
+    measured = bool((cnt & mp).any())
     picked = [(i, p) for i in range(nm) for p in (0, 1) if sel.sides[i, p] and not money[i]]
-    l7 = l7_of_aggregate([L_side[2 * i + p] for i, p in picked], [sel.matches[i].length for i, _ in picked])
+    mwc_loss = 100 * float(L_match.sum()) if measured else None
+    l7 = l7_of_aggregate([L_side[2 * i + p] for i, p in picked],
+                         [sel.matches[i].length for i, _ in picked]) if measured else None
     l7_ci = None
     if l7 is not None:
-        # units: matches; without a player filter both sides of a match are one unit
+        # units: the match-play matches of the selected sides; both sides one unit
+        mp_units = (sel.sides.any(axis=1) & ~money) & (M_units_N > 0)
+        sqrtN = np.sqrt(lengths) * sel.sides.sum(axis=1)
         ci = ratio_interval(L_match[mp_units], sqrtN[mp_units], math.sqrt(7))
         l7_ci = None if ci is None else [100 * ci[0], 100 * ci[1]]
     elo_d, bound = elo(l7)
@@ -237,7 +244,7 @@ def aggregate(
     rside = sel.roll_side_mask()
     lk = known_luck(sel) & rside
     luck = np.nan_to_num(rolls.luck, nan=0.0)
-    events = {m.event.strip().lower() for i, m in enumerate(sel.matches) if unit[i] and m.event}
+    events = {m.event.strip().lower() for m in sel.matches if m.event}
     wins = losses = 0
     for i, m in enumerate(sel.matches):
         for p in (0, 1):
@@ -250,7 +257,7 @@ def aggregate(
         "decisions": N,
         "checker_decisions": N_chk,
         "cube_decisions": N - N_chk,
-        "matches": int(unit.sum()),
+        "matches": int(sel.sides.any(axis=1).sum()) if nm else 0,
         "tournaments": len(events),
         "wins": wins,
         "losses": losses,
@@ -264,7 +271,8 @@ def aggregate(
         "l7_ci": l7_ci,
         "elo": _f(elo_d),
         "elo_bound": bool(bound),
-        "snowie_er": rate(np.nan_to_num(g_err, nan=0.0)[snowie_known].sum(), total_moves),
+        "snowie_er": rate(np.nan_to_num(g_err, nan=0.0)[snowie_known].sum(), total_moves)
+        if snowie_known.any() else None,
         "errors": int((cnt & err).sum()),
         "blunders": int((cnt & blunder).sum()),
         "luck_emg": float(luck[lk].sum()) if lk.any() else None,
