@@ -11,6 +11,9 @@ from ..views.formatting import elo_text, num
 from ..views.report import table_html
 
 
+MATCHES_SHOWN = 300  # the report lists the most recent matches; the CLI lists them all
+
+
 def _aggregate(ctx):
     from ..metrics.figures import aggregate
 
@@ -52,6 +55,8 @@ def matches_section(ctx) -> str:
     from ..views.matches import match_objects
 
     objs = ctx.once("matches", lambda: match_objects(ctx.selection, ctx.thresholds))
+    left_out = max(0, len(objs) - MATCHES_SHOWN)
+    objs = objs[-MATCHES_SHOWN:]  # the most recent ones (matches come in date order)
     rows, classes = [], []
     for m in objs:
         for k, s in enumerate(m["sides"]):
@@ -66,7 +71,9 @@ def matches_section(ctx) -> str:
             classes.append(None)
     if not rows:
         return '<section id="matches"><h2>Matches</h2><p class="muted">No matches in this scope.</p></section>'
-    return ('<section id="matches"><h2>Matches</h2>'
+    note = (f'<p class="note">The {MATCHES_SHOWN} most recent matches of the scope; {left_out} earlier ones '
+            "are left out here (`gnubg-blunder matches` lists them all).</p>" if left_out else "")
+    return ('<section id="matches"><h2>Matches</h2>' + note
             + table_html(rows, ["match", "date", "length", "player", "result", "decisions", "PR", "MWC lost", "L7"],
                          "lllllrrrr", classes)
             + "</section>")
@@ -219,6 +226,36 @@ def breakdowns_section(ctx) -> str:
     return "".join(html)
 
 
+def players_section(ctx) -> str:
+    """One row per player of the scope's matches (the filter's player is
+    highlighted, not the only row)."""
+    import dataclasses
+
+    from ..metrics.players import player_key, player_rows
+
+    everyone = ctx.store.select(dataclasses.replace(ctx.filter, player=None))
+    rows = ctx.once("players", lambda: player_rows(everyone, ctx.thresholds))
+    rows = sorted(rows, key=lambda r: (-r["decisions"], r["player"].lower()))
+    me = player_key(ctx.filter.player, ctx.store.aliases()) if ctx.filter.player else None
+    table, classes = [], []
+    for r in rows:
+        table.append([r["player"], r["matches"], f"{r['wins']}–{r['losses']}", r["decisions"],
+                      None if r["pr"] is None else f"{r['pr']:.2f}",
+                      None if r["checker_pr"] is None else f"{r['checker_pr']:.2f}",
+                      None if r["cube_pr"] is None else f"{r['cube_pr']:.2f}",
+                      None if r["snowie_er"] is None else f"{r['snowie_er']:.2f}", r["blunders"],
+                      None if r["luck_per_roll"] is None else f"{r['luck_per_roll']:+.1f}",
+                      None if r["l7"] is None else f"{r['l7']:.2f}"])
+        classes.append("highlight" if me is not None and r.get("key") == me else None)
+    if not table:
+        return '<section id="players"><h2>Players</h2><p class="muted">No players in this scope.</p></section>'
+    return ('<section id="players"><h2>Players</h2>'
+            + table_html(table, ["player", "matches", "W–L", "decisions", "PR", "checker PR", "cube PR", "Snowie ER",
+                                 "blunders", "luck/roll (mpt)", "L7"], "lrrrrrrrrrr", classes)
+            + '<p class="note">Each row is the Σ/Σ of that player\'s match sides. Luck per roll is not skill.</p>'
+            "</section>")
+
+
 @hookimpl
 def register_report_sections(register):
     register("headline", headline_section, 10)
@@ -226,6 +263,7 @@ def register_report_sections(register):
     register("progression", progression_section, 30)
     register("errors", errors_section, 40)
     register("breakdowns", breakdowns_section, 50)
+    register("players", players_section, 60)
     register("matches", matches_section, 90)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .formatting import DASH, csv_text, num, table, to_json
+from .formatting import DASH, csv_text, num, table, to_json, scope_text
 
 METRIC_NAMES = {
     "pr": "PR",
@@ -20,22 +20,7 @@ METRIC_NAMES = {
 
 def scope_line(f: dict) -> str:
     """The filter in words (every view names its scope)."""
-    scope = []
-    if f.get("player"):
-        scope.append(f"player {f['player']}")
-    if f.get("tournaments"):
-        scope.append("tournaments " + ", ".join(f["tournaments"]))
-    if f.get("date_from") or f.get("date_to"):
-        scope.append(f"dates {f.get('date_from') or '…'} to {f.get('date_to') or '…'}")
-    if f.get("lengths"):
-        scope.append("lengths " + ", ".join("money" if x == 0 else str(x) for x in f["lengths"]))
-    if f.get("decision_type") and f["decision_type"] != "all":
-        scope.append(f"{f['decision_type']} decisions")
-    if f.get("engine"):
-        scope.append(f"engine {f['engine']}")
-    if f.get("min_depth") is not None:
-        scope.append(f"depth ≥ {f['min_depth']:g}")
-    return "Scope: " + (", ".join(scope) if scope else "every stored match, both sides")
+    return "Scope: " + scope_text(f)
 
 
 def pct(x: Optional[float]) -> str:

@@ -26,6 +26,34 @@ def elo_text(elo: Optional[float], bound: bool) -> str:
     return ("≤ " if bound else "") + f"{round(elo) + 0:d}"
 
 
+def safe_text(s) -> str:
+    """User data as printable text (control characters escaped)."""
+    if s is None:
+        return DASH
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(s))
+
+
+def scope_text(f: dict, ignored: tuple = (), everything: str = "every stored match, both sides") -> str:
+    """The filter in words (every view names its scope); ``f`` is
+    ``Filter.to_json()``; keys in ``ignored`` are left out."""
+    parts = []
+    if f.get("player") and "player" not in ignored:
+        parts.append(f"player {safe_text(f['player'])}")
+    if f.get("tournaments"):
+        parts.append("tournaments " + ", ".join(safe_text(t) for t in f["tournaments"]))
+    if f.get("date_from") or f.get("date_to"):
+        parts.append(f"dates {f.get('date_from') or '…'} to {f.get('date_to') or '…'}")
+    if f.get("lengths"):
+        parts.append("lengths " + ", ".join("money" if x == 0 else str(x) for x in f["lengths"]))
+    if f.get("decision_type") and f["decision_type"] != "all" and "decision_type" not in ignored:
+        parts.append(f"{f['decision_type']} decisions")
+    if f.get("engine"):
+        parts.append(f"engine {f['engine']}")
+    if f.get("min_depth") is not None:
+        parts.append(f"depth ≥ {f['min_depth']:g}")
+    return ", ".join(parts) if parts else everything
+
+
 def table(rows: list, headers: list, align: Optional[str] = None) -> str:
     """A plain text table; align is a string of 'l'/'r' per column."""
     cells = [[str(h) for h in headers]] + [[str(c) for c in r] for r in rows]

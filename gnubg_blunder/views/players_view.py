@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .formatting import DASH, csv_text, interval, num, table, to_json
+from . import formatting
+from .formatting import DASH, csv_text, interval, num, safe_text, table, to_json
 from .table_filters import Column
 
 # -- shared -------------------------------------------------------------------
@@ -24,31 +25,9 @@ METRIC_NAMES = {
 }
 
 
-def safe_text(s) -> str:
-    """User data as printable text (control characters escaped)."""
-    if s is None:
-        return DASH
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(s))
-
-
 def scope_text(f: dict, ignored: tuple = ()) -> str:
     """The filter in words; filter keys in ``ignored`` are left out."""
-    parts = []
-    if f.get("player") and "player" not in ignored:
-        parts.append(f"player {safe_text(f['player'])}")
-    if f.get("tournaments"):
-        parts.append("tournaments " + ", ".join(safe_text(t) for t in f["tournaments"]))
-    if f.get("date_from") or f.get("date_to"):
-        parts.append(f"dates {f.get('date_from') or '…'} to {f.get('date_to') or '…'}")
-    if f.get("lengths"):
-        parts.append("lengths " + ", ".join("money" if x == 0 else str(x) for x in f["lengths"]))
-    if f.get("decision_type") and f["decision_type"] != "all" and "decision_type" not in ignored:
-        parts.append(f"{f['decision_type']} decisions")
-    if f.get("engine"):
-        parts.append(f"engine {f['engine']}")
-    if f.get("min_depth") is not None:
-        parts.append(f"depth ≥ {f['min_depth']:g}")
-    return ", ".join(parts) if parts else "every stored match"
+    return formatting.scope_text(f, ignored, everything="every stored match")
 
 
 def _signed(x, digits=1) -> str:

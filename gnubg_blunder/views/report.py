@@ -16,6 +16,7 @@ from html import escape
 from typing import Callable, Optional
 
 from .. import __version__
+from . import formatting
 
 STYLE = """
 body{font-family:"DejaVu Sans",Arial,sans-serif;color:#1f2328;background:#fff;margin:24px auto;max-width:1000px;
@@ -32,7 +33,7 @@ th{background:#f6f8fa}td.l,th.l{text-align:left}
 .muted,.grey{color:#6e7781}.small td{color:#6e7781}.note{color:#57606a;font-size:12px}
 .decision{display:flex;gap:16px;align-items:flex-start;border-top:1px solid #d0d7de;padding:10px 0}
 .decision .facts{min-width:280px}
-mark{background:#fff3b0}
+mark{background:#fff3b0}tr.highlight td{background:#fff8c5;font-weight:bold}
 @media print{body{margin:0}.decision{break-inside:avoid}}
 """
 
@@ -71,23 +72,7 @@ def sections(pm=None) -> list:
 
 def scope_text(flt) -> str:
     """The filter in words (the report names its scope at the top)."""
-    f = flt.to_json()
-    parts = []
-    if f.get("player"):
-        parts.append(f"player {f['player']}")
-    if f.get("tournaments"):
-        parts.append("tournaments " + ", ".join(f["tournaments"]))
-    if f.get("date_from") or f.get("date_to"):
-        parts.append(f"dates {f.get('date_from') or '…'} to {f.get('date_to') or '…'}")
-    if f.get("lengths"):
-        parts.append("lengths " + ", ".join("money" if x == 0 else str(x) for x in f["lengths"]))
-    if f.get("decision_type") not in (None, "all"):
-        parts.append(f"{f['decision_type']} decisions")
-    if f.get("engine"):
-        parts.append(f"engine {f['engine']}")
-    if f.get("min_depth") is not None:
-        parts.append(f"analysis depth ≥ {f['min_depth']:g} plies")
-    return ", ".join(parts) if parts else "every stored match, both sides"
+    return formatting.scope_text(flt.to_json())
 
 
 def build_report(ctx: ReportContext, title: Optional[str] = None) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..metrics.levels import level_band
-from .formatting import DASH, elo_text, interval, num
+from .formatting import DASH, elo_text, interval, num, scope_text
 
 
 def stats_object(figures: dict, flt) -> dict:
@@ -14,21 +14,7 @@ def stats_object(figures: dict, flt) -> dict:
 
 
 def stats_text(obj: dict) -> str:
-    f = obj["filter"]
-    scope = []
-    if f.get("player"):
-        scope.append(f"player {f['player']}")
-    if f.get("date_from") or f.get("date_to"):
-        scope.append(f"dates {f.get('date_from') or '…'} to {f.get('date_to') or '…'}")
-    if f.get("lengths"):
-        scope.append("lengths " + ", ".join("money" if x == 0 else str(x) for x in f["lengths"]))
-    if f.get("decision_type") and f["decision_type"] != "all":
-        scope.append(f"{f['decision_type']} decisions")
-    if f.get("engine"):
-        scope.append(f"engine {f['engine']}")
-    if f.get("min_depth") is not None:
-        scope.append(f"depth ≥ {f['min_depth']:g}")
-    lines = [f"Scope: {', '.join(scope) if scope else 'every stored match, both sides'}"]
+    lines = [f"Scope: {scope_text(obj['filter'])}"]
     if not obj["decisions"]:
         lines.append(f"Matches: {obj['matches']}; no counted decisions.")
         return "\n".join(lines)

@@ -7,7 +7,7 @@ nothing.  (``views/summary.py`` is the console match summary.)
 from __future__ import annotations
 
 from ..metrics.summary import BANDS_NOTE
-from .formatting import DASH, elo_text, interval, num, to_json
+from .formatting import DASH, elo_text, interval, num, scope_text, to_json
 from .positions_view import decisions_table, positions_text
 
 METRIC_LABEL = {
@@ -15,26 +15,6 @@ METRIC_LABEL = {
     "mwc": "MWC lost (cumulative match winning chances lost over the selection, % points)",
     "mwc7": "MWC-7 (L7: MWC lost scaled to a 7-point match, % points)",
 }
-
-
-def scope_text(f: dict) -> str:
-    """The filter in words."""
-    scope = []
-    if f.get("player"):
-        scope.append(f"player {f['player']}")
-    if f.get("tournaments"):
-        scope.append("tournaments " + ", ".join(f["tournaments"]))
-    if f.get("date_from") or f.get("date_to"):
-        scope.append(f"dates {f.get('date_from') or '…'} to {f.get('date_to') or '…'}")
-    if f.get("lengths"):
-        scope.append("lengths " + ", ".join("money" if x == 0 else str(x) for x in f["lengths"]))
-    if f.get("decision_type") and f["decision_type"] != "all":
-        scope.append(f"{f['decision_type']} decisions")
-    if f.get("engine"):
-        scope.append(f"engine {f['engine']}")
-    if f.get("min_depth") is not None:
-        scope.append(f"depth ≥ {f['min_depth']:g}")
-    return ", ".join(scope) if scope else "every stored match, both sides"
 
 
 def band_text(level) -> str:
