@@ -106,6 +106,23 @@ def _two_players(p):
     p.add_argument("b", metavar="B", help="another player")
 
 
+def _two_selected(args, ctx, refuse_engine_depth_for=None) -> tuple:
+    """The store, filter, selection (every player), players and the
+    indexes of players A and B (two different ones)."""
+    from ..metrics.players import players_of
+
+    store = ctx.store()
+    flt = filter_from_args(args, ctx)
+    if refuse_engine_depth_for:
+        _refuse_engine_depth(args, flt, refuse_engine_depth_for)
+    sel = _select_all_players(store, flt)
+    players = players_of(sel)
+    a, b = _resolve(store, players, args.a), _resolve(store, players, args.b)
+    if a == b:
+        raise UserError(f"{args.a!r} and {args.b!r} are the same player")
+    return store, flt, sel, players, a, b
+
+
 def _compare_configure(p):
     _two_players(p)
     add_filter_arguments(p)
@@ -113,16 +130,10 @@ def _compare_configure(p):
 
 
 def _compare_run(args, ctx):
-    from ..metrics.players import compare, player_rows, players_of
+    from ..metrics.players import compare, player_rows
     from ..views import players_view as pv
 
-    store = ctx.store()
-    flt = filter_from_args(args, ctx)
-    sel = _select_all_players(store, flt)
-    players = players_of(sel)
-    a, b = _resolve(store, players, args.a), _resolve(store, players, args.b)
-    if a == b:
-        raise UserError(f"{args.a!r} and {args.b!r} are the same player")
+    store, flt, sel, players, a, b = _two_selected(args, ctx)
     rows = player_rows(sel, thresholds_for(store), players=players)
     obj = pv.compare_object(compare(rows[a], rows[b]), rows[a], rows[b], flt.to_json())
     return _emit(ctx, args.format, obj, pv.compare_text, pv.compare_csv)
@@ -137,16 +148,10 @@ def _contrast_configure(p):
 
 
 def _contrast_run(args, ctx):
-    from ..metrics.players import contrast, players_of
+    from ..metrics.players import contrast
     from ..views import players_view as pv
 
-    store = ctx.store()
-    flt = filter_from_args(args, ctx)
-    sel = _select_all_players(store, flt)
-    players = players_of(sel)
-    a, b = _resolve(store, players, args.a), _resolve(store, players, args.b)
-    if a == b:
-        raise UserError(f"{args.a!r} and {args.b!r} are the same player")
+    store, flt, sel, players, a, b = _two_selected(args, ctx)
     thr = thresholds_for(store)
     rows = contrast(sel, players, a, b, thr, flt.decision_type)
     obj = pv.contrast_object(rows, players.names[a], players.names[b], thr, flt.to_json())
@@ -188,17 +193,10 @@ def _h2h_configure(p):
 
 
 def _h2h_run(args, ctx):
-    from ..metrics.players import head_to_head, players_of
+    from ..metrics.players import head_to_head
     from ..views import players_view as pv
 
-    store = ctx.store()
-    flt = filter_from_args(args, ctx)
-    _refuse_engine_depth(args, flt, "h2h")
-    sel = _select_all_players(store, flt)
-    players = players_of(sel)
-    a, b = _resolve(store, players, args.a), _resolve(store, players, args.b)
-    if a == b:
-        raise UserError(f"{args.a!r} and {args.b!r} are the same player")
+    store, flt, sel, players, a, b = _two_selected(args, ctx, refuse_engine_depth_for="h2h")
     res = head_to_head(sel, players, a, b, thresholds_for(store), flt.decision_type)
     obj = pv.h2h_object(res, players.names[a], players.names[b], args.metric, flt.to_json())
     return _emit(ctx, args.format, obj, pv.h2h_text, pv.h2h_csv)

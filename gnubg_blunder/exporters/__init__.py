@@ -117,6 +117,16 @@ def _move_steps(match: Match, game: Game, roll) -> tuple:
     return steps, False, before, after
 
 
+def check_exportable(match: Match) -> None:
+    """What both writers refuse: a position file, another variation, no game."""
+    if match.kind != "match":
+        raise ExportError("a position file, not a match: there is no game to write")
+    if match.variation not in (None, "Standard"):
+        raise ExportError(f"variation {match.variation!r} is not written")
+    if not match.games:
+        raise ExportError("the match has no game")
+
+
 def game_records(match: Match, game: Game) -> list:
     """The game's records in the order the source recorded them.
 

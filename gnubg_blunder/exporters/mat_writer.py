@@ -20,7 +20,7 @@ docs/convert.md):
 from __future__ import annotations
 
 from ..model import Match
-from . import ExportError, game_records
+from . import ExportError, check_exportable, game_records
 
 LEFT_WIDTH = 27  # "%3d) %-27s "
 RIGHT_COLUMN = 34  # where the second player's entry starts
@@ -123,12 +123,7 @@ def _ending(game, last, i: int) -> str:
 
 
 def mat_text(match: Match) -> str:
-    if match.kind != "match":
-        raise ExportError("a position file, not a match: there is no game to write")
-    if match.variation not in (None, "Standard"):
-        raise ExportError(f"variation {match.variation!r} is not written")
-    if not match.games:
-        raise ExportError("the match has no game")
+    check_exportable(match)
     parts = _header(match)
     for game in match.games:
         parts.append(_game(match, game))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .. import __version__
 from ..model import Match
-from . import ExportError, game_records, initial_cube
+from . import ExportError, check_exportable, game_records, initial_cube
 
 _COLOUR = ("W", "B")
 
@@ -104,12 +104,7 @@ def _node(rec) -> str:
 
 
 def sgf_text(match: Match) -> str:
-    if match.kind != "match":
-        raise ExportError("a position file, not a match: there is no game to write")
-    if match.variation not in (None, "Standard"):
-        raise ExportError(f"variation {match.variation!r} is not written")
-    if not match.games:
-        raise ExportError("the match has no game")
+    check_exportable(match)
     trees = []
     for game in match.games:
         nodes = [";" + _root(match, game)]
