@@ -47,6 +47,19 @@ def test_scope_and_headline(report):
     assert html.count('class="decision"') == 10
 
 
+def test_counts_link_to_their_lists_in_the_page(report):
+    import json
+
+    _path, html, stats, _db = report
+    s = json.loads(stats)
+    for what in ("errors", "blunders"):
+        assert f'href="#list-{what}"' in html and f'id="list-{what}"' in html
+        assert f'id="list-{what}">{what.capitalize()}: {s[what]}</h3>' in html
+    # every internal link has its target in the page
+    for anchor in re.findall(r'href="#([^"]+)"', html):
+        assert f'id="{anchor}"' in html
+
+
 def test_hostile_names_are_text(report):
     _path, html, _stats, _db = report
     assert HOSTILE not in html

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from html import escape
 
+import numpy as np
+
 from ..commands import Command, UserError
 from ..hookspecs import hookimpl
 from ..views.formatting import elo_text, num
@@ -22,6 +24,12 @@ def _aggregate(ctx):
 
 def _figure(value: str, label: str) -> str:
     return f'<div class="figure"><div class="v">{escape(value)}</div><div class="k">{escape(label)}</div></div>'
+
+
+def _linked_figure(value: str, label: str, anchor: str) -> str:
+    """A count that links to the list of its decisions further down the page."""
+    return (f'<div class="figure"><div class="v"><a href="{anchor}">{escape(value)}</a></div>'
+            f'<div class="k">{escape(label)} (list below)</div></div>')
 
 
 def _ci(ci, digits=2) -> str:
@@ -42,6 +50,8 @@ def headline_section(ctx) -> str:
         _figure("—" if a["l7"] is None else f"{a['l7']:.2f}", f"L7, % points ({_ci(a['l7_ci'])})"),
         _figure(elo_text(a["elo"], a["elo_bound"]), "Elo against the engine"),
         _figure(str(a["decisions"]), "decisions"),
+        _linked_figure(str(a["errors"]), "errors", "#list-errors"),
+        _linked_figure(str(a["blunders"]), "blunders", "#list-blunders"),
         _figure(str(a["matches"]), "matches"),
         _figure(str(a["tournaments"]), "tournaments"),
         _figure(band or "—", "level (this project's bands)"),
@@ -256,6 +266,35 @@ def players_section(ctx) -> str:
             "</section>")
 
 
+LIST_ROWS = 300  # a list in the report shows the costliest; the CLI's `positions` shows them all
+
+
+def lists_section(ctx) -> str:
+    """The decisions behind the headline counts (errors, blunders), costliest
+    first, so that every count of the page can be checked in the page."""
+    from ..metrics.summary import cost_order, decision_records, pick
+    from ..views.positions_view import attach_moves
+
+    html = ['<section id="lists"><h2>The decisions behind the counts</h2>']
+    for severity in ("errors", "blunders"):
+        mask = pick(ctx.selection, ctx.thresholds, ctx.filter.decision_type, severity=severity)
+        idx = cost_order(ctx.selection, np.nonzero(mask)[0])
+        shown = idx[:LIST_ROWS]
+        records = attach_moves(decision_records(ctx.selection, shown, ctx.thresholds), ctx.store)
+        rows = [[r["match_id"], r["date"], r["game"], r["move"], r["player"], r["kind"], r.get("played"),
+                 r.get("best"), None if r["error_mpt"] is None else f"{r['error_mpt']:.1f}", r["position_id"]]
+                for r in records]
+        html.append(f'<h3 id="list-{severity}">{severity.capitalize()}: {int(mask.sum())}</h3>')
+        if len(idx) > LIST_ROWS:
+            html.append(f'<p class="note">The {LIST_ROWS} costliest of {len(idx)}; '
+                        f"`gnubg-blunder positions --{severity}` lists them all.</p>")
+        html.append(table_html(rows, ["match", "date", "game", "move", "player", "kind", "played", "best",
+                                      "e (mpt)", "position"], "lllllllrrl") if rows
+                    else '<p class="muted">None.</p>')
+    html.append("</section>")
+    return "".join(html)
+
+
 @hookimpl
 def register_report_sections(register):
     register("headline", headline_section, 10)
@@ -265,6 +304,7 @@ def register_report_sections(register):
     register("breakdowns", breakdowns_section, 50)
     register("players", players_section, 60)
     register("matches", matches_section, 90)
+    register("lists", lists_section, 95)
 
 
 # -- the command ----------------------------------------------------------------
