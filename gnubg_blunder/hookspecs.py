@@ -60,7 +60,10 @@ def register_commands(registry):
 @hookspec
 def register_metrics(register):
     """Add metrics: ``register(name, function)`` where ``function(selection,
-    **options) -> dict`` is pure (arrays in, figures out; no SQL, no I/O)."""
+    thresholds, decision_type) -> dict`` is pure (arrays in, figures out;
+    no SQL, no I/O; ``selection`` is a
+    :class:`gnubg_blunder.metrics.arrays.Selection`).  ``stats`` shows each
+    under its name (JSON: ``plugin_metrics``)."""
 
 
 @hookspec

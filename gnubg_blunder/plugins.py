@@ -80,3 +80,16 @@ def importers(pm=None) -> dict:
 
     pm.hook.register_importers(register=register)
     return found
+
+
+def metrics(pm=None) -> dict:
+    """{name: function} of the plugins' metrics (``register_metrics``):
+    ``function(selection, thresholds=..., decision_type=...) -> dict``, pure."""
+    pm = pm or get_plugin_manager()
+    found: dict = {}
+
+    def register(name, function):
+        found.setdefault(name, function)
+
+    pm.hook.register_metrics(register=register)
+    return found

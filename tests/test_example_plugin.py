@@ -72,7 +72,7 @@ def test_plugins_lists_csv_log(plugin_site, tmp_path):
     db = tmp_path / "p.db"
     rows = plugin_rows(db, site=plugin_site)
     assert "csv_log" in rows
-    assert rows["csv_log"]["hooks"] == ["post_analysis", "register_commands"]
+    assert rows["csv_log"]["hooks"] == ["post_analysis", "register_commands", "register_metrics"]
     assert rows["csv_log"]["builtin"] is False
     assert (rows["csv_log"]["distribution"] or "").startswith("gnubg-blunder-csv-log")
     for name in BUILTIN:
@@ -125,6 +125,26 @@ def test_csv_path_command(plugin_site, tmp_path):
     r = cli(db, "csv-path", site=plugin_site)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == str(tmp_path / "matches.csv")
+
+
+def test_its_metric_appears_in_stats(plugin_site, shared_data, tmp_path):
+    """The plugin's metric (a pure function of the decision arrays) is in
+    `stats`: on the charlot file, 94 + 95 rolls less 18 dances are checker
+    plays (gnubg's own counts), and those forced by SPEC §2 are exactly the
+    ones the core's counting leaves out."""
+    import json
+
+    db = tmp_path / "m.db"
+    assert cli(db, "import", shared_data / "sgf" / f"{CHARLOT}.sgf", site=plugin_site,
+               csv_file=tmp_path / "x.csv").returncode == 0
+    stats = json.loads(cli(db, "stats", "--format", "json", site=plugin_site, csv_file=tmp_path / "x.csv").stdout)
+    got = stats["plugin_metrics"]["forced checker plays"]
+    assert got["checker_plays"] == 94 + 95 - 18
+    assert got["forced"] == got["checker_plays"] - stats["checker_decisions"]
+    assert got["forced"] >= 94 + 95 - 18 - 86 - 66  # at least gnubg's single-play ones
+    assert got["share"] == round(got["forced"] / got["checker_plays"], 4)
+    text = cli(db, "stats", site=plugin_site, csv_file=tmp_path / "x.csv").stdout
+    assert f"forced checker plays (plugin): forced {got['forced']}" in text
 
 
 def test_not_installed_not_listed(tmp_path):

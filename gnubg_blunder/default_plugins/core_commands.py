@@ -83,10 +83,16 @@ def _stats_run(args, ctx):
     from ..metrics.figures import aggregate
     from ..views.stats import stats_object, stats_text
 
+    from ..plugins import metrics
+
     store = ctx.store()
     flt = filter_from_args(args, ctx)
     sel = store.select(flt)
-    obj = stats_object(aggregate(sel, thresholds_for(store), flt.decision_type), flt)
+    thresholds = thresholds_for(store)
+    obj = stats_object(aggregate(sel, thresholds, flt.decision_type), flt)
+    extra = {name: fn(sel, thresholds, flt.decision_type) for name, fn in sorted(metrics().items())}
+    if extra:
+        obj["plugin_metrics"] = extra
     ctx.print(to_json(obj) if args.format == "json" else stats_text(obj))
     return 0
 

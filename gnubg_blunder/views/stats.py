@@ -39,4 +39,7 @@ def stats_text(obj: dict) -> str:
         f"Luck: {num(obj['luck_emg'], 3, signed=True)} EMG over {obj['luck_rolls']} rolls"
         + ("" if obj["luck_per_roll_mpt"] is None else f" ({obj['luck_per_roll_mpt']:+.1f} mpt a roll)")
     )
+    for name, values in (obj.get("plugin_metrics") or {}).items():
+        shown = ", ".join(f"{k} {DASH if v is None else v}" for k, v in values.items())
+        lines.append(f"{name} (plugin): {shown}")
     return "\n".join(lines)
