@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Optional
 
 import yaml
 
@@ -86,7 +85,3 @@ def filter_flags(args) -> dict:
         "engine": getattr(args, "engine", None),
         "min_depth": getattr(args, "min_depth", None),
     }
-
-
-def current_filter(flags: Optional[dict] = None) -> Filter:
-    return merged_filter(flags or {}, True)

@@ -10,7 +10,6 @@ only writes the dump.
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 import time
 from pathlib import Path

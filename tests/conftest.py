@@ -4,7 +4,6 @@ real gnubg-analysed matches made with ``../shared/tools/gnubg-selfplay``."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path

@@ -11,7 +11,7 @@ import pytest
 from conftest import needs_gnubg, run_cli
 from gnubg_blunder.filters import Filter
 from gnubg_blunder.importers.sgf import read_match
-from gnubg_blunder.store import ALREADY_STORED, ANALYSIS_ADDED, STORED, SQLiteStore, StoreError
+from gnubg_blunder.store import ALREADY_STORED, STORED, SQLiteStore, StoreError
 from gnubg_blunder.store.schema import SCHEMA_VERSION
 
 

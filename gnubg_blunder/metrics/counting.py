@@ -51,10 +51,6 @@ def counted(dec: DecisionArrays) -> np.ndarray:
     return checker | cube_action | no_double
 
 
-def is_cube(dec: DecisionArrays) -> np.ndarray:
-    return dec.kind != K_CHECKER
-
-
 def kind_mask(dec: DecisionArrays, decision_type: str) -> np.ndarray:
     """The decision-type filter of SPEC §14: all, checker or cube."""
     if decision_type in (None, "all"):

@@ -11,7 +11,6 @@ spread, and rows under 10 decisions flagged, never hidden.
 
 from __future__ import annotations
 
-import math
 from typing import Optional
 
 import numpy as np
@@ -112,12 +111,3 @@ def group_rows(
             "matches": int(len(mine)),
         })
     return rows
-
-
-def label_groups(codes: np.ndarray) -> np.ndarray:
-    """Label codes as groups (the -1 "no label" is left out)."""
-    return np.asarray(codes, dtype=np.int64)
-
-
-def is_finite(x) -> bool:
-    return x is not None and not (isinstance(x, float) and math.isnan(x))

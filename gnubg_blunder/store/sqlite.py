@@ -9,7 +9,6 @@ selects decisions and hands arrays to :mod:`gnubg_blunder.metrics`.
 from __future__ import annotations
 
 import datetime as _dt
-import io
 import json
 import sqlite3
 from dataclasses import dataclass

@@ -7,7 +7,7 @@ nothing.  (``views/summary.py`` is the console match summary.)
 from __future__ import annotations
 
 from ..metrics.summary import BANDS_NOTE
-from .formatting import DASH, elo_text, interval, num, scope_text, to_json
+from .formatting import DASH, elo_text, interval, num, scope_text
 from .positions_view import decisions_table, positions_text
 
 METRIC_LABEL = {
@@ -131,7 +131,3 @@ def summary_text(obj: dict, list_title: str = None) -> str:
         lines.append("")
         lines.append(positions_text(obj["list"], list_title or "Listed"))
     return "\n".join(lines)
-
-
-def summary_output(obj: dict, fmt: str) -> str:
-    return to_json(obj) if fmt == "json" else summary_text(obj)
