@@ -37,6 +37,25 @@ def side(points: dict) -> tuple:
     return tuple(s)
 
 
+def random_boards(seed: int, n: int) -> list:
+    """Boards met in random play (hits, bar, bear-off, dances), player on roll varying."""
+    import random
+
+    from gnubg_blunder.board.moves import legal_plays
+    from gnubg_blunder.board.position import Board
+
+    rng = random.Random(seed)
+    board = Board.initial()
+    boards = []
+    while len(boards) < n:
+        plays = legal_plays(board, rng.randint(1, 6), rng.randint(1, 6))
+        if plays:
+            board = rng.choice(plays).result
+        boards.append(board)
+        board = Board.initial() if board.checkers_off()[0] == 15 else board.swapped()
+    return boards
+
+
 def gnubg_available() -> bool:
     try:
         from gnubg_blunder.gnubg_process import find_gnubg

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, needs_gnubg, side
-from gnubg_blunder.board import Board, find_play, legal_plays, parse_move_notation
+from conftest import DATA, needs_gnubg, random_boards, side
+from gnubg_blunder.board import Board, find_play, parse_move_notation
 from gnubg_blunder.board.ids import (
     XGID,
     GameState,
@@ -31,20 +31,6 @@ from gnubg_blunder.gnubg_process import run_python
 
 def _key(mid: str) -> int:
     return int.from_bytes(base64.b64decode(mid), "little")
-
-
-def random_boards(seed: int, n: int) -> list:
-    """Boards met in random play (hits, bar, bear-off), player on roll varying."""
-    rng = random.Random(seed)
-    board = Board.initial()
-    boards = []
-    while len(boards) < n:
-        plays = legal_plays(board, rng.randint(1, 6), rng.randint(1, 6))
-        if plays:
-            board = rng.choice(plays).result
-        boards.append(board)
-        board = Board.initial() if board.checkers_off()[0] == 15 else board.swapped()
-    return boards
 
 
 def random_states(seed: int, n: int) -> list:

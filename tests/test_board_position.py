@@ -4,30 +4,15 @@ from __future__ import annotations
 
 import json
 import pickle
-import random
 
 import pytest
 
 
-from conftest import needs_gnubg, side
-from gnubg_blunder.board import Board, legal_plays
+from conftest import needs_gnubg, random_boards, side
+from gnubg_blunder.board import Board
 from gnubg_blunder.gnubg_process import run_python
 
 INITIAL_ID = "4HPwATDgc/ABMA"
-
-
-def random_boards(seed: int, n: int) -> list:
-    """Boards met in random play (hits, bar, bear-off, dances), player on roll varying."""
-    rng = random.Random(seed)
-    board = Board.initial()
-    boards = []
-    while len(boards) < n:
-        plays = legal_plays(board, rng.randint(1, 6), rng.randint(1, 6))
-        if plays:
-            board = rng.choice(plays).result
-        boards.append(board)
-        board = Board.initial() if board.checkers_off()[0] == 15 else board.swapped()
-    return boards
 
 
 def test_initial():
