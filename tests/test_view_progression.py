@@ -50,7 +50,7 @@ def db(tmp_path_factory):
 @pytest.fixture()
 def db_goal(tmp_path):
     """The fixture with a goal "PR < 5" set on 2025-04-05 for 12 weeks."""
-    from gnubg_blunder.settings import set_goal
+    from gnubg_blunder.db_settings import set_goal
     from gnubg_blunder.store import SQLiteStore
 
     path = build_fixture_db(tmp_path / "goal.db")
@@ -121,7 +121,7 @@ def test_progression_everyone_one_player_per_tournament(db):
 
 
 def test_progression_main_player(tmp_path):
-    from gnubg_blunder.settings import set_main_player
+    from gnubg_blunder.db_settings import set_main_player
     from gnubg_blunder.store import SQLiteStore
 
     path = build_fixture_db(tmp_path / "main.db")

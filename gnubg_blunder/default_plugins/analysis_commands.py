@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..commands import Command
 from ..hookspecs import hookimpl
-from ..settings import thresholds_for
+from ..db_settings import thresholds_for
 from .core_commands import add_filter_arguments, add_format, filter_from_args
 
 BREAKDOWN_CHOICES = {"phase": ("phase",), "game-plan": ("game_plan",), "tag": ("tag",), "score": ("score",),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..commands import Command, UserError
 from ..filters import Filter
 from ..hookspecs import hookimpl
-from ..settings import thresholds_for
+from ..db_settings import thresholds_for
 from ..views.formatting import to_json
 
 
@@ -34,7 +34,7 @@ def add_filter_arguments(parser, decision_type=True):
 def filter_from_args(args, ctx=None) -> Filter:
     """The filter of this run: the saved one (unless --no-config) with this
     run's flags over it."""
-    from ..config import filter_flags, merged_filter
+    from ..user_config import filter_flags, merged_filter
 
     try:
         use = (ctx.use_config if ctx is not None else True) and not getattr(args, "no_saved_filter", False)

@@ -9,7 +9,7 @@ import dataclasses
 
 from ..commands import Command, UserError
 from ..hookspecs import hookimpl
-from ..settings import thresholds_for
+from ..db_settings import thresholds_for
 from .core_commands import add_filter_arguments, add_format, filter_from_args
 
 FORMATS = ("text", "json", "csv")

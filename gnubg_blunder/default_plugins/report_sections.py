@@ -156,7 +156,7 @@ def summary_section(ctx) -> str:
 
 def progression_section(ctx) -> str:
     from ..metrics.progression import progression_figures
-    from ..settings import get_goal, main_player
+    from ..db_settings import get_goal, main_player
     from ..views.svgcharts import line_chart
     import datetime as dt
 
@@ -321,8 +321,8 @@ def _report_configure(p):
 
 
 def _report_run(args, ctx):
-    from ..config import load_config, save_config
-    from ..settings import thresholds_for
+    from ..user_config import load_config, save_config
+    from ..db_settings import thresholds_for
     from ..views.report import write_report
     from .core_commands import filter_from_args
 
@@ -354,9 +354,9 @@ def register_commands(registry):
 @hookimpl
 def post_analysis(store, match, result, context):
     """The optional automatic report (``report --auto FILE``)."""
-    from ..config import load_config, saved_filter
+    from ..user_config import load_config, saved_filter
     from ..filters import Filter
-    from ..settings import thresholds_for
+    from ..db_settings import thresholds_for
     from ..views.report import write_report
 
     try:

@@ -20,7 +20,7 @@ def _filter_configure(p):
 
 
 def _filter_run(args, ctx):
-    from ..config import config_path, filter_flags, save_filter, saved_filter
+    from ..user_config import config_path, filter_flags, save_filter, saved_filter
     from ..filters import Filter
 
     cmd = args.filter_command or "show"
@@ -86,7 +86,7 @@ def _main_configure(p):
 
 
 def _main_run(args, ctx):
-    from ..settings import main_player, set_main_player
+    from ..db_settings import main_player, set_main_player
 
     store = ctx.store()
     if args.name:
@@ -109,7 +109,7 @@ def _goal_configure(p):
 
 
 def _goal_run(args, ctx):
-    from ..settings import clear_goal, get_goal, set_goal
+    from ..db_settings import clear_goal, get_goal, set_goal
 
     store = ctx.store()
     cmd = args.goal_command or "show"
@@ -143,7 +143,7 @@ def _thresholds_configure(p):
 
 def _thresholds_run(args, ctx):
     from ..metrics.counting import THRESHOLD_PRESETS
-    from ..settings import set_thresholds, thresholds_for
+    from ..db_settings import set_thresholds, thresholds_for
 
     store = ctx.store()
     try:

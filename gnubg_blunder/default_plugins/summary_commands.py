@@ -77,7 +77,7 @@ def _summary_configure(p):
 
 def _summary_run(args, ctx):
     from ..metrics.summary import TOP_N, summary_figures
-    from ..settings import thresholds_for
+    from ..db_settings import thresholds_for
     from ..views.formatting import to_json
     from ..views.positions_view import attach_moves, positions_object
     from ..views.summary_view import summary_object, summary_text
@@ -124,7 +124,7 @@ def _progression_configure(p):
 
 def _progression_run(args, ctx):
     from ..metrics.progression import progression_figures
-    from ..settings import get_goal, main_player, thresholds_for
+    from ..db_settings import get_goal, main_player, thresholds_for
     from ..views.progression import progression_object, progression_output
 
     store = ctx.store()
@@ -155,7 +155,7 @@ def _positions_configure(p):
 
 
 def _positions_run(args, ctx):
-    from ..settings import thresholds_for
+    from ..db_settings import thresholds_for
     from ..views.positions_view import positions_output
 
     limit = _limit(args.limit)

@@ -151,7 +151,7 @@ def goal_suggestion(store, args, ctx) -> str:
     player's PR (the filter's player, else the main player)."""
     from ..default_plugins.core_commands import filter_from_args
     from ..metrics.progression import goal_suggestion_figures
-    from ..settings import main_player, thresholds_for
+    from ..db_settings import main_player, thresholds_for
 
     flt = filter_from_args(args, ctx)
     sel = store.select(flt)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..metrics.figures import per_side
-from ..settings import thresholds_for
+from ..db_settings import thresholds_for
 from .formatting import DASH, interval, num, table
 
 
