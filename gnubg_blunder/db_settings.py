@@ -1,4 +1,7 @@
-"""Per-database settings kept in the store's metadata (they travel with the file)."""
+"""Settings kept in the database, in the store's metadata (they travel with
+the file): the error thresholds, the main player, the PR goal.  The user's
+own saved filter is a YAML file: :mod:`.user_config`.  No SQL here: the
+store's ``get_meta``/``set_meta``/``delete_meta``."""
 
 from __future__ import annotations
 
@@ -67,7 +70,7 @@ def set_goal(store, text: str, weeks: float, today=None) -> dict:
 
 
 def clear_goal(store) -> None:
-    store.conn.execute("DELETE FROM meta WHERE key = ?", (GOAL_KEY,))
+    store.delete_meta(GOAL_KEY)
 
 
 def set_thresholds(store, error: float, blunder: float) -> Thresholds:

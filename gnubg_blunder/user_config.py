@@ -1,8 +1,9 @@
-"""The user's saved settings: a YAML file in the user's config directory.
+"""The user's own configuration: a YAML file in the user's config directory.
 
-Only the filter lives here (SPEC §14: "the filter persists between runs";
-it belongs to the user, not to a database).  Settings that travel with a
-database (thresholds, main player, PR goal) live in its metadata table.
+The saved filter lives here (SPEC §14: "the filter persists between runs";
+it belongs to the user, not to a database), and the report's automatic
+path.  Settings that travel with a database (thresholds, main player, PR
+goal) live in its metadata table: :mod:`.db_settings`.
 """
 
 from __future__ import annotations

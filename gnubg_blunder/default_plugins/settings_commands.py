@@ -74,7 +74,7 @@ def _alias_run(args, ctx):
             raise UserError(f"{args.other!r} is not an alias")
         ctx.print(f"{args.other} is its own name again")
     else:
-        rows = sorted(store.conn.execute("SELECT canonical, alias FROM aliases").fetchall())
+        rows = store.alias_pairs()
         ctx.print(table([list(r) for r in rows], ["player", "also written"], "ll") if rows else "No aliases.")
     return 0
 

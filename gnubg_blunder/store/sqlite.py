@@ -89,6 +89,10 @@ class SQLiteStore:
             (key, None if value is None else str(value)),
         )
 
+    def delete_meta(self, key: str) -> bool:
+        """Forget a metadata value; True when there was one."""
+        return self.conn.execute("DELETE FROM meta WHERE key = ?", (key,)).rowcount > 0
+
     # -- writing -------------------------------------------------------------
     def add_match(self, match: Match) -> StoreResult:
         """Store a match in one transaction.  A match already stored is a
@@ -240,6 +244,10 @@ class SQLiteStore:
     def aliases(self) -> dict:
         """{alias (lower case): canonical name}."""
         return {a.lower(): c for a, c in self.conn.execute("SELECT alias, canonical FROM aliases")}
+
+    def alias_pairs(self) -> list:
+        """[(canonical, alias)], sorted: every alias as it was written."""
+        return sorted(self.conn.execute("SELECT canonical, alias FROM aliases").fetchall())
 
     def add_alias(self, canonical: str, alias: str) -> None:
         """``alias`` is another spelling of ``canonical`` (SPEC §14: aliases merged)."""

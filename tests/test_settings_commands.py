@@ -1,0 +1,69 @@
+"""The commands that set things (settings_commands.py), run in-process:
+aliases, the main player, the goal, the thresholds, the saved filter."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from fixture_db import build_fixture_db
+
+
+@pytest.fixture()
+def db(tmp_path):
+    return build_fixture_db(tmp_path / "fx.db")
+
+
+@pytest.fixture()
+def cli(monkeypatch, tmp_path):
+    """``cli(*words, db=PATH) -> (status, out, err)``: the command line in this
+    process, plugins off, a saved filter of this test only."""
+    monkeypatch.setenv("GNUBG_BLUNDER_NO_PLUGINS", "1")
+    monkeypatch.setenv("GNUBG_BLUNDER_CONFIG", str(tmp_path / "config.yaml"))
+    from gnubg_blunder import plugins
+    from gnubg_blunder.commands import Context, run
+
+    plugins.reset_plugin_manager()
+
+    def call(*words, db=None):
+        out, err = io.StringIO(), io.StringIO()
+        argv = (["--db", str(db)] if db is not None else []) + [str(w) for w in words]
+        status = run(argv, Context(out=out, err=err))
+        return status, out.getvalue(), err.getvalue()
+
+    yield call
+    plugins.reset_plugin_manager()
+
+
+def test_alias_add_list_remove(cli, db):
+    assert cli("alias", "add", "charlot1", "Charlot One", db=db)[0] == 0
+    status, out, _ = cli("alias", "list", db=db)
+    assert status == 0 and "charlot1" in out and "Charlot One" in out
+    assert cli("alias", "remove", "Charlot One", db=db)[0] == 0
+    assert cli("alias", "list", db=db)[1].strip() == "No aliases."
+    status, _, err = cli("alias", "remove", "Charlot One", db=db)
+    assert status == 2 and err.count("\n") == 1
+
+
+def test_goal_set_show_clear(cli, db):
+    status, out, _ = cli("goal", "set", "PR < 5", "--weeks", "12", db=db)
+    assert status == 0 and out.startswith("goal: PR < 5 by ")
+    assert "set on" in cli("goal", "show", db=db)[1]
+    assert cli("goal", "clear", db=db)[1].strip() == "goal cleared"
+    assert cli("goal", "show", db=db)[1].strip() == "no goal set"
+
+
+def test_thresholds(cli, db):
+    assert "error from 0.050" in cli("thresholds", db=db)[1]
+    assert "error from 0.040 EMG" in cli("thresholds", "0.04", "0.09", db=db)[1]
+    status, _, err = cli("thresholds", "0.2", "0.1", db=db)
+    assert status == 2 and err.startswith("error: thresholds")
+
+
+def test_filter_set_show_reset(cli):
+    status, out, _ = cli("filter", "set", "--player", "charlot1", "--length", "7")
+    assert status == 0 and "player charlot1" in out
+    assert "player charlot1" in cli("filter", "show")[1]
+    out = cli("filter", "reset")[1]
+    assert "player charlot1" in out and "lengths" not in out
