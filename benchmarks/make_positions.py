@@ -18,7 +18,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from gnubg_blunder.gnubg_process import run_python  # noqa: E402
+from gnubg_blunder.gnubg.process import run_python  # noqa: E402
 
 SCRIPT = r"""
 import gnubg

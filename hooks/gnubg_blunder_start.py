@@ -21,7 +21,7 @@ def _gnubg_blunder_start():
                 if line and not line.startswith("#") and line not in sys.path:
                     site.addsitedir(line)
     try:
-        from gnubg_blunder.gnubg_console import Bdb
+        from gnubg_blunder.gnubg.console import Bdb
     except Exception as exc:  # the hook must never stop gnubg from starting
         print("gnubg-blunder: not loaded (%s: %s); run `gnubg-blunder install-gnubg` again"
               % (exc.__class__.__name__, exc))

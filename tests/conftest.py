@@ -58,7 +58,7 @@ def random_boards(seed: int, n: int) -> list:
 
 def gnubg_available() -> bool:
     try:
-        from gnubg_blunder.gnubg_process import find_gnubg
+        from gnubg_blunder.gnubg.process import find_gnubg
 
         find_gnubg()
         return True
@@ -118,7 +118,7 @@ def gnubg_match_dump(sgf: Path) -> dict:
     its records and its own statistics (cached beside the file)."""
     import json
 
-    from gnubg_blunder.gnubg_process import run_python
+    from gnubg_blunder.gnubg.process import run_python
 
     out = sgf.with_suffix(".match.json")
     if not out.exists() or out.stat().st_mtime < sgf.stat().st_mtime:

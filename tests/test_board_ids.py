@@ -26,7 +26,7 @@ from gnubg_blunder.board.ids import (
     steps_from_xg_move,
     xg_from_board,
 )
-from gnubg_blunder.gnubg_process import run_python
+from gnubg_blunder.gnubg.process import run_python
 
 
 def _key(mid: str) -> int:

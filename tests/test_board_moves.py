@@ -28,7 +28,7 @@ from gnubg_blunder.board import (
     legal_plays,
     parse_move_notation,
 )
-from gnubg_blunder.gnubg_process import run_python
+from gnubg_blunder.gnubg.process import run_python
 
 
 def parse_sgf_move(value: str, player: int):

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import needs_gnubg, random_boards, side
 from gnubg_blunder.board import Board
-from gnubg_blunder.gnubg_process import run_python
+from gnubg_blunder.gnubg.process import run_python
 
 INITIAL_ID = "4HPwATDgc/ABMA"
 

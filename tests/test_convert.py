@@ -322,7 +322,7 @@ with open(OUT, "w", encoding="utf-8") as fh:
 @pytest.fixture(scope="module")
 def gnubg_views(files, session_sgf, tmp_path_factory):
     """What the real gnubg sees in each file (one gnubg run for all)."""
-    from gnubg_blunder.gnubg_process import run_python
+    from gnubg_blunder.gnubg.process import run_python
 
     if not CHARLOT_SGF.exists():
         pytest.skip("gnubg's charlot SGF not found")

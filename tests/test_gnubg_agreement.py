@@ -106,7 +106,7 @@ def test_some_matches_have_cube_errors_beavers_and_luck(analysed):
 
 
 def test_xg_rule_figures_equal_an_independent_computation(analysed, tmp_path):
-    from gnubg_blunder.gnubg_process import run_python
+    from gnubg_blunder.gnubg.process import run_python
 
     script = (os.path.dirname(__file__) + "/gnubg_scripts/xg_rules_oracle.py")
     source = open(script, encoding="utf-8").read()

@@ -122,7 +122,7 @@ def test_analyse_command_runs_gnubg_headless(tmp_path):
     assert "[1/1]" in res.stdout and "analysed (0-ply)" in res.stdout and "stored as match 1" in res.stdout
     res2 = run_cli("analyse", "--plies", "0", MAT, db=db, env={"HOME": str(tmp_path)})
     assert "already stored" in res2.stdout
-    from gnubg_blunder.gnubg_process import run_commands
+    from gnubg_blunder.gnubg.process import run_commands
 
     screen_text = run_commands(
         "set analysis chequerplay evaluation plies 0\nset analysis cubedecision evaluation plies 0\n"

@@ -81,7 +81,7 @@ sys.stdout.flush()
 
 @pytest.fixture(scope="module")
 def gnubg_values():
-    from gnubg_blunder.gnubg_process import run_python
+    from gnubg_blunder.gnubg.process import run_python
 
     grid = _grid()
     source = (

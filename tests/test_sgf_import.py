@@ -74,7 +74,7 @@ def test_match_info_and_comments_survive_analysis(tmp_path):
     """The fixture with every match-info property and escaped comments,
     analysed by gnubg (0-ply) and saved again: the comments are on their
     decisions, the match info on the match."""
-    from gnubg_blunder.gnubg_process import run_commands
+    from gnubg_blunder.gnubg.process import run_commands
 
     analysed = tmp_path / "analysed.sgf"
     run_commands(
@@ -115,7 +115,7 @@ def test_partially_analysed_file_is_stored_with_nulls(selfplay, tmp_path):
     """Only game 1 analysed (made by gnubg: analyse clear match, analyse
     game, save): the rest is stored with NULL analysis and counts nothing;
     the cross-check still equals gnubg's statistics of the same file."""
-    from gnubg_blunder.gnubg_process import run_commands
+    from gnubg_blunder.gnubg.process import run_commands
 
     src = selfplay(21, 7)
     partial = tmp_path / "partial.sgf"
@@ -143,7 +143,7 @@ def test_partially_analysed_file_is_stored_with_nulls(selfplay, tmp_path):
     # counted decisions of an independent computation inside gnubg (only game 1 has any)
     import os
 
-    from gnubg_blunder.gnubg_process import run_python
+    from gnubg_blunder.gnubg.process import run_python
 
     out = tmp_path / "oracle.json"
     script = open(os.path.join(os.path.dirname(__file__), "gnubg_scripts", "xg_rules_oracle.py")).read()

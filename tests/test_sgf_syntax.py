@@ -670,7 +670,7 @@ def test_small_parsers():
 @pytest.mark.gnubg
 @pytest.mark.parametrize("name", ["match_info_cube_resign", "analysed_eval"])
 def test_fixture_is_what_gnubg_writes(name, tmp_path):
-    from gnubg_blunder.gnubg_process import find_gnubg
+    from gnubg_blunder.gnubg.process import find_gnubg
 
     gnubg = find_gnubg()
     version = subprocess.run([gnubg, "--version"], capture_output=True, text=True, timeout=60).stdout

@@ -87,7 +87,7 @@ def test_a_failing_match_leaves_nothing(tmp_path, charlot, monkeypatch):
 def test_two_analyses_of_one_match(selfplay, tmp_path):
     """The same match analysed at 0 and 1 ply: one match, two analyses; the
     deepest is used unless the filter asks otherwise (SPEC §14)."""
-    from gnubg_blunder.gnubg_process import run_commands
+    from gnubg_blunder.gnubg.process import run_commands
 
     src = selfplay(21, 7)
     deeper = tmp_path / "m21-7-1ply.sgf"

@@ -124,7 +124,7 @@ def _install_configure(p):
 
 
 def _install_run(args, ctx):
-    from ..gnubg_install import install
+    from ..gnubg.install import install
 
     return install(ctx, home=args.home)
 
@@ -136,7 +136,7 @@ def _analyse_configure(p):
 
 
 def _analyse_run(args, ctx):
-    from ..gnubg_batch import analyse_files
+    from ..gnubg.batch import analyse_files
 
     return analyse_files(ctx, args.paths, plies=args.plies)
 

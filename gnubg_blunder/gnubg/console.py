@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import sys
 
-from . import __version__
-from .commands import Context, run_line
-from .importers.records import MatchImportError
+from .. import __version__
+from ..commands import Context, run_line
+from ..importers.records import MatchImportError
 
 
 def _gnubg():
@@ -39,8 +39,8 @@ class Bdb:
 
     def store(self):
         """Store the current match as gnubg analysed it, then print its summary."""
-        from .importers.gnubg_match import match_from_dict
-        from .pipeline import describe, store_match
+        from ..importers.gnubg_match import match_from_dict
+        from ..pipeline import describe, store_match
 
         g = _gnubg()
         data = g.match()
@@ -87,8 +87,8 @@ class Bdb:
         import shutil
         import tempfile
 
-        from .default_plugins.convert_command import ConvertError, describe_match, read_match_file
-        from .exporters import ExportError, write_sgf
+        from ..default_plugins.convert_command import ConvertError, describe_match, read_match_file
+        from ..exporters import ExportError, write_sgf
 
         path = os.path.expanduser(str(path))
         if not path.lower().endswith((".xg", ".xgp")):

@@ -20,7 +20,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from .gnubg_process import GnubgNotFound, find_gnubg, run_commands, run_python
+from .process import GnubgNotFound, find_gnubg, run_commands, run_python
 
 HOOK_NAME = "gnubg_blunder_start.py"
 PATHS_NAME = "gnubg_blunder_paths.txt"
@@ -34,7 +34,7 @@ print("GNUBG_BLUNDER_PROBE " + json.dumps({"version": list(sys.version_info[:3])
 
 
 def hook_source() -> Path:
-    return Path(__file__).resolve().parent / "data" / HOOK_NAME
+    return Path(__file__).resolve().parent.parent / "data" / HOOK_NAME
 
 
 def gnubg_python(env=None) -> dict:
@@ -57,7 +57,7 @@ def our_site_dirs() -> list:
         user = site.getusersitepackages()
         if user and os.path.isdir(user) and user not in dirs:
             dirs.append(user)
-    pkg_parent = str(Path(__file__).resolve().parent.parent)
+    pkg_parent = str(Path(__file__).resolve().parents[2])
     if not any(pkg_parent == d for d in dirs):
         dirs.append(pkg_parent)  # a source checkout run without installing
     return dirs

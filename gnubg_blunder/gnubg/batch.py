@@ -14,10 +14,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from .gnubg_process import GnubgNotFound, find_gnubg, run_commands
-from .importers.gnubg_match import match_from_dict
-from .importers.records import MatchImportError
-from .pipeline import describe, expand_paths, store_match
+from ..importers.gnubg_match import match_from_dict
+from ..importers.records import MatchImportError
+from ..pipeline import describe, expand_paths, store_match
+from .process import GnubgNotFound, find_gnubg, run_commands
 
 LOADERS = {".mat": "import mat", ".sgf": "load match"}
 
