@@ -21,7 +21,7 @@ from .board.features import (
 from .board.position import Board
 
 # Bump when a rule of board/features.py or of this module changes.
-LABELS_VERSION = "1"
+LABELS_VERSION = "2"  # 2: the opponent's bear-in/off decides the plan (docs/positions.md)
 
 # Cube themes are the direction of the error (SPEC §9, seed 002).
 THEME_MISSED_DOUBLE = "missed double"

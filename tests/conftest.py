@@ -1,5 +1,6 @@
-"""Shared test fixtures: paths to the real sample files, the real gnubg, and
-real gnubg-analysed matches made with ``../shared/tools/gnubg-selfplay``."""
+"""Shared test fixtures: paths to the real sample files (``tests/fixtures/real``),
+the real gnubg, and real gnubg-analysed matches made with the project's own
+``tests/tools/gnubg-selfplay``.  Nothing outside the repository is read."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("GNUBG_BLUNDER_SHARED", ROOT.parent / "shared"))
-DATA = SHARED / "data"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-SELFPLAY_TOOL = SHARED / "tools" / "gnubg-selfplay"
+# Real XG and gnubg files with their reference figures (MIT; see its README.md).
+DATA = FIXTURES / "real"
+SELFPLAY_TOOL = Path(__file__).resolve().parent / "tools" / "gnubg-selfplay"
 # Matches made by gnubg are kept between runs (they take 5-30 s each).
 SELFPLAY_CACHE = Path(os.environ.get("GNUBG_BLUNDER_SELFPLAY_CACHE", ROOT / "tests" / ".selfplay-cache"))
 
@@ -71,8 +72,7 @@ needs_gnubg = pytest.mark.skipif(not gnubg_available(), reason="needs /usr/games
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    if not DATA.is_dir():
-        pytest.skip(f"shared data not found at {DATA}")
+    """The real sample files, ``tests/fixtures/real`` (= ``DATA``)."""
     return DATA
 
 
@@ -86,8 +86,6 @@ def make_selfplay(seed: int, length: int, plies: int = 0) -> Path:
         sgf = SELFPLAY_CACHE / f"p{plies}" / f"m{seed}-{length}.sgf"
         stats = sgf.with_suffix(".stats.txt")
     if not (sgf.exists() and stats.exists() and stats.stat().st_size > 0):
-        if not SELFPLAY_TOOL.exists():
-            pytest.skip("gnubg-selfplay tool not found")
         subprocess.run(
             ["bash", str(SELFPLAY_TOOL), str(sgf.parent), str(seed), str(length), str(plies)],
             check=True,

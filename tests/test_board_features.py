@@ -348,10 +348,33 @@ def test_bearing_in_sides():
     two_back = B({24: 2, 13: 4, 8: 3, 6: 6}, {6: 5, 5: 4, 3: 3, 2: 2, 9: 1})
     one_back = B({24: 1, 13: 5, 8: 3, 6: 6}, {6: 5, 5: 4, 3: 3, 2: 2, 9: 1})
     assert classify(two_back)[1] == "ace-point game"
-    assert classify(one_back)[1] == "other"
+    assert classify(one_back)[1] == "bear-off against contact"  # his bear-in is the position's plan
     # the opponent bearing in past my advanced anchor: holding game, not ace-point
     adv = B({21: 2, 13: 3, 8: 2, 6: 3, 5: 3, 3: 2}, {6: 4, 5: 4, 3: 3, 2: 2, 8: 1})
     assert classify(adv)[1] == "holding game"
+
+
+def test_against_a_bear_off_a_passed_anchor_is_no_holding_game():
+    # the opponent has 14 off and his last checker on his 2-point; my four checkers on
+    # his bar point (my 18) have nothing left to hold, one checker is back: his bear-off
+    # against my contact, not a holding game (`board classify AgAADH0D4IEAAA`)
+    b = B({24: 1, 18: 4, 7: 2, 6: 5, 5: 1, 1: 2}, {2: 1})
+    assert b.position_id() == "AgAADH0D4IEAAA"
+    f = features(b)
+    assert f.contact and f.opp.off == 14 and f.me.advanced_anchor == 18 and f.me.back == 1
+    assert f.game_plan == "bear-off against contact"
+    assert classify(b.swapped())[1] == "bear-off against contact"  # his side of it
+    # two checkers back beside an anchor he has passed: an ace-point game, not a holding game
+    me = {24: 1, 21: 2, 13: 4, 8: 3, 6: 5}
+    passed = B(me, {3: 5, 2: 5})  # 5 off, everything of his below my anchor on his 4-point
+    assert features(passed).contact and classify(passed)[1] == "ace-point game"
+    # the same anchor while one of his checkers still has to pass it: a holding game
+    held = B(me, {8: 1, 3: 5, 2: 4})
+    assert classify(held)[1] == "holding game"
+    # the mirror is exact: whoever bears in or off, the other side plays an ace-point,
+    # holding or bear-off against contact game
+    for other in (passed, held):
+        assert classify(other.swapped())[1] == "bear-off against contact"
 
 
 # ---------------------------------------------------------------------------

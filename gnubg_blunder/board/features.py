@@ -281,13 +281,23 @@ def _blitzing(att: SideFeatures, dfd: SideFeatures) -> bool:
     )
 
 
-def _plan(me: SideFeatures, opp: SideFeatures, contact: bool, me_trapped: int, opp_trapped: int) -> str:
+def _plan(
+    me: SideFeatures, opp: SideFeatures, contact: bool, me_trapped: int, opp_trapped: int, opponent: Sequence[int]
+) -> str:
     if not contact:
         return PLAN_RACE
     if me.outside <= BEAROFF_MAX_OUTSIDE and not me.back:
         return PLAN_BEAROFF_CONTACT
-    if opp.outside <= BEAROFF_MAX_OUTSIDE and not opp.back and me.back >= ACE_POINT_MIN_BACK:
-        return PLAN_HOLDING if me.advanced_anchor else PLAN_ACE_POINT
+    if opp.outside <= BEAROFF_MAX_OUTSIDE and not opp.back:
+        # He bears in or off against my contact; his bear-off decides the plan:
+        # holding while my advanced anchor still has one of his checkers to pass,
+        # ace-point game with 2+ checkers back, else his bear-off against contact
+        # (a lone straggler, or an anchor he has already passed).
+        if me.advanced_anchor and _behind(opponent, me.advanced_anchor):
+            return PLAN_HOLDING
+        if me.back >= ACE_POINT_MIN_BACK:
+            return PLAN_ACE_POINT
+        return PLAN_BEAROFF_CONTACT
     if _blitzing(me, opp):
         return PLAN_BLITZ
     if _blitzing(opp, me):
@@ -333,7 +343,7 @@ def features(board: Board, move_number: Optional[int] = None) -> PositionFeature
         me_trapped,
         opp_trapped,
         _phase(board, me, opp, contact, move_number),
-        _plan(me, opp, contact, me_trapped, opp_trapped),
+        _plan(me, opp, contact, me_trapped, opp_trapped, opponent),
     )
 
 
