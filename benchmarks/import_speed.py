@@ -4,7 +4,7 @@
     python benchmarks/import_speed.py [N] [--plies P] [--length L] [--repeat R]
 
 Makes (or reuses) N real gnubg-analysed matches with
-``../shared/tools/gnubg-selfplay`` in ``benchmarks/.cache/p<P>/`` and prints,
+``tests/tools/gnubg-selfplay`` in ``benchmarks/.cache/p<P>/`` and prints,
 per file and in total:
 
 * our import time per match: parse + build + store into a fresh temporary
@@ -35,8 +35,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-SHARED = Path(os.environ.get("GNUBG_BLUNDER_SHARED", ROOT.parent / "shared"))
-SELFPLAY_TOOL = SHARED / "tools" / "gnubg-selfplay"
+SELFPLAY_TOOL = ROOT / "tests" / "tools" / "gnubg-selfplay"
 CACHE = HERE / ".cache"
 GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
 
@@ -48,8 +47,6 @@ def make_matches(n: int, length: int, plies: int, first_seed: int) -> list:
     for seed in range(first_seed, first_seed + n):
         sgf = out_dir / f"m{seed}-{length}.sgf"
         if not (sgf.exists() and sgf.stat().st_size > 0):
-            if not SELFPLAY_TOOL.exists():
-                sys.exit(f"error: {SELFPLAY_TOOL} not found (set GNUBG_BLUNDER_SHARED)")
             print(f"making {sgf.relative_to(ROOT)} with gnubg (seed {seed}, {length} points, "
                   f"{plies}-ply analysis) ...", file=sys.stderr, flush=True)
             t0 = time.perf_counter()

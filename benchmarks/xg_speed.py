@@ -1,6 +1,6 @@
 """XG import speed: parse, build and store time per .xg match (on demand).
 
-    python benchmarks/xg_speed.py [FILE.xg ...]   (default: ../shared/data/xg/*.xg)
+    python benchmarks/xg_speed.py [FILE.xg ...]   (default: tests/fixtures/real/xg/*.xg)
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ REPEAT = 5
 
 
 def main():
-    files = [Path(a) for a in sys.argv[1:]] or sorted((HERE.parent.parent / "shared" / "data" / "xg").glob("*.xg"))
+    files = [Path(a) for a in sys.argv[1:]] or sorted((HERE.parent / "tests" / "fixtures" / "real" / "xg").glob("*.xg"))
     print(f"{'file':<48} {'decisions':>9} {'parse ms':>9} {'build ms':>9} {'store ms':>9} {'total ms':>9}")
     totals = []
     for f in files:

@@ -85,10 +85,7 @@ def assert_one_error_line(r, path: Path, *problem_words):
 
 @pytest.fixture(scope="module")
 def charlot(shared_data) -> Path:
-    p = shared_data / "sgf" / f"{CHARLOT}.sgf"
-    if not p.exists():
-        pytest.skip(f"{p} not found")
-    return p
+    return shared_data / "sgf" / f"{CHARLOT}.sgf"
 
 
 @pytest.fixture
@@ -230,8 +227,6 @@ def unanalysed_sgf(shared_data, tmp_path_factory) -> Path:
     if not gnubg_available():
         pytest.skip("needs /usr/games/gnubg")
     mat = shared_data / "sgf" / f"{CHARLOT}.mat"
-    if not mat.exists():
-        pytest.skip(f"{mat} not found")
     d = tmp_path_factory.mktemp("unanalysed")
     out = d / "charlot-unanalysed.sgf"
     cmds = f'set confirm save off\nimport mat "{mat}"\nsave match "{out}"\n'

@@ -12,30 +12,15 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 
 from conftest import DATA, needs_gnubg, run_cli
+from gnubg_screen import parse_statistics as parse_gnubg_statistics
 
 pytestmark = needs_gnubg
 
 MAT = DATA / "sgf" / "charlot1-charlot2_7p_2025-11-08-2305.mat"
-sys.path.insert(0, str(DATA.parent / "tools" / "lib"))
-
-
-def parse_gnubg_statistics(text: str) -> dict:
-    """gnubg's ``show statistics match`` screen -> {player: {label: value}}."""
-    from gnubg_stats import parse  # the reviewers' parser, ../shared/tools/lib
-
-    import tempfile
-
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as fh:
-        fh.write(text)
-    try:
-        return parse(fh.name)
-    finally:
-        os.unlink(fh.name)
 
 
 @pytest.fixture()
@@ -54,8 +39,6 @@ def user_env(home):
 
 
 def test_install_gnubg_then_analyse_in_gnubg(home):
-    if not MAT.exists():
-        pytest.skip("shared sample .mat not found")
     env = user_env(home)
     res = run_cli("install-gnubg", env=env)
     assert "gnubg loads gnubg-blunder at start-up" in res.stdout
@@ -100,8 +83,6 @@ def test_install_gnubg_then_analyse_in_gnubg(home):
 
 
 def test_store_refuses_an_unanalysed_match(home):
-    if not MAT.exists():
-        pytest.skip("shared sample .mat not found")
     env = user_env(home)
     run_cli("install-gnubg", env=env)
     session = f'import mat "{MAT}"\n>bdb.store()\n'
@@ -115,8 +96,6 @@ def test_store_refuses_an_unanalysed_match(home):
 def test_analyse_command_runs_gnubg_headless(tmp_path):
     """``gnubg-blunder analyse`` = gnubg's import + analysis + our store; the
     figures equal gnubg's own screen after the same 0-ply analysis."""
-    if not MAT.exists():
-        pytest.skip("shared sample .mat not found")
     db = tmp_path / "a.db"
     res = run_cli("analyse", "--plies", "0", MAT, db=db, env={"HOME": str(tmp_path)})
     assert "[1/1]" in res.stdout and "analysed (0-ply)" in res.stdout and "stored as match 1" in res.stdout

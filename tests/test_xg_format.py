@@ -1,6 +1,6 @@
 """The XG reader (``gnubg_blunder.importers.xg_format``).
 
-On the real samples (``../shared/data/xg/``, file versions 30 and 32): names,
+On the real samples (``tests/fixtures/real/xg/``, file versions 30 and 32): names,
 match length, version, games, scores, record counts, the played-move and
 ErrMove rules, XG's own decision counts, comments.
 
