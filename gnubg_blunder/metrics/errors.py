@@ -34,7 +34,8 @@ from ..board.features import THEME_NONE
 from ..units import micro, millipoints
 from .arrays import LABEL_CODES, LABELS, Selection
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, Thresholds
-from .groups import PR_SCALE, base_mask, group_rows
+from . import kernel
+from .groups import base_mask, group_rows
 
 METRICS = ("pr", "mwc", "mwc7")
 
@@ -90,31 +91,24 @@ def band_codes(error) -> np.ndarray:
 
 class _Base:
     """The counted decisions of the filter (side(s), decision type) and the
-    denominators every cost shares."""
+    denominators every cost shares: N and Σe of the filter (PR costs), ΣL
+    and Σ√N of its match-play sides (MWC shares, L₇ parts that add up)."""
 
     def __init__(self, sel: Selection, thresholds: Thresholds, decision_type: str):
         dec = sel.decisions
         self.sel = sel
+        self.thresholds = thresholds
         self.mask = base_mask(sel, decision_type)
-        self.e = np.nan_to_num(dec.error, nan=0.0)
         self.e_micro = micro(dec.error)
-        mpe = dec.mwc_per_emg
-        self.match_play = ~np.isnan(mpe)
-        self.ell = self.e * np.nan_to_num(mpe, nan=0.0)
         self.err, self.blunder = thresholds.classify(dec.error)
-        m = self.mask
-        self.N = int(m.sum())
-        self.E = float(self.e[m].sum())
-        self.mp_any = bool((m & self.match_play).any())
-        self.L = float(self.ell[m & self.match_play].sum())
-        # L₇ = √7 × ΣL / Σ√N over the filter's match-play sides (SPEC §5)
-        money = np.array([mi.is_money for mi in sel.matches], dtype=bool)
-        lengths = np.array([mi.length for mi in sel.matches], dtype=np.float64)
-        side_counts = sel.sides.sum(axis=1) if sel.n_matches else np.zeros(0)
-        self.sqrt_n = float((np.where(money, 0.0, np.sqrt(np.maximum(lengths, 0))) * side_counts).sum())
-
-    def pr(self, esum: float, n: int) -> Optional[float]:
-        return PR_SCALE * esum / n if n else None
+        side_groups = np.where(sel.sides, 0, -1) if sel.n_matches else np.zeros((0, 2), dtype=np.int64)
+        whole = kernel.sums(sel, self.mask, None, 1, side_groups=side_groups, thresholds=thresholds)
+        self.whole = kernel.figures(whole)
+        self.N = self.whole["decisions"]
+        self.E = self.whole["error_emg"]
+        self.mp_any = self.whole["mwc_loss"] is not None
+        self.L = float(whole.ell[0])
+        self.sqrt_n = float(whole.root_n[0])
 
     def sums(self, groups: np.ndarray, n_groups: int, extra: Optional[np.ndarray] = None) -> list:
         """Per group over the base decisions where groups >= 0 (and extra):
@@ -124,49 +118,45 @@ class _Base:
         keep = self.mask & (groups >= 0)
         if extra is not None:
             keep &= extra
-        g = groups[keep].astype(np.int64)
-        e = self.e[keep]
-        mp = self.match_play[keep]
-        n = np.bincount(g, minlength=n_groups)
-        esum = np.bincount(g, weights=e, minlength=n_groups)
-        emicro = np.bincount(g, weights=self.e_micro[keep].astype(np.float64), minlength=n_groups)
-        errors = np.bincount(g[self.err[keep]], minlength=n_groups)
-        blunders = np.bincount(g[self.blunder[keep]], minlength=n_groups)
-        n_mp = np.bincount(g[mp], minlength=n_groups)
-        lsum = np.bincount(g[mp], weights=self.ell[keep][mp], minlength=n_groups)
+        s = kernel.sums(self.sel, keep, groups, n_groups, root_n=self.sqrt_n, thresholds=self.thresholds)
+        emicro = np.bincount(groups[keep].astype(np.int64), weights=self.e_micro[keep].astype(np.float64),
+                             minlength=n_groups)
         rows = []
         for k in range(n_groups):
+            fig = kernel.figures(s, k)
             # MWC is never measured for a group of money decisions only; an
             # empty group adds 0 when the selection has match play
-            has_mp = n_mp[k] > 0 or (n[k] == 0 and self.mp_any)
-            lk = float(lsum[k])
+            empty_mp = fig["decisions"] == 0 and self.mp_any
+            lk = float(s.ell[k])
+            has_mp = fig["mwc_loss"] is not None or empty_mp
             rows.append({
-                "decisions": int(n[k]),
-                "errors": int(errors[k]),
-                "blunders": int(blunders[k]),
-                "error_emg": float(esum[k]),
+                "decisions": fig["decisions"],
+                "errors": fig["errors"],
+                "blunders": fig["blunders"],
+                "error_emg": fig["error_emg"],
                 "error_micro": int(emicro[k]),
-                "cost": self.pr(float(esum[k]), self.N),
-                "share": float(esum[k]) / self.E if self.E > 0 else None,
-                "mwc_loss": 100 * lk if has_mp else None,
+                "cost": kernel.rate(fig["error_emg"], self.N),
+                "share": fig["error_emg"] / self.E if self.E > 0 else None,
+                "mwc_loss": (fig["mwc_loss"] or 0.0) if has_mp else None,
                 "mwc_share": lk / self.L if has_mp and self.L > 0 else None,
-                "l7": 100 * math.sqrt(7) * lk / self.sqrt_n if has_mp and self.sqrt_n > 0 else None,
+                "l7": (fig["l7"] or 0.0) if has_mp and self.sqrt_n > 0 else None,
             })
         return rows
 
     def totals(self) -> dict:
-        m = self.mask
+        w = self.whole
         return {
-            "decisions": self.N,
-            "checker_decisions": int((m & (self.sel.decisions.kind == K_CHECKER)).sum()),
-            "cube_decisions": int((m & (self.sel.decisions.kind != K_CHECKER)).sum()),
-            "error_emg": self.E,
-            "pr": self.pr(self.E, self.N),
-            "errors": int((m & self.err).sum()),
-            "blunders": int((m & self.blunder).sum()),
-            "mwc_loss": 100 * self.L if self.mp_any else None,
-            "l7": 100 * math.sqrt(7) * self.L / self.sqrt_n if self.mp_any and self.sqrt_n > 0 else None,
-            "money_decisions": int((m & ~self.match_play).sum()),
+            "decisions": w["decisions"],
+            "checker_decisions": w["checker_decisions"],
+            "cube_decisions": w["cube_decisions"],
+            "error_emg": w["error_emg"],
+            "pr": w["pr"],
+            "errors": w["errors"],
+            "blunders": w["blunders"],
+            "mwc_loss": w["mwc_loss"],
+            "l7": w["l7"],
+            "money_decisions": w["decisions"] - int(kernel.sums(
+                self.sel, self.mask & ~np.isnan(kernel.mwc_loss_of(self.sel)), None, 1).n[0]),
         }
 
 

@@ -21,22 +21,17 @@ Rules chosen here (docs/views-summary.md):
 from __future__ import annotations
 
 import datetime as dt
-import math
 from typing import Optional
 
 import numpy as np
 
+from . import kernel, vocabulary
 from .arrays import Selection
-from .counting import K_CHECKER, Thresholds
-from .elo import l7_of_aggregate
-from .groups import SMALL_ROW, interval_note
-from .intervals import ratio_interval
-from .summary import PR_SCALE, band_of, mwc_of, selected
+from .counting import Thresholds
+from .summary import band_of, selected
 
 MIN_TREND_POINTS = 3
 TREND_NOTE = "A trend is not a forecast."
-METRIC_KEYS = {"pr": "pr", "mwc": "mwc_loss", "mwc7": "l7"}
-METRIC_NAMES = {"pr": "PR", "mwc": "MWC lost", "mwc7": "MWC-7 (L7)"}
 
 
 def _low(name: Optional[str]) -> Optional[str]:
@@ -66,78 +61,23 @@ def _decision_sides(sel: Selection, sides: np.ndarray) -> np.ndarray:
     return sides[dec.match, dec.player]
 
 
-def _side_sums(sel: Selection, mask: np.ndarray) -> tuple:
-    """(counted decisions, L) per match side (index 2·match + player) over
-    ``mask``: one pass, so that a large selection stays linear."""
+def _side_counts(sel: Selection, mask: np.ndarray) -> np.ndarray:
+    """Counted decisions per match side (index 2·match + player)."""
     dec = sel.decisions
-    n = 2 * sel.n_matches
-    if not len(dec):
-        return np.zeros(n, dtype=np.int64), np.zeros(n)
     key = dec.match.astype(np.int64) * 2 + dec.player
-    ell = mwc_of(sel)
-    mp = mask & ~np.isnan(ell)
-    return (np.bincount(key[mask], minlength=n).astype(np.int64),
-            np.bincount(key[mp], weights=ell[mp], minlength=n))
+    return np.bincount(key[mask], minlength=2 * sel.n_matches).astype(np.int64)
 
 
-def _match_sums(sel: Selection, keep: np.ndarray) -> dict:
-    """Per match sums over the decisions of ``keep`` (one pass; each match
-    belongs to one tournament, so tournament rows add these up rather than
-    hold a tournaments × matches grid): n, n_chk, e, e_chk, ell, n_mp."""
+def _grouped(sel: Selection, mask: np.ndarray, side_group: np.ndarray, n_groups: int) -> list:
+    """The kernel's figures per group of match sides (``side_group``: the
+    group of each side, -1 none): decisions of those sides only, their
+    matches as interval units, their √N as the L₇ denominator."""
     dec = sel.decisions
-    nm = sel.n_matches
-    if not len(dec):
-        z = np.zeros(nm)
-        return {"n": z.astype(np.int64), "n_chk": z.astype(np.int64), "e": z, "e_chk": z, "ell": z,
-                "n_mp": z.astype(np.int64)}
-    e = np.nan_to_num(dec.error, nan=0.0)
-    chk = keep & (dec.kind == K_CHECKER)
-    ell = mwc_of(sel)
-    mp = keep & ~np.isnan(ell)
-    return {
-        "n": np.bincount(dec.match[keep], minlength=nm).astype(np.int64),
-        "n_chk": np.bincount(dec.match[chk], minlength=nm).astype(np.int64),
-        "e": np.bincount(dec.match[keep], weights=e[keep], minlength=nm),
-        "e_chk": np.bincount(dec.match[chk], weights=e[chk], minlength=nm),
-        "ell": np.bincount(dec.match[mp], weights=ell[mp], minlength=nm),
-        "n_mp": np.bincount(dec.match[mp], minlength=nm).astype(np.int64),
-    }
+    groups = side_group[dec.match, dec.player] if len(dec) else np.zeros(0, dtype=np.int64)
+    return kernel.all_figures(kernel.sums(sel, mask, groups, n_groups, side_groups=side_group))
 
 
-def _figures(sums: dict, idx) -> dict:
-    """PR, checker / cube PR, MWC lost and the PR interval (matches as
-    units, SPEC §7) over the matches ``idx`` of :func:`_match_sums`."""
-    idx = np.asarray(idx, dtype=np.int64)
-    n = int(sums["n"][idx].sum())
-    n_chk = int(sums["n_chk"][idx].sum())
-    e = float(sums["e"][idx].sum())
-    e_chk = float(sums["e_chk"][idx].sum())
-    units = idx[sums["n"][idx] > 0]
-    ue, un = sums["e"][units], sums["n"][units]
-    ci = ratio_interval(ue, un, PR_SCALE)
-    return {
-        "decisions": n,
-        "pr": PR_SCALE * e / n if n else None,
-        "pr_ci": None if ci is None else [ci[0], ci[1]],
-        "ci_note": None if ci is not None else (interval_note(ue, un) if n else "no decisions"),
-        "checker_pr": PR_SCALE * e_chk / n_chk if n_chk else None,
-        "cube_pr": PR_SCALE * (e - e_chk) / (n - n_chk) if n - n_chk else None,
-        "mwc_loss": 100 * float(sums["ell"][idx].sum()) if sums["n_mp"][idx].sum() else None,
-        "small": n < SMALL_ROW,
-    }
-
-
-def _l7_of_sides(sel: Selection, L_side: np.ndarray, sides: np.ndarray, matches) -> Optional[float]:
-    """L₇ (pp) over the given sides of ``matches``: √7 × ΣL / Σ√N (SPEC §5)."""
-    losses, lengths = [], []
-    for i in matches:
-        m = sel.matches[i]
-        for p in (0, 1):
-            if sides[i, p] and not m.is_money:
-                losses.append(L_side[2 * i + p])
-                lengths.append(m.length)
-    l7 = l7_of_aggregate(losses, lengths)
-    return None if l7 is None else 100 * float(l7)
+ROW_KEYS = ("decisions", "pr", "pr_ci", "ci_note", "checker_pr", "cube_pr", "mwc_loss", "l7", "small")
 
 
 # -- tournaments ------------------------------------------------------------------
@@ -188,27 +128,27 @@ def tournament_rows(sel: Selection, thresholds: Thresholds = Thresholds(), decis
     if not events:
         return []
     mask = selected(sel, decision_type)
-    side_n, L_side = _side_sums(sel, mask)
+    side_n = _side_counts(sel, mask)
     names = side_names(sel)
     order = sorted(events, key=lambda ev: (min((sel.matches[i].date for i in events[ev] if sel.matches[i].date),
                                                 default="9999-99-99"), ev.casefold(), ev))
-    chosen = np.zeros((sel.n_matches, 2), dtype=bool)
+    side_group = np.full((sel.n_matches, 2), -1, dtype=np.int64)
     players = []
     for k, ev in enumerate(order):
         who = tournament_player(sel, events[ev], side_n, main_player, names)
         players.append(who)
         for i in events[ev]:
             for p in (0, 1):
-                chosen[i, p] = sel.sides[i, p] and _low(names[i][p]) == _low(who)
-    sums = _match_sums(sel, mask & _decision_sides(sel, chosen))
+                if sel.sides[i, p] and _low(names[i][p]) == _low(who):
+                    side_group[i, p] = k
+    figs = _grouped(sel, mask, side_group, len(order))
     out = []
     for k, ev in enumerate(order):
         idx = events[ev]
         dates = [sel.matches[i].date for i in idx if sel.matches[i].date]
-        played = [i for i in idx if chosen[i].any()]
+        played = [i for i in idx if (side_group[i] == k).any()]
         out.append({"event": ev, "date": min(dates) if dates else None, "player": players[k],
-                    "matches": len(played), **_figures(sums, played),
-                    "l7": _l7_of_sides(sel, L_side, chosen, played)})
+                    "matches": len(played), **{key: figs[k][key] for key in ROW_KEYS}})
     return out
 
 
@@ -224,12 +164,8 @@ def match_rows(sel: Selection, thresholds: Thresholds = Thresholds(), decision_t
     ``checker_pr``, ``cube_pr``, ``mwc_loss``, ``l7``."""
     sides = perspective_sides(sel, perspective)
     mask = selected(sel, decision_type)
-    _, L_side = _side_sums(sel, mask)
-    sums = _match_sums(sel, mask & _decision_sides(sel, sides))
-    n, n_chk, e, e_chk = sums["n"], sums["n_chk"], sums["e"], sums["e_chk"]
-    # L₇ of one match: √7 × (L of its selected sides) / (sides × √N)
-    n_sides = sides.sum(axis=1)
-    L = (L_side.reshape(-1, 2) * sides).sum(axis=1) if sel.n_matches else np.zeros(0)
+    side_group = np.where(sides, np.arange(sel.n_matches, dtype=np.int64)[:, None], -1)
+    figs = _grouped(sel, mask, side_group, sel.n_matches)
     out, undated, without = [], [], []
     for i, m in enumerate(sel.matches):
         if not sides[i].any():
@@ -242,16 +178,11 @@ def match_rows(sel: Selection, thresholds: Thresholds = Thresholds(), decision_t
         if perspective is not None:
             p = 0 if sides[i, 0] else 1
             player, opponent = m.players[p], m.players[1 - p]
-        k, k_chk = int(n[i]), int(n_chk[i])
+        f = figs[i]
         out.append({
             "match_id": m.id, "date": m.date, "event": m.event, "players": list(m.players), "length": m.length,
-            "player": player, "opponent": opponent, "decisions": k,
-            "pr": PR_SCALE * float(e[i]) / k if k else None,
-            "checker_pr": PR_SCALE * float(e_chk[i]) / k_chk if k_chk else None,
-            "cube_pr": PR_SCALE * float(e[i] - e_chk[i]) / (k - k_chk) if k - k_chk else None,
-            "mwc_loss": 100 * float(sums["ell"][i]) if sums["n_mp"][i] else None,
-            "l7": (100 * math.sqrt(7) * float(L[i]) / (int(n_sides[i]) * math.sqrt(m.length))
-                   if k and not m.is_money else None),
+            "player": player, "opponent": opponent,
+            **{key: f[key] for key in ("decisions", "pr", "checker_pr", "cube_pr", "mwc_loss", "l7")},
         })
     return {"rows": out, "undated": undated, "without_player": without}
 
@@ -263,13 +194,10 @@ def current_figures(sel: Selection, thresholds: Thresholds = Thresholds(), decis
     band's name), ``level_band`` (band_of)."""
     sides = perspective_sides(sel, perspective)
     mask = selected(sel, decision_type)
-    played = [i for i in range(sel.n_matches) if sides[i].any()]
-    row = _figures(_match_sums(sel, mask & _decision_sides(sel, sides)), played)
-    _, L_side = _side_sums(sel, mask)
-    l7 = _l7_of_sides(sel, L_side, sides, played)
+    row = _grouped(sel, mask, np.where(sides, 0, -1), 1)[0]
     band = band_of(row["pr"])
     return {"decisions": row["decisions"], "pr": row["pr"], "pr_ci": row["pr_ci"],
-            "mwc_loss": row["mwc_loss"], "l7": l7, "matches": len(played),
+            "mwc_loss": row["mwc_loss"], "l7": row["l7"], "matches": int(sides.any(axis=1).sum()),
             "level": None if band is None else band["name"], "level_band": band}
 
 
@@ -332,11 +260,9 @@ def progression_figures(
     ``comparable``: the goal's metric is the one shown, ``now_meets``),
     ``trend`` (:func:`trend` over the shown metric, with ``meets_goal``),
     ``trend_note``."""
-    if metric not in METRIC_KEYS:
-        raise ValueError(f"unknown metric {metric!r} (pr, mwc or mwc7)")
+    key = vocabulary.metric(metric).figure
     perspective = sel.player_filter or main_player
     per_match = match_rows(sel, thresholds, decision_type, perspective)
-    key = METRIC_KEYS[metric]
     points = [(r["date"], r[key]) for r in per_match["rows"] if r[key] is not None]
     current = current_figures(sel, thresholds, decision_type, perspective)
     goal_out = None

@@ -25,12 +25,12 @@ from typing import Optional
 import numpy as np
 
 from ..units import micro
+from . import kernel
 from .arrays import KIND_NAMES, LABELS, Selection
 from .counting import K_CHECKER, Thresholds, counted, kind_mask
 from .figures import aggregate
 from .levels import BANDS, level_band
 
-PR_SCALE = 500
 ROLLING_NS = (5, 10, 50, 100, 250, 500, 1000)
 TOP_N = 10
 BANDS_NOTE = "this project's reference bands, not a published norm"
@@ -62,16 +62,7 @@ def selected(sel: Selection, decision_type: str = "all") -> np.ndarray:
     return counted(dec) & sel.decision_side_mask() & kind_mask(dec, decision_type)
 
 
-def mwc_of(sel: Selection) -> np.ndarray:
-    """ℓ of each decision in fractions of MWC (SPEC §1); NaN in money
-    sessions.  As ``aggregate`` sums it, a match-play decision without a
-    conversion factor adds 0."""
-    dec = sel.decisions
-    if not len(dec):
-        return np.zeros(0)
-    money = np.array([m.is_money for m in sel.matches], dtype=bool)[dec.match]
-    ell = np.nan_to_num(dec.error, nan=0.0) * np.nan_to_num(dec.mwc_per_emg, nan=0.0)
-    return np.where(money, np.nan, ell)
+mwc_of = kernel.mwc_loss_of  # ℓ per decision, NaN in money (the kernel's rule)
 
 
 def cost_order(sel: Selection, idx: np.ndarray) -> np.ndarray:
@@ -196,23 +187,11 @@ def decision_records(sel: Selection, idx, thresholds: Thresholds = Thresholds())
 
 def _mwc_split(sel: Selection, mask: np.ndarray, fig: dict) -> dict:
     """MWC lost and L₇ split into checker and cube parts that add up (SPEC
-    §14): the same denominators as ``aggregate`` (L₇: √7 × ΣL / Σ√N over the
-    filter's match-play sides), the cube part = total − checker part."""
-    dec = sel.decisions
-    ell = mwc_of(sel)
-    mp = mask & ~np.isnan(ell)
-    chk = dec.kind == K_CHECKER
-    L_chk = float(ell[mp & chk].sum())
-    out = {"checker_mwc_loss": None, "cube_mwc_loss": None, "checker_l7": None, "cube_l7": None}
-    if fig["mwc_loss"] is not None:
-        out["checker_mwc_loss"] = 100 * L_chk
-        out["cube_mwc_loss"] = fig["mwc_loss"] - 100 * L_chk
-    if fig["l7"] is not None:
-        root_n = sum(math.sqrt(m.length) * int(sel.sides[i].sum())
-                     for i, m in enumerate(sel.matches) if not m.is_money)
-        out["checker_l7"] = 100 * math.sqrt(7) * L_chk / root_n
-        out["cube_l7"] = fig["l7"] - out["checker_l7"]
-    out["money_decisions"] = int((mask & np.isnan(ell)).sum())
+    §14), with the denominators of ``aggregate`` (the kernel's)."""
+    side_groups = np.where(sel.sides, 0, -1) if sel.n_matches else np.zeros((0, 2), dtype=np.int64)
+    parts = kernel.figures(kernel.sums(sel, mask, None, 1, side_groups=side_groups))
+    out = {key: parts[key] for key in ("checker_mwc_loss", "cube_mwc_loss", "checker_l7", "cube_l7")}
+    out["money_decisions"] = int((mask & np.isnan(mwc_of(sel))).sum())
     return out
 
 
@@ -233,7 +212,7 @@ def rolling(sel: Selection, mask: np.ndarray, ns=ROLLING_NS) -> list:
             "n": int(n),
             "decisions": used,
             "exceeds": bool(n > len(idx)),
-            "pr": PR_SCALE * float(e[last].sum()) / used if used else None,
+            "pr": kernel.rate(e[last].sum(), used),
             "mwc_loss": 100 * float(ell[mp].sum()) if len(mp) else None,
         })
     return out

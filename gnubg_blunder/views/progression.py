@@ -4,12 +4,12 @@ computes nothing."""
 
 from __future__ import annotations
 
-from ..metrics.progression import METRIC_KEYS, METRIC_NAMES, TREND_NOTE
+from ..metrics.progression import TREND_NOTE
+from ..metrics.vocabulary import metric as metric_named
 from ..metrics.summary import BANDS_NOTE
 from .formatting import DASH, csv_text, interval, num, table, to_json
 from .summary_view import band_text, scope_text
 
-UNITS = {"pr": "", "mwc": " % points", "mwc7": " % points"}
 
 
 def progression_object(fig: dict, flt) -> dict:
@@ -22,8 +22,7 @@ def _goal_line(obj: dict) -> str:
     g = obj["goal"]
     if not g:
         return "Goal: none set (goal set \"PR < 5\" --weeks 12; goal suggest proposes one)."
-    short = {"pr": "PR", "mwc": "MWC", "mwc7": "MWC-7"}.get(g["metric"], g["metric"])
-    line = f"Goal: {short} {g['op']} {g['target']:g} by {g['deadline']} (set on {g['set_on']})."
+    line = f"Goal: {metric_named(g['metric']).short} {g['op']} {g['target']:g} by {g['deadline']} (set on {g['set_on']})."
     if not g["comparable"]:
         line += f" It is in {g['metric'].upper()}: run with --metric {g['metric']} to compare."
     return line
@@ -31,11 +30,12 @@ def _goal_line(obj: dict) -> str:
 
 def _now_line(obj: dict) -> str:
     cur = obj["current"]
-    key = METRIC_KEYS[obj["metric"]]
+    m = metric_named(obj["metric"])
+    key = m.figure
     who = obj["perspective"] or "both sides pooled"
     if not cur["decisions"]:
         return f"Now ({who}): no counted decisions."
-    text = (f"Now ({who}): {METRIC_NAMES[obj['metric']]} {num(cur[key])}{UNITS[obj['metric']]} over "
+    text = (f"Now ({who}): {m.label} {num(cur[key])}{m.unit} over "
             f"{cur['decisions']} decisions in {cur['matches']} matches; level {band_text(cur['level_band'])}")
     g = obj["goal"]
     if g and g["comparable"] and g["now_meets"] is not None:
@@ -45,8 +45,8 @@ def _now_line(obj: dict) -> str:
 
 def _trend_lines(obj: dict) -> list:
     t = obj["trend"]
-    unit = UNITS[obj["metric"]]
-    name = METRIC_NAMES[obj["metric"]]
+    unit = metric_named(obj["metric"]).unit
+    name = metric_named(obj["metric"]).label
     if t["refused"]:
         return [t["refused"], TREND_NOTE]
     text = (f"Trend ({name}, least squares over {t['points']} dated matches, {t['from']} to {t['to']}): "
@@ -61,8 +61,8 @@ def _trend_lines(obj: dict) -> list:
 
 def progression_text(obj: dict) -> str:
     metric = obj["metric"]
-    key = METRIC_KEYS[metric]
-    name = METRIC_NAMES[metric]
+    key = metric_named(metric).figure
+    name = metric_named(metric).label
     lines = [f"Progression — scope: {scope_text(obj['filter'])}; metric {name}",
              _goal_line(obj), _now_line(obj), ""]
     if obj["tournaments"]:
