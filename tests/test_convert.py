@@ -26,10 +26,11 @@ from gnubg_blunder import __version__
 from gnubg_blunder.default_plugins.convert_command import ConvertError, read_match_file
 from gnubg_blunder.exporters import ExportError, mat_text, sgf_text, write_mat, write_sgf
 from gnubg_blunder.importers.xg import read_match as read_xg_match
-from gnubg_blunder.importers.xg_format import build_xg_bytes, read_xg
+from gnubg_blunder.importers.xg_format import read_xg
 
 sys.path.insert(0, str(FIXTURES / "xg"))
 import xg_build  # noqa: E402
+from xg_container import build_xg_bytes  # noqa: E402
 
 XG_DIR = DATA / "xg"
 CHARLOT_XG = XG_DIR / "charlot1-charlot2_7p_2025-11-08-2305.xg"

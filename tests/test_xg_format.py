@@ -31,7 +31,6 @@ from gnubg_blunder.importers.xg_format import (
     HeaderMatch,
     Move,
     XgFormatError,
-    build_xg_bytes,
     move_pairs,
     parse_xg_bytes,
     read_xg,
@@ -42,6 +41,7 @@ from gnubg_blunder.importers.xg_format import (
 XG_FIXTURES = FIXTURES / "xg"
 sys.path.insert(0, str(XG_FIXTURES))
 import xg_build  # noqa: E402
+from xg_container import build_xg_bytes  # noqa: E402
 
 SAMPLES_DIR = DATA / "xg"
 SQUIRE = "Squire-Jorgensen-Harmand-Unger_7pt_2024-08-18.xg"

@@ -33,10 +33,11 @@ from collections import Counter
 import pytest
 
 from conftest import FIXTURES
-from gnubg_blunder.importers.xg_format import XgFormatError, build_xg_bytes, parse_xg_bytes
+from gnubg_blunder.importers.xg_format import XgFormatError, parse_xg_bytes
 
 sys.path.insert(0, str(FIXTURES / "xg"))
 import xg_build  # noqa: E402
+from xg_container import build_xg_bytes  # noqa: E402
 
 SEED = int(os.environ.get("XG_FUZZ_SEED", "20241018"))
 SCALE = float(os.environ.get("XG_FUZZ_SCALE", "1"))
