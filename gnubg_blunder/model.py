@@ -35,11 +35,28 @@ PASS = "pass"
 DECISION_KINDS = (CHECKER, NO_DOUBLE, DOUBLE, TAKE, PASS)
 CUBE_KINDS = (NO_DOUBLE, DOUBLE, TAKE, PASS)
 
+# ``Decision.beaver_take``: a take's part in a beaver chain (money; SPEC §2,
+# docs/figures.md "Beavers").  The builder sets it, metrics/counting.py reads it.
+BEAVER_NONE = 0
+# The doubler's answer to a beaver (the take that closes the chain): not a
+# decision of ours; gnubg's statistics file it as that player's take.
+BEAVER_CLOSE = 1
+# The beaver itself: the responder's take decision (ours); gnubg's statistics
+# have no decision there.
+BEAVER = 2
+
 # Where a match came from.
 SOURCE_SGF = "sgf"
 SOURCE_XG = "xg"
 SOURCE_GNUBG = "gnubg"  # the live match inside gnubg
 
+
+
+def is_money(length) -> bool:
+    """The money rule: a session of length 0 is money play; it has no MWC,
+    no L₇, no Elo (SPEC §1, §5).  Decided by the match, never by whether a
+    decision carries an MWC factor."""
+    return length == 0  # an int, or an array of lengths
 
 @dataclass
 class Candidate:
@@ -79,7 +96,7 @@ class Decision:
     played_index: Optional[int] = None  # index of the played move in candidates
     xg_counted: Optional[bool] = None  # XG's own verdict for checker plays
     depth: Optional[str] = None  # depth of this decision's analysis
-    beaver_take: bool = False  # the take closing a beaver chain (not a decision of ours; gnubg counts it)
+    beaver_take: int = BEAVER_NONE  # BEAVER_CLOSE / BEAVER: a take's part in a beaver chain (above)
     gnubg_dead_cube: bool = False  # gnubg's statistics see no cube access here (after beavers)
     comment: Optional[str] = None
     duration: Optional[float] = None  # seconds, where a source has them
@@ -165,7 +182,7 @@ class Match:
 
     @property
     def is_money(self) -> bool:
-        return self.length == 0
+        return is_money(self.length)
 
     def decisions(self):
         for g in self.games:

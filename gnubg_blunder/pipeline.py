@@ -42,7 +42,7 @@ def store_match(ctx, match):
 
 def describe(match, result) -> str:
     what = f"{match.players[0]} vs {match.players[1]}, "
-    what += "money session" if match.length == 0 else f"{match.length}-point match"
+    what += "money session" if match.is_money else f"{match.length}-point match"
     what += f", {len(match.games)} game{'s' if len(match.games) != 1 else ''}"
     if result.status == ALREADY_STORED:
         return f"already stored (match {result.match_id}: {what})"

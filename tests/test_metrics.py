@@ -7,7 +7,8 @@ import pytest
 
 from gnubg_blunder.metrics.arrays import KIND_CODES, DecisionArrays, MatchInfo, RollArrays, Selection
 from gnubg_blunder.metrics.counting import Thresholds, counted, is_forced, millipoints
-from gnubg_blunder.metrics.elo import elo, l7_of_aggregate, l7_of_match
+from gnubg_blunder.metrics.elo import elo
+from gnubg_blunder.metrics.kernel import l7_of
 from gnubg_blunder.metrics.figures import aggregate, per_side
 from gnubg_blunder.metrics.intervals import ratio_interval, sum_interval
 
@@ -118,9 +119,10 @@ def test_sum_over_sum_aggregation_example():
 # -- SPEC §5 L7 and Elo ---------------------------------------------------------
 
 def test_l7_and_elo_formulas():
-    assert l7_of_match(0.05, 7) == pytest.approx(0.05)
-    assert l7_of_match(0.05, 28) == pytest.approx(0.025)  # × √(7/28) = ½
-    assert l7_of_match(0.05, 0) is None  # money: no L7
+    # one match side: L × √(7/N), the kernel's √7 L / √N
+    assert l7_of(0.05, math.sqrt(7)) == pytest.approx(0.05)
+    assert l7_of(0.05, math.sqrt(28)) == pytest.approx(0.025)  # × √(7/28) = ½
+    assert l7_of(0.05, 0.0) is None  # money: √N weight 0, no L7
     d, bound = elo(0.05)  # q = 0.45: 755.9289 × log10(0.45/0.55) = −65.879
     assert d == pytest.approx(-65.879, abs=1e-3) and not bound
     d, bound = elo(0.49)  # q = 0.01 exactly: not yet a bound
@@ -128,15 +130,15 @@ def test_l7_and_elo_formulas():
     d, bound = elo(0.60)  # clamped at q = 0.01: "≤ −1509"
     assert d == pytest.approx(-1508.56, abs=0.01) and bound
     assert elo(None) == (None, False)
-    # aggregate: √7 ΣL / Σ√N; money sides are left out
-    assert l7_of_aggregate([0.05, 0.10, 0.3], [7, 28, 0]) == pytest.approx(
+    # aggregate: √7 ΣL / Σ√N; money sides weigh 0 (and carry no L)
+    assert l7_of(0.05 + 0.10, math.sqrt(7) + math.sqrt(28) + 0) == pytest.approx(
         math.sqrt(7) * 0.15 / (math.sqrt(7) + math.sqrt(28)))
 
 
 def test_linearised_elo_near_zero():
     """SPEC §5: D ≈ −3474 × L/√N for small losses."""
     L, n = 0.002, 7
-    d, _ = elo(l7_of_match(L, n))
+    d, _ = elo(l7_of(L, math.sqrt(n)))
     assert d == pytest.approx(-3474 * L / math.sqrt(n), rel=2e-3)
 
 

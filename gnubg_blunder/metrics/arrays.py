@@ -13,7 +13,7 @@ from typing import Optional
 import numpy as np
 
 from ..labels import ALL_GAME_PLANS, ALL_PHASES, THEMES
-from ..model import CHECKER, DOUBLE, NO_DOUBLE, PASS, TAKE
+from ..model import CHECKER, DOUBLE, NO_DOUBLE, PASS, TAKE, is_money
 
 KIND_CODES = {CHECKER: 0, NO_DOUBLE: 1, DOUBLE: 2, TAKE: 3, PASS: 4}
 KIND_NAMES = {v: k for k, v in KIND_CODES.items()}
@@ -140,7 +140,7 @@ class MatchInfo:
 
     @property
     def is_money(self) -> bool:
-        return self.length == 0
+        return is_money(self.length)
 
 
 @dataclass

@@ -14,6 +14,7 @@ from typing import Optional
 
 import numpy as np
 
+from ..model import is_money
 from .arrays import LABELS, Selection
 from .counting import Thresholds
 from .groups import base_mask, group_rows
@@ -99,7 +100,7 @@ def score_keys(sel: Selection) -> tuple:
     dec = sel.decisions
     lengths = np.array([m.length for m in sel.matches], dtype=np.int64)
     length = lengths[dec.match] if len(dec) else np.zeros(0, dtype=np.int64)
-    money = length == 0
+    money = is_money(length)
     a_self = length - dec.score_self.astype(np.int64)
     a_opp = length - dec.score_opp.astype(np.int64)
     valid = ~money & (dec.score_self >= 0) & (dec.score_opp >= 0) & (a_self >= 1) & (a_opp >= 1)

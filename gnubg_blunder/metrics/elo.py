@@ -1,4 +1,5 @@
-"""L₇ and the Elo difference against the engine (SPEC §5)."""
+"""The Elo difference against the engine (SPEC §5); L₇ itself is
+``kernel.l7_of``."""
 
 from __future__ import annotations
 
@@ -7,21 +8,6 @@ from typing import Optional
 
 ELO_SCALE = 2000 / math.sqrt(7)
 Q_FLOOR = 0.01  # from L₇ > 49 % the Elo is only a bound ("≤")
-
-
-def l7_of_match(loss: float, length: int) -> Optional[float]:
-    """L₇ = L × √(7/N) (fractions of MWC); money has none."""
-    if not length:
-        return None
-    return loss * math.sqrt(7 / length)
-
-
-def l7_of_aggregate(losses, lengths) -> Optional[float]:
-    """L₇ = √7 × ΣL / Σ√N over match-play sides."""
-    pairs = [(l, n) for l, n in zip(losses, lengths) if n]
-    if not pairs:
-        return None
-    return math.sqrt(7) * sum(l for l, _ in pairs) / sum(math.sqrt(n) for _, n in pairs)
 
 
 def elo(l7: Optional[float]) -> tuple:

@@ -9,7 +9,7 @@
    (SPEC §3), MWC lost and its checker / cube parts, L₇ and Elo (SPEC §5),
    the 95 % intervals (SPEC §7).
 
-The rules live here once: ``PR_SCALE``, the money rule (:func:`is_money`:
+The rules live here once: ``PR_SCALE``, the money rule (``model.is_money``:
 a match of length 0 has no MWC, whatever its decisions carry), ℓ per
 decision (:func:`mwc_loss_of`), L₇ (:func:`l7_of`).  Views do no
 arithmetic on figures; metrics call these.
@@ -25,6 +25,7 @@ from typing import Optional
 
 import numpy as np
 
+from ..model import is_money
 from .arrays import Selection
 from .counting import K_CHECKER, Thresholds
 from .elo import elo
@@ -38,16 +39,9 @@ SMALL_ROW = 10  # rows with fewer counted decisions are flagged (SPEC §14)
 
 # -- the rules ----------------------------------------------------------------
 
-def is_money(length) -> bool:
-    """The money rule: a session of length 0 is money play; it has no MWC,
-    no L₇, no Elo (SPEC §1, §5).  Decided by the match, never by whether
-    a decision carries an MWC factor."""
-    return int(length) == 0
-
-
 def money_matches(sel: Selection) -> np.ndarray:
     """:func:`is_money` of each match of the selection (bool per match)."""
-    return np.array([is_money(m.length) for m in sel.matches], dtype=bool)
+    return np.array([bool(is_money(m.length)) for m in sel.matches], dtype=bool)
 
 
 def rate(total, n, scale: float = PR_SCALE) -> Optional[float]:
