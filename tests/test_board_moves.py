@@ -33,7 +33,7 @@ from gnubg_blunder.gnubg.process import run_python
 
 def parse_sgf_move(value: str, player: int):
     """An SGF move value as (d1, d2, steps), through the SGF importer's parser."""
-    from gnubg_blunder.importers.sgf_syntax import parse_move
+    from gnubg_blunder.importers.sgf_values import parse_move
 
     if player not in (0, 1):
         raise ValueError(f"player {player!r}")

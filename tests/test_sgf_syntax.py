@@ -1,4 +1,5 @@
-"""The SGF tokenizer/parser and the typed value parsers, on real gnubg files.
+"""The SGF tokenizer/parser (sgf_syntax) and the typed value parsers
+(sgf_values), on real gnubg files.
 
 Fixtures (tests/fixtures/sgf/, see its README.md) were written by the real
 GNU Backgammon 1.07.001; the expected numbers below are read from those files.
@@ -11,15 +12,14 @@ import subprocess
 import pytest
 
 from conftest import DATA, FIXTURES, needs_gnubg
-from gnubg_blunder.importers.sgf_syntax import (
+from gnubg_blunder.importers.sgf_syntax import SgfSyntaxError, decode_sgf_bytes, parse_sgf, read_sgf
+from gnubg_blunder.importers.sgf_values import (
     EvalContext,
     MoveFilter,
-    SgfSyntaxError,
     SgfValueError,
     checker_skill,
     cube_skill,
     decode_point,
-    decode_sgf_bytes,
     luck_mark,
     parse_analysis_move_list,
     parse_cube_owner,
@@ -33,8 +33,6 @@ from gnubg_blunder.importers.sgf_syntax import (
     parse_point_list,
     parse_result,
     parse_rules,
-    parse_sgf,
-    read_sgf,
 )
 
 SGF = FIXTURES / "sgf"

@@ -1,7 +1,8 @@
 """gnubg ``.sgf`` files (GM[6]) with their analysis -> decision model.
 
-The syntax is read by :mod:`.sgf_syntax` (a real tokenizer and one parser per
-value syntax, see docs/sgf-properties.md); this module maps the nodes to the
+The syntax is read by :mod:`.sgf_syntax` (a real tokenizer), the values by
+:mod:`.sgf_values` (one parser per value syntax, see
+docs/sgf-properties.md); this module maps the nodes to the
 same source records as the live ``gnubg.match()`` importer, so both go
 through :func:`.build.build_match` and give the same decisions.
 """
@@ -15,8 +16,8 @@ from ..board.position import Board
 from ..model import SOURCE_SGF, Match
 from .build import build_match
 from .records import MatchImportError, SourceCandidate, SourceCube, SourceGame, SourceMatch, SourceRecord
-from .sgf_syntax import (
-    SgfSyntaxError,
+from .sgf_syntax import SgfSyntaxError, read_sgf
+from .sgf_values import (
     SgfValueError,
     decode_point,
     parse_analysis_move_list,
@@ -28,7 +29,6 @@ from .sgf_syntax import (
     parse_point_list,
     parse_result,
     parse_rules,
-    read_sgf,
 )
 
 _COLOUR = {"W": 0, "B": 1}
