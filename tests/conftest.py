@@ -142,3 +142,140 @@ def run_cli(*args, db=None, env=None, check=True):
     if check and res.returncode != 0:
         raise AssertionError(f"gnubg-blunder {' '.join(map(str, args))} exited {res.returncode}: {res.stderr}")
     return res
+
+
+# -- the command line in this process ---------------------------------------------------
+#
+# Most CLI tests run ``gnubg-blunder`` in-process (run_cli_inprocess, or the
+# ``cli`` fixture): the same parser and commands, no interpreter start-up
+# (~0.4 s a call).  run_cli above stays for the end-to-end tests that need a
+# real separate process (exit status of the interpreter, console script,
+# a whole environment, gnubg).
+
+
+class CliResult:
+    """What subprocess.run returns, for an in-process run: args, returncode,
+    stdout, stderr."""
+
+    def __init__(self, args, returncode, stdout, stderr):
+        self.args, self.returncode, self.stdout, self.stderr = args, returncode, stdout, stderr
+
+    def __repr__(self):
+        return f"CliResult(args={self.args!r}, returncode={self.returncode!r})"
+
+
+def _set_environ(values: dict) -> dict:
+    """Set (or, for None, remove) variables; returns the old values."""
+    old = {k: os.environ.get(k) for k in values}
+    for k, v in values.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = str(v)
+    return old
+
+
+def _plugin_free_manager():
+    """The process-wide plugin manager as GNUBG_BLUNDER_NO_PLUGINS=1 builds it:
+    no installed (entry-point) plugins.  gnubg_blunder.plugins caches it, so
+    one built earlier with installed plugins is built again; a plugin a test
+    registered on it itself is kept.  Call with the variable set."""
+    from gnubg_blunder import plugins
+
+    pm = plugins.get_plugin_manager()
+    if pm.list_plugin_distinfo():
+        plugins.reset_plugin_manager()
+        pm = plugins.get_plugin_manager()
+    return pm
+
+
+def run_cli_inprocess(*args, db=None, env=None, input=None, check=True) -> CliResult:
+    """``gnubg-blunder [--db DB] ARGS`` in this process, plugins off, like
+    :func:`run_cli`: ``commands.run(argv, Context(out=StringIO(), err=StringIO()))``.
+
+    ``env`` adds variables for the call (None removes one); a whole
+    environment (with PATH) needs a real process: use run_cli.  ``input`` is
+    what the command reads on stdin.  What the package writes to
+    sys.stdout / sys.stderr instead of ctx.out / ctx.err (argparse's
+    ``--help``) is captured into the same buffers.  An exception the command
+    does not handle propagates (a subprocess would exit 1 with a traceback)."""
+    import contextlib
+    import io
+
+    from gnubg_blunder.commands import Context, run
+
+    if env and "PATH" in env:
+        raise ValueError("a whole environment needs a separate process: use run_cli")
+    argv = (["--db", str(db)] if db is not None else []) + [str(a) for a in args]
+    out, err = io.StringIO(), io.StringIO()
+    old_env = _set_environ({"GNUBG_BLUNDER_NO_PLUGINS": "1", **(env or {})})
+    old_stdin = sys.stdin
+    try:
+        sys.stdin = io.StringIO(input or "")
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            _plugin_free_manager()
+            status = run(argv, Context(out=out, err=err))
+    finally:
+        sys.stdin = old_stdin
+        _set_environ(old_env)
+    res = CliResult(["gnubg-blunder", *argv], int(status), out.getvalue(), err.getvalue())
+    if check and res.returncode != 0:
+        raise AssertionError(f"gnubg-blunder {' '.join(argv)} exited {res.returncode}: {res.stderr}")
+    return res
+
+
+@pytest.fixture
+def cli(monkeypatch):
+    """``cli(*args, db=None, env=None, input=None, check=True)``: the command
+    line in this process (run_cli_inprocess); GNUBG_BLUNDER_NO_PLUGINS is set
+    for the whole test, so ``run_line`` called directly is plugin-free too."""
+    monkeypatch.setenv("GNUBG_BLUNDER_NO_PLUGINS", "1")
+    return run_cli_inprocess
+
+
+# -- databases ---------------------------------------------------------------------------
+
+
+def _db_digest(path) -> str:
+    """A digest of the database's content (its SQL dump)."""
+    import hashlib
+    import sqlite3
+
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return hashlib.sha256("\n".join(con.iterdump()).encode()).hexdigest()
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="session")
+def db(tmp_path_factory) -> Path:
+    """tests/fixture_db.py's hand-computed database, built once for the whole
+    run and shared: tests only read it (checked at the end of the session).
+    A test that writes takes ``db_copy``."""
+    from fixture_db import build_fixture_db
+
+    path = build_fixture_db(tmp_path_factory.mktemp("fixture-db") / "fixture.db")
+    before = _db_digest(path)
+    yield path
+    assert _db_digest(path) == before, "a test wrote to the shared fixture database (`db`): give it `db_copy`"
+
+
+@pytest.fixture
+def db_copy(db, tmp_path) -> Path:
+    """A copy of the fixture database of the test's own, to write to."""
+    import shutil
+
+    return Path(shutil.copy(db, tmp_path / "fixture-copy.db"))
+
+
+@pytest.fixture
+def empty_db(tmp_path) -> Path:
+    """The path of a database not yet created (the first command creates it)."""
+    return tmp_path / "test.db"
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "e2e: end to end, gnubg-blunder in a real separate process (run_cli); "
+        "the other CLI tests run it in-process (-m e2e runs these alone)")

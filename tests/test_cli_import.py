@@ -1,9 +1,12 @@
 """``gnubg-blunder import``: the real charlot SGF, re-imports, folders, and
 every kind of bad input (one line on stderr each, nothing stored for it).
 
-The command runs as a subprocess (``python -m gnubg_blunder``) with installed
-plugins switched off, except the transaction test, which runs
-:func:`gnubg_blunder.commands.run` in-process to make the store fail midway.
+The command runs in this process (``conftest.run_cli_inprocess``: the same
+parser and commands) with installed plugins switched off; the tests marked
+``e2e`` run it as a user does, in a separate process (``python -m
+gnubg_blunder`` and the ``gnubg-blunder`` console script).  The transaction
+test runs :func:`gnubg_blunder.commands.run` itself to make the store fail
+midway.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import gnubg_available, needs_gnubg
+from conftest import gnubg_available, needs_gnubg, run_cli_inprocess
 
 CHARLOT = "charlot1-charlot2_7p_2025-11-08-2305"
 TABLES = ("matches", "games", "analyses", "decisions", "rolls")
@@ -29,12 +32,19 @@ TABLES = ("matches", "games", "analyses", "decisions", "rolls")
 
 # -- helpers -------------------------------------------------------------------
 
-def cli(db, *args, cwd=None, timeout=120):
+def cli(db, *args):
+    """``gnubg-blunder --db DB ARGS`` in this process."""
+    return run_cli_inprocess(*args, db=db, env={"GNUBG_BLUNDER_DB": None}, check=False)
+
+
+def cli_process(db, *args, command=None, timeout=120):
+    """The same in a separate process: ``python -m gnubg_blunder``, or
+    ``command`` (the console script)."""
     env = dict(os.environ, GNUBG_BLUNDER_NO_PLUGINS="1")
     env.pop("GNUBG_BLUNDER_DB", None)
     return subprocess.run(
-        [sys.executable, "-m", "gnubg_blunder", "--db", str(db), *map(str, args)],
-        capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout,
+        [*(command or [sys.executable, "-m", "gnubg_blunder"]), "--db", str(db), *map(str, args)],
+        capture_output=True, text=True, env=env, timeout=timeout,
     )
 
 
@@ -88,15 +98,12 @@ def charlot(shared_data) -> Path:
     return shared_data / "sgf" / f"{CHARLOT}.sgf"
 
 
-@pytest.fixture
-def db(tmp_path) -> Path:
-    return tmp_path / "test.db"
-
-
 # -- the real charlot match ----------------------------------------------------
 
-def test_import_charlot(charlot, db):
-    r = cli(db, "import", charlot)
+@pytest.mark.e2e
+def test_import_charlot(charlot, empty_db):
+    """End to end: the import in a separate process."""
+    r = cli_process(empty_db, "import", charlot)
     assert r.returncode == 0, r.stderr
     assert r.stderr == ""
     out = lines(r.stdout)
@@ -104,7 +111,7 @@ def test_import_charlot(charlot, db):
     assert str(charlot) in out[0] and "stored" in out[0] and "already" not in out[0]
     assert re.match(r"1 file\b", out[1]) and "1 stored" in out[1] and "0 failed" in out[1], out[1]
 
-    ms = matches_json(db)
+    ms = matches_json(empty_db)
     assert len(ms) == 1
     m = ms[0]
     assert m["players"] == ["charlot1", "charlot2"]
@@ -124,23 +131,44 @@ def test_import_charlot(charlot, db):
     assert [s["won"] for s in sides] == [True, False]
 
 
-def test_import_twice_is_already_stored(charlot, db):
-    first = cli(db, "import", charlot)
+@pytest.mark.e2e
+def test_console_script(charlot, empty_db, tmp_path):
+    """End to end: the ``gnubg-blunder`` console script as installed
+    (pyproject.toml [project.scripts]): an import, a view in JSON, and the
+    exit statuses of the process (0, 1 for a failed file, 2 for bad usage)."""
+    script = Path(sys.executable).parent / "gnubg-blunder"
+    assert script.exists(), f"{script}: the package is not installed in this environment (pip install -e .)"
+    r = cli_process(empty_db, "import", charlot, command=[str(script)])
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert "1 stored" in lines(r.stdout)[-1]
+    r = cli_process(empty_db, "matches", "--format", "json", command=[str(script)])
+    assert r.returncode == 0 and [m["players"] for m in json.loads(r.stdout)] == [["charlot1", "charlot2"]]
+    missing = tmp_path / "missing.sgf"
+    r = cli_process(empty_db, "import", missing, command=[str(script)])
+    assert r.returncode == 1 and len(lines(r.stderr)) == 1 and missing.name in r.stderr
+    r = cli_process(empty_db, "matches", "--format", "yaml", command=[str(script)])
+    assert r.returncode == 2 and len(lines(r.stderr)) == 1 and "Traceback" not in r.stderr
+    r = cli_process(empty_db, command=[str(script)])
+    assert r.returncode == 2 and "usage:" in r.stdout
+
+
+def test_import_twice_is_already_stored(charlot, empty_db):
+    first = cli(empty_db, "import", charlot)
     assert first.returncode == 0, first.stderr
-    before = row_counts(db)
+    before = row_counts(empty_db)
     assert before["matches"] == 1 and before["decisions"] > 0 and before["rolls"] > 0
 
-    again = cli(db, "import", charlot)
+    again = cli(empty_db, "import", charlot)
     assert again.returncode == 0, again.stderr
     assert again.stderr == ""
     out = lines(again.stdout)
     assert len(out) == 2
     assert str(charlot) in out[0] and "already stored" in out[0]
     assert "1 already stored" in out[1] and "0 stored" in out[1]
-    assert row_counts(db) == before
+    assert row_counts(empty_db) == before
 
 
-def test_import_folder(charlot, db, tmp_path, selfplay):
+def test_import_folder(charlot, empty_db, tmp_path, selfplay):
     folder = tmp_path / "in"
     (folder / "sub").mkdir(parents=True)
     shutil.copy(charlot, folder / charlot.name)
@@ -150,7 +178,7 @@ def test_import_folder(charlot, db, tmp_path, selfplay):
     shutil.copy(charlot.with_suffix(".mat"), folder / "charlot.mat")
     (folder / "notes.txt").write_text("not a match\n")
 
-    r = cli(db, "import", folder)
+    r = cli(empty_db, "import", folder)
     assert r.returncode == 0, r.stderr
     assert r.stderr == ""
     out = lines(r.stdout)
@@ -160,8 +188,8 @@ def test_import_folder(charlot, db, tmp_path, selfplay):
         assert sum(name in ln for ln in named) == 1, (name, r.stdout)
     assert all("stored as match" in ln for ln in named), r.stdout
     assert re.match(r"3 files\b", out[3]) and "3 stored" in out[3] and "0 failed" in out[3]
-    assert row_counts(db)["matches"] == 3
-    assert sorted(tuple(m["players"]) for m in matches_json(db)) == sorted(
+    assert row_counts(empty_db)["matches"] == 3
+    assert sorted(tuple(m["players"]) for m in matches_json(empty_db)) == sorted(
         [("charlot1", "charlot2"), ("Weakbot", "Strongbot"), ("Weakbot", "Strongbot")]
     )
 
@@ -176,15 +204,15 @@ def _truncation_offsets():
 
 
 @pytest.mark.parametrize("cut", _truncation_offsets())
-def test_truncated(charlot, db, tmp_path, cut):
+def test_truncated(charlot, empty_db, tmp_path, cut):
     data = charlot.read_bytes()
     n = {"half": len(data) // 2}.get(cut) or (len(data) + int(cut) if cut.startswith("-") else int(cut))
     bad = tmp_path / f"truncated-{cut}.sgf"
     bad.write_bytes(data[:n])
-    r = cli(db, "import", bad)
+    r = cli(empty_db, "import", bad)
     msg = assert_one_error_line(r, bad, "not a readable SGF", "unterminated", "truncated", "empty")
     assert "None" not in msg, f"the message shows an unknown position: {msg}"
-    assert row_counts(db)["matches"] == 0
+    assert row_counts(empty_db)["matches"] == 0
 
 
 def _garble(data: bytes, seed: int, printable: bool) -> bytes:
@@ -205,20 +233,20 @@ def _garble(data: bytes, seed: int, printable: bool) -> bytes:
 
 @pytest.mark.parametrize("printable", [False, True], ids=["bytes", "printable"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_garbled(charlot, db, tmp_path, seed, printable):
+def test_garbled(charlot, empty_db, tmp_path, seed, printable):
     bad = tmp_path / f"garbled-{seed}.sgf"
     bad.write_bytes(_garble(charlot.read_bytes(), seed, printable))
-    r = cli(db, "import", bad)
+    r = cli(empty_db, "import", bad)
     assert_one_error_line(r, bad, "not a readable SGF", "bad SGF value", "not legal", "error:")
-    assert row_counts(db)["matches"] == 0
+    assert row_counts(empty_db)["matches"] == 0
 
 
-def test_other_game(db, tmp_path):
+def test_other_game(empty_db, tmp_path):
     go = tmp_path / "go-game.sgf"
     go.write_text("(;FF[4]GM[1]SZ[9]PB[Black]PW[White];B[ee];W[cc];B[gg])\n")
-    r = cli(db, "import", go)
+    r = cli(empty_db, "import", go)
     assert_one_error_line(r, go, "GM[1]", "not a backgammon")
-    assert row_counts(db)["matches"] == 0
+    assert row_counts(empty_db)["matches"] == 0
 
 
 @pytest.fixture(scope="module")
@@ -242,47 +270,47 @@ def unanalysed_sgf(shared_data, tmp_path_factory) -> Path:
 
 
 @needs_gnubg
-def test_no_analysis(unanalysed_sgf, db):
-    r = cli(db, "import", unanalysed_sgf)
+def test_no_analysis(unanalysed_sgf, empty_db):
+    r = cli(empty_db, "import", unanalysed_sgf)
     assert_one_error_line(r, unanalysed_sgf, "no analysis")
-    assert row_counts(db)["matches"] == 0
+    assert row_counts(empty_db)["matches"] == 0
 
 
-def test_missing_file(db, tmp_path):
+def test_missing_file(empty_db, tmp_path):
     missing = tmp_path / "does-not-exist.sgf"
-    r = cli(db, "import", missing)
+    r = cli(empty_db, "import", missing)
     assert_one_error_line(r, missing, "no such file", "not found", "does not exist")
-    assert row_counts(db)["matches"] == 0
+    assert row_counts(empty_db)["matches"] == 0
 
 
-def test_unknown_suffix(charlot, db, tmp_path):
+def test_unknown_suffix(charlot, empty_db, tmp_path):
     txt = tmp_path / "charlot.txt"
     shutil.copy(charlot, txt)  # a valid match, but a suffix no importer claims
-    r = cli(db, "import", txt)
+    r = cli(empty_db, "import", txt)
     assert_one_error_line(r, txt, "unknown file type", ".txt")
-    assert row_counts(db)["matches"] == 0
+    assert row_counts(empty_db)["matches"] == 0
 
 
 @pytest.mark.parametrize("bad_first", [True, False], ids=["bad-then-good", "good-then-bad"])
-def test_bad_and_good_together(charlot, db, tmp_path, bad_first):
+def test_bad_and_good_together(charlot, empty_db, tmp_path, bad_first):
     bad = tmp_path / "truncated.sgf"
     bad.write_bytes(charlot.read_bytes()[:5000])
     args = [bad, charlot] if bad_first else [charlot, bad]
-    r = cli(db, "import", *args)
+    r = cli(empty_db, "import", *args)
     assert r.returncode == 1, (r.stdout, r.stderr)
     err = lines(r.stderr)
     assert len(err) == 1 and bad.name in err[0] and "Traceback" not in r.stderr, r.stderr
     out = lines(r.stdout)
     assert any(str(charlot) in ln and "stored as match" in ln for ln in out), r.stdout
     assert "1 stored" in out[-1] and "1 failed" in out[-1], out[-1]
-    counts = row_counts(db)
+    counts = row_counts(empty_db)
     assert counts["matches"] == 1
-    assert [m["players"] for m in matches_json(db)] == [["charlot1", "charlot2"]]
+    assert [m["players"] for m in matches_json(empty_db)] == [["charlot1", "charlot2"]]
 
 
 # -- one transaction per match -------------------------------------------------
 
-def test_failure_midway_leaves_nothing(charlot, db, tmp_path, monkeypatch):
+def test_failure_midway_leaves_nothing(charlot, empty_db, tmp_path, monkeypatch):
     """The store fails after the match, games, analysis and decision rows are
     written: the whole match is rolled back, and a later import stores it."""
     monkeypatch.setenv("GNUBG_BLUNDER_NO_PLUGINS", "1")
@@ -306,17 +334,17 @@ def test_failure_midway_leaves_nothing(charlot, db, tmp_path, monkeypatch):
 
     out, err = io.StringIO(), io.StringIO()
     try:
-        status = run(["--db", str(db), "import", str(charlot)], Context(out=out, err=err))
+        status = run(["--db", str(empty_db), "import", str(charlot)], Context(out=out, err=err))
     except sqlite3.Error:
         status = None  # a store error propagates (not a user error); what matters is what is left
     assert calls and calls[0] > 0, "the patched store step did not run midway"
     assert status != 0
-    assert row_counts(db) == {t: 0 for t in TABLES}
+    assert row_counts(empty_db) == {t: 0 for t in TABLES}
 
     monkeypatch.setattr(SQLiteStore, "_insert_decisions", original)
     out = io.StringIO()
-    assert run(["--db", str(db), "import", str(charlot)], Context(out=out, err=io.StringIO())) == 0
+    assert run(["--db", str(empty_db), "import", str(charlot)], Context(out=out, err=io.StringIO())) == 0
     assert "stored as match" in out.getvalue().splitlines()[0], out.getvalue()
-    counts = row_counts(db)
+    counts = row_counts(empty_db)
     assert counts["matches"] == 1 and counts["decisions"] == calls[0]
     plugins.reset_plugin_manager()

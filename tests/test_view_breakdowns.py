@@ -18,8 +18,7 @@ import json
 import numpy as np
 import pytest
 
-from conftest import run_cli
-from fixture_db import build_fixture_db
+from conftest import run_cli_inprocess as cli
 from gnubg_blunder.metrics.arrays import MatchInfo, RollArrays, Selection
 from gnubg_blunder.metrics.breakdowns import breakdowns, comment_tags, score_rows, tag_rows
 from test_metrics import decisions
@@ -27,13 +26,8 @@ from test_metrics import decisions
 A = pytest.approx
 
 
-@pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    return build_fixture_db(tmp_path_factory.mktemp("fx") / "fixture.db")
-
-
 def bd_json(db, *args):
-    return json.loads(run_cli("breakdowns", "--no-config", "--format", "json", *args, db=db).stdout)
+    return json.loads(cli("breakdowns", "--no-config", "--format", "json", *args, db=db).stdout)
 
 
 def table_of(rows):
@@ -173,7 +167,7 @@ def test_whole_database(db):
 
 
 def test_text_csv_and_by(db):
-    text = run_cli("breakdowns", "--no-config", "--player", "charlot1", db=db).stdout
+    text = cli("breakdowns", "--no-config", "--player", "charlot1", db=db).stdout
     assert "Scope: player charlot1" in text
     assert "Rows do not add up" in text and "3 of 12 decisions" in text
     assert "* fewer than 10 decisions" in text
@@ -182,12 +176,12 @@ def test_text_csv_and_by(db):
     only = bd_json(db, "--by", "score")
     assert only["by"] == ["score"] and "phase" not in only and "tag" not in only
     rows = list(csv.DictReader(io.StringIO(
-        run_cli("breakdowns", "--no-config", "--format", "csv", "--by", "game-plan", db=db).stdout)))
+        cli("breakdowns", "--no-config", "--format", "csv", "--by", "game-plan", db=db).stdout)))
     assert [r["label"] for r in rows] == ["race", "bear-off against contact", "priming game", "holding game",
                                           "other"]
     assert rows[3]["small"] == "True" and float(rows[3]["pr_ci_low"]) == A(7.352, abs=1e-3)
     assert rows[1]["pr_ci_low"] == ""  # no interval: empty, not 0
-    mwc = run_cli("breakdowns", "--no-config", "--metric", "mwc7", "--by", "score", db=db).stdout
+    mwc = cli("breakdowns", "--no-config", "--metric", "mwc7", "--by", "score", db=db).stdout
     assert "no 7-point equivalent" in mwc and "MWC lost %" in mwc
 
 
@@ -252,5 +246,5 @@ def test_post_crawford_cells():
 
 
 def test_unknown_breakdown_is_refused(db):
-    res = run_cli("breakdowns", "--by", "dice", db=db, check=False)
+    res = cli("breakdowns", "--by", "dice", db=db, check=False)
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1

@@ -32,8 +32,7 @@ import math
 import numpy as np
 import pytest
 
-from conftest import run_cli
-from fixture_db import build_fixture_db
+from conftest import run_cli, run_cli_inprocess as cli
 from gnubg_blunder.importers.build import cube_action
 from gnubg_blunder.metrics.arrays import LABEL_CODES, MatchInfo, RollArrays, Selection
 from gnubg_blunder.metrics.counting import Thresholds
@@ -45,13 +44,8 @@ A = pytest.approx
 SQRT7, SQRT5, SQRT3 = math.sqrt(7), math.sqrt(5), math.sqrt(3)
 
 
-@pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    return build_fixture_db(tmp_path_factory.mktemp("fx") / "fixture.db")
-
-
 def errors_json(db, *args):
-    return json.loads(run_cli("errors", "--no-config", "--format", "json", *args, db=db).stdout)
+    return json.loads(cli("errors", "--no-config", "--format", "json", *args, db=db).stdout)
 
 
 def by(rows, key, value):
@@ -213,7 +207,7 @@ def test_whole_database(db):
     assert [r["error_emg"] for r in h] == [A(0), A(0), A(0.08), A(0.10), A(0.41), A(0.67)]
     assert sum(r["cost"] for r in h) == A(t["pr"])
     # the totals agree with `stats`
-    st = json.loads(run_cli("stats", "--no-config", "--format", "json", db=db).stdout)
+    st = json.loads(cli("stats", "--no-config", "--format", "json", db=db).stdout)
     assert (st["decisions"], st["errors"], st["blunders"]) == (t["decisions"], t["errors"], t["blunders"])
     assert st["pr"] == A(t["pr"]) and st["l7"] == A(t["l7"]) and st["mwc_loss"] == A(t["mwc_loss"])
 
@@ -224,14 +218,14 @@ def test_metric_switch_and_formats(db):
     obj = errors_json(db, "--metric", "mwc")
     assert obj["metric"] == "mwc"
     assert obj["recurring"][-1]["theme"] == "too many blots" and obj["recurring"][-1]["mwc_loss"] is None
-    text = run_cli("errors", "--no-config", "--metric", "mwc7", "--player", "charlot1", db=db).stdout
+    text = cli("errors", "--no-config", "--metric", "mwc7", "--player", "charlot1", db=db).stdout
     assert "Metric: MWC-7" in text and "L7: 7.60 % points" in text and "share of L7" in text
-    text = run_cli("errors", "--no-config", "--player", "charlot1", db=db).stdout
+    text = cli("errors", "--no-config", "--player", "charlot1", db=db).stdout
     assert "Scope: player charlot1" in text
     assert text.index("too many blots") < text.index("Theme not determined") < text.index("theme not determined")
     assert "DoubleTake         2*  25.00" in text
     rows = list(csv.DictReader(io.StringIO(
-        run_cli("errors", "--no-config", "--format", "csv", "--player", "charlot1", db=db).stdout)))
+        cli("errors", "--no-config", "--format", "csv", "--player", "charlot1", db=db).stdout)))
     hist = [r for r in rows if r["section"] == "histogram"]
     assert [int(r["decisions"]) for r in hist] == [4, 0, 2, 1, 3, 2]
     rec = [r for r in rows if r["section"] == "recurring"]
@@ -244,7 +238,7 @@ def test_decision_type_checker_has_no_cube_sections(db):
     obj = errors_json(db, "--decision-type", "checker")
     assert obj["totals"]["decisions"] == 25 and obj["totals"]["pr"] == A(18.0)
     assert all(r["decisions"] == 0 for r in obj["cube_actions"])
-    text = run_cli("errors", "--no-config", "--decision-type", "checker", db=db).stdout
+    text = cli("errors", "--no-config", "--decision-type", "checker", db=db).stdout
     assert "(no counted cube decision)" in text
 
 
@@ -262,9 +256,11 @@ def test_inside_gnubg_same_words(db, monkeypatch):
     assert json.loads(out.getvalue())["totals"]["decisions"] == 12
 
 
+@pytest.mark.e2e
 def test_unknown_metric_is_one_line_error(db):
+    """End to end (a real process): the exit status of the interpreter is 2."""
     res = run_cli("errors", "--metric", "elo", db=db, check=False)
-    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1 and res.stdout == ""
 
 
 # -- hand-made decision sets ------------------------------------------------------------------

@@ -28,21 +28,16 @@ import math
 
 import pytest
 
-from conftest import run_cli
-from fixture_db import HOSTILE, P_BOAC, P_HOLD, P_OPEN, build_fixture_db
+from conftest import run_cli, run_cli_inprocess as cli
+from fixture_db import HOSTILE, P_BOAC, P_HOLD, P_OPEN
 
 SQ = "Squire/Jørgensen"
 R7, R5, R3 = math.sqrt(7), math.sqrt(5), math.sqrt(3)
 approx = pytest.approx
 
 
-@pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    return build_fixture_db(tmp_path_factory.mktemp("players") / "fixture.db")
-
-
 def cli_json(db, *args):
-    return json.loads(run_cli(*args, "--format", "json", "--no-config", db=db).stdout)
+    return json.loads(cli(*args, "--format", "json", "--no-config", db=db).stdout)
 
 
 def by_player(rows):
@@ -183,7 +178,7 @@ def test_players_highlight_and_decision_type_not_applied(db):
     # the decision type does not apply: charlot2 keeps its 10 decisions (8 checker + 2 cube)
     assert by_player(rows)["charlot2"]["decisions"] == 10
     assert rows[0]["filter"]["decision_type"] == "checker" and rows[0]["filter"]["player"] == "CHARLOT2"
-    text = run_cli("players", "--player", "charlot2", "--decision-type", "checker", "--no-config", db=db).stdout
+    text = cli("players", "--player", "charlot2", "--decision-type", "checker", "--no-config", db=db).stdout
     assert "does not apply" in text
     line = next(ln for ln in text.splitlines() if "charlot2" in ln and ln.startswith("*"))
     assert "17.00" in line
@@ -207,17 +202,17 @@ def test_players_sort_and_where(db):
 @pytest.mark.parametrize("args", [("--where", "pr=abc"), ("--where", "nope=3"), ("--sort", "pr:up"),
                                   ("--where", "pr=9-2")])
 def test_players_unreadable_filter_is_an_error(db, args):
-    res = run_cli("players", *args, "--no-config", db=db, check=False)
+    res = cli("players", *args, "--no-config", db=db, check=False)
     assert res.returncode == 2
     assert res.stdout == ""
     assert len(res.stderr.strip().splitlines()) == 1 and res.stderr.startswith("error:")
 
 
 def test_players_hostile_name_is_text(db):
-    text = run_cli("players", "--no-config", db=db).stdout
+    text = cli("players", "--no-config", db=db).stdout
     assert HOSTILE in text  # printed as text, as it is (no HTML here)
     assert by_player(cli_json(db, "players"))[HOSTILE]["player"] == HOSTILE
-    csv = run_cli("players", "--format", "csv", "--no-config", db=db).stdout
+    csv = cli("players", "--format", "csv", "--no-config", db=db).stdout
     assert HOSTILE in csv
     assert csv.splitlines()[0].startswith("player,matches,wins,losses")
 
@@ -236,13 +231,13 @@ def test_players_metric_parts_add_up(db):
     assert c1["cube_l7"] == approx(100 * R7 * 0.05 / (R7 + R5 + R3))
     assert c1["checker_l7"] + c1["cube_l7"] == approx(c1["l7"])
     assert rows[HOSTILE]["cube_l7"] is None  # no cube decision: "—", not 0
-    text = run_cli("players", "--metric", "mwc", "--no-config", db=db).stdout
+    text = cli("players", "--metric", "mwc", "--no-config", db=db).stdout
     assert "MWC lost" in text
 
 
 def test_players_empty_selection(db):
     assert cli_json(db, "players", "--from", "2030-01-01") == []
-    text = run_cli("players", "--from", "2030-01-01", "--no-config", db=db).stdout
+    text = cli("players", "--from", "2030-01-01", "--no-config", db=db).stdout
     assert "No players" in text
 
 
@@ -264,7 +259,7 @@ def test_compare_verdicts(db):
     for key in ("matches", "wins", "losses", "decisions", "blunders", "luck_per_roll"):
         assert rows[key]["better"] is None and rows[key]["relative"] is False, key
     assert rows["luck_per_roll"]["a"] == approx(1000 * 0.2 / 6)
-    text = run_cli("compare", "charlot1", "charlot2", "--no-config", db=db).stdout
+    text = cli("compare", "charlot1", "charlot2", "--no-config", db=db).stdout
     assert "*17.00" in text and "*7.60" in text and "*" not in text.split("luck per roll")[1].splitlines()[0]
 
 
@@ -274,7 +269,7 @@ def test_compare_dash_decides_nothing(db):
     assert rows["cube_pr"]["b"] is None and rows["cube_pr"]["better"] is None  # 25.0 v —
     # blunders/100: 16.67 v 0/1 = 0.00 -> the hostile name
     assert rows["blunders_per_100"]["better"] == HOSTILE
-    text = run_cli("compare", "charlot1", HOSTILE, "--no-config", db=db).stdout
+    text = cli("compare", "charlot1", HOSTILE, "--no-config", db=db).stdout
     assert HOSTILE in text
 
 
@@ -291,9 +286,9 @@ def test_compare_tie_decides_nothing():
 
 
 def test_compare_unknown_player_is_an_error(db):
-    res = run_cli("compare", "charlot1", "char", "--no-config", db=db, check=False)
+    res = cli("compare", "charlot1", "char", "--no-config", db=db, check=False)
     assert res.returncode == 2 and "charlot1, charlot2" in res.stderr
-    res = run_cli("compare", "charlot1", "CHARLOT1", "--no-config", db=db, check=False)
+    res = cli("compare", "charlot1", "CHARLOT1", "--no-config", db=db, check=False)
     assert res.returncode == 2 and "same player" in res.stderr
 
 
@@ -333,7 +328,7 @@ def test_contrast_charlot1_charlot2_and_decision_type(db):
 
 
 def test_contrast_text(db):
-    text = run_cli("contrast", "charlot1", SQ, "--no-config", db=db).stdout
+    text = cli("contrast", "charlot1", SQ, "--no-config", db=db).stdout
     lines = text.splitlines()
     assert any(P_BOAC in ln and "200.0" in ln for ln in lines)
     assert text.index(P_BOAC) < text.index(P_HOLD)  # largest gap first
@@ -354,7 +349,7 @@ def test_ranking(db):
     # by L7: hostile 5.35, charlot1 7.60, charlot2 8.25, Squire 9.48
     obj = cli_json(db, "ranking", "--metric", "mwc7")
     assert [r["player"] for r in obj["rows"]] == [HOSTILE, "charlot1", "charlot2", SQ]
-    csv = run_cli("ranking", "--format", "csv", "--no-config", db=db).stdout
+    csv = cli("ranking", "--format", "csv", "--no-config", db=db).stdout
     assert csv.splitlines()[1].startswith("1,charlot2,17.0")
 
 
@@ -392,7 +387,7 @@ def test_h2h_decision_type_and_no_common_match(db):
 @pytest.mark.parametrize("view", [["h2h", "charlot1", "charlot2"], ["windows", "--months", "3"]])
 @pytest.mark.parametrize("flag", [["--engine", "gnubg"], ["--min-depth", "2"]])
 def test_h2h_and_windows_refuse_engine_depth(db, view, flag):
-    res = run_cli(*view, *flag, "--no-config", db=db, check=False)
+    res = cli(*view, *flag, "--no-config", db=db, check=False)
     assert res.returncode == 2 and res.stdout == ""
     assert len(res.stderr.strip().splitlines()) == 1
     assert "engine/depth" in res.stderr and "different engines" in res.stderr
@@ -428,7 +423,7 @@ def test_windows_one_month_player(db):
     # charlot1: Jan m1 (5, .100) -> 10.0; Feb m2 (3, .270) -> 45.0; Mar none -> —; Apr m4 (2, .120) -> 30.0
     assert [w["pr"] for w in ws] == [approx(10.0), approx(45.0), None, approx(30.0)]
     assert [w["decisions"] for w in ws] == [5, 3, 0, 2]
-    text = run_cli("windows", "--months", "1", "--player", "charlot1", "--no-config", db=db).stdout
+    text = cli("windows", "--months", "1", "--player", "charlot1", "--no-config", db=db).stdout
     assert "undated matches left out: 1" in text
     mar = next(ln for ln in text.splitlines() if ln.startswith("2025-03-01"))
     assert "—" in mar
@@ -444,7 +439,7 @@ def test_windows_equal_stats_over_the_same_dates(db):
 def test_csv_on_every_table(db):
     for args in (["players"], ["compare", "charlot1", "charlot2"], ["contrast", "charlot1", SQ], ["ranking"],
                  ["h2h", "charlot1", "charlot2"], ["windows", "--months", "6"]):
-        out = run_cli(*args, "--format", "csv", "--no-config", db=db).stdout
+        out = cli(*args, "--format", "csv", "--no-config", db=db).stdout
         assert len(out.splitlines()) >= 2, args
         assert "—" not in out, args  # unknown is an empty field in CSV
 
@@ -463,5 +458,18 @@ def test_inside_gnubg_same_words(db):
 
 @pytest.mark.parametrize("command", ["players", "compare", "contrast", "ranking", "h2h", "windows"])
 def test_help(command):
-    res = run_cli(command, "--help")
+    res = cli(command, "--help")
     assert "--format" in res.stdout and "--player" in res.stdout
+
+
+# -- end to end: a real separate process ------------------------------------------------
+
+@pytest.mark.e2e
+def test_e2e_players_json_as_in_process(db):
+    """``python -m gnubg_blunder players --format json`` in its own process
+    prints exactly what the in-process runner prints, and nothing on stderr."""
+    args = ("players", "--format", "json", "--sort", "pr", "--no-config")
+    proc = run_cli(*args, db=db)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout == cli(*args, db=db).stdout
+    assert [r["player"] for r in json.loads(proc.stdout)][0] == "charlot2"

@@ -11,18 +11,13 @@ import json
 
 import pytest
 
-from conftest import run_cli
-from fixture_db import HOSTILE, build_fixture_db
+from conftest import run_cli_inprocess as cli
+from fixture_db import HOSTILE
 from gnubg_blunder.metrics.summary import tags_of
 
 
-@pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    return build_fixture_db(tmp_path_factory.mktemp("positions") / "fx.db")
-
-
 def positions(db, *args):
-    return json.loads(run_cli("--no-config", "positions", "--format", "json", *args, db=db).stdout)
+    return json.loads(cli("--no-config", "positions", "--format", "json", *args, db=db).stdout)
 
 
 def key(obj):
@@ -45,7 +40,7 @@ def test_blunders_everyone(db):
 
 def test_errors_charlot1_are_the_summary_count(db):
     p = positions(db, "--errors", "--player", "charlot1")
-    s = json.loads(run_cli("--no-config", "summary", "--player", "charlot1", "--format", "json", db=db).stdout)
+    s = json.loads(cli("--no-config", "summary", "--player", "charlot1", "--format", "json", db=db).stdout)
     assert p["total"] == s["errors"] == 5
     assert [d["error_mpt"] for d in p["decisions"]] == [120.0, 100.0, 90.0, 80.0, 50.0]
     money = p["decisions"][2]
@@ -108,12 +103,12 @@ def test_limit(db):
     p = positions(db, "--errors", "--limit", "2")
     assert (p["total"], p["shown"], p["limit"]) == (11, 2, 2)
     assert key(p) == [(2, 2, 4, 200.0), (1, 1, 5, 150.0)]
-    text = run_cli("--no-config", "positions", "--errors", "--limit", "2", db=db).stdout
+    text = cli("--no-config", "positions", "--errors", "--limit", "2", db=db).stdout
     assert "11 decisions, 2 shown" in text and "--limit 0 for all" in text
 
 
 def test_csv(db):
-    out = run_cli("--no-config", "positions", "--player", "charlot1", "--errors", "--format", "csv", db=db).stdout
+    out = cli("--no-config", "positions", "--player", "charlot1", "--errors", "--format", "csv", db=db).stdout
     lines = out.splitlines()
     assert lines[0] == "position_id,match_id,date,game,move,player,kind,played,best,error_mpt,mwc_loss"
     assert len(lines) == 6
@@ -122,9 +117,9 @@ def test_csv(db):
 
 
 def test_text(db):
-    text = run_cli("--no-config", "positions", "--player", HOSTILE, db=db).stdout
+    text = cli("--no-config", "positions", "--player", HOSTILE, db=db).stdout
     assert "1 decision" in text and HOSTILE in text and "sOfgASiwZ/ABMA" in text
-    text = run_cli("--no-config", "positions", "--player", "charlot1", "--errors", db=db).stdout
+    text = cli("--no-config", "positions", "--player", "charlot1", "--errors", db=db).stdout
     lines = text.splitlines()  # title, header, rule, then 120, 100, 90 (money) ...
     assert lines[5].split()[0] == "4" and "—" in lines[5]  # the money error's MWC
     assert "position ID" in text and "(blunder)" in text
@@ -133,5 +128,5 @@ def test_text(db):
 @pytest.mark.parametrize("args", [("--phase", "endgame"), ("--theme", "bad luck"), ("--limit", "-1"),
                                   ("--limit", "many"), ("--kind", "beaver")])
 def test_bad_criteria_are_one_line_errors(db, args):
-    res = run_cli("--no-config", "positions", *args, db=db, check=False)
+    res = cli("--no-config", "positions", *args, db=db, check=False)
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1, res.stderr

@@ -21,8 +21,7 @@ import math
 import numpy as np
 import pytest
 
-from conftest import run_cli
-from fixture_db import build_fixture_db
+from conftest import run_cli_inprocess as cli
 from gnubg_blunder.metrics.arrays import KIND_CODES, DecisionArrays, MatchInfo, RollArrays, Selection
 from gnubg_blunder.metrics.progression import (
     TREND_NOTE,
@@ -42,25 +41,19 @@ INTERCEPT = 85 / 3 - SLOPE * 121 / 3       # 20.1167 on 2025-01-10
 AT_DEADLINE = INTERCEPT + SLOPE * 169      # 54.545
 
 
-@pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    return build_fixture_db(tmp_path_factory.mktemp("progression") / "fx.db")
-
-
 @pytest.fixture()
-def db_goal(tmp_path):
+def db_goal(db_copy):
     """The fixture with a goal "PR < 5" set on 2025-04-05 for 12 weeks."""
     from gnubg_blunder.db_settings import set_goal
     from gnubg_blunder.store import SQLiteStore
 
-    path = build_fixture_db(tmp_path / "goal.db")
-    with SQLiteStore(path) as st:
+    with SQLiteStore(db_copy) as st:
         set_goal(st, "PR < 5", 12, today=dt.date(2025, 4, 5))
-    return path
+    return db_copy
 
 
 def progression_json(db, *args):
-    return json.loads(run_cli("--no-config", "progression", "--format", "json", *args, db=db).stdout)
+    return json.loads(cli("--no-config", "progression", "--format", "json", *args, db=db).stdout)
 
 
 # -- the fixture database ----------------------------------------------------------
@@ -96,7 +89,7 @@ def test_progression_charlot1(db_goal):
 
 
 def test_progression_text(db_goal):
-    text = run_cli("--no-config", "progression", "--player", "charlot1", db=db_goal).stdout
+    text = cli("--no-config", "progression", "--player", "charlot1", db=db_goal).stdout
     assert "Goal: PR < 5 by 2025-06-28 (set on 2025-04-05)." in text
     assert "Club A" in text and "23.12" in text  # 23.125 printed to 2 decimals
     assert "1 undated match left out (match 5)." in text
@@ -120,11 +113,11 @@ def test_progression_everyone_one_player_per_tournament(db):
     assert p["goal"] is None
 
 
-def test_progression_main_player(tmp_path):
+def test_progression_main_player(db_copy):
     from gnubg_blunder.db_settings import set_main_player
     from gnubg_blunder.store import SQLiteStore
 
-    path = build_fixture_db(tmp_path / "main.db")
+    path = db_copy
     with SQLiteStore(path) as st:
         set_main_player(st, "Squire/Jørgensen")
     p = progression_json(path)
@@ -138,7 +131,7 @@ def test_progression_main_player(tmp_path):
     assert p["matches_without_player"] == [1, 4, 5] and p["undated_matches"] == 0
     # 2 dated matches: the trend is refused, and says why
     assert p["trend"]["refused"].startswith("No trend: 2 dated matches")
-    text = run_cli("--no-config", "progression", db=path).stdout
+    text = cli("--no-config", "progression", db=path).stdout
     assert "No trend: 2 dated matches" in text and TREND_NOTE in text
     assert "3 matches without Squire/Jørgensen left out." in text
 
@@ -153,7 +146,7 @@ def test_progression_mwc_leaves_money_out(db):
 
 
 def test_progression_csv(db):
-    out = run_cli("--no-config", "progression", "--player", "charlot1", "--format", "csv", db=db).stdout
+    out = cli("--no-config", "progression", "--player", "charlot1", "--format", "csv", db=db).stdout
     lines = out.splitlines()
     assert lines[0].startswith("row,date,tournament,match_id,player")
     assert [ln.split(",")[0] for ln in lines[1:]] == ["tournament", "match", "match", "match"]
@@ -162,7 +155,7 @@ def test_progression_csv(db):
 
 
 def test_goal_suggest_cli(db):
-    out = run_cli("--no-config", "goal", "suggest", "--player", "charlot1", db=db).stdout
+    out = cli("--no-config", "goal", "suggest", "--player", "charlot1", db=db).stdout
     # PR 20.83 is Beginner (12 and above): its lower bound 12
     assert "Beginner" in out and 'PR < 12' in out and "not a published norm" in out
 

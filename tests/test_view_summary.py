@@ -27,8 +27,8 @@ import math
 import numpy as np
 import pytest
 
-from conftest import run_cli
-from fixture_db import HOSTILE, build_fixture_db
+from conftest import run_cli_inprocess as cli
+from fixture_db import HOSTILE
 from gnubg_blunder.metrics.arrays import KIND_CODES, DecisionArrays, MatchInfo, RollArrays, Selection
 from gnubg_blunder.metrics.summary import band_of, rolling, selected, summary_figures
 
@@ -36,13 +36,8 @@ ROOT7 = math.sqrt(7)
 SQRT_N = math.sqrt(7) + math.sqrt(5) + math.sqrt(3)
 
 
-@pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    return build_fixture_db(tmp_path_factory.mktemp("summary") / "fx.db")
-
-
 def summary_json(db, *args):
-    return json.loads(run_cli("--no-config", "summary", "--format", "json", *args, db=db).stdout)
+    return json.loads(cli("--no-config", "summary", "--format", "json", *args, db=db).stdout)
 
 
 # -- hand-made decision sets --------------------------------------------------------
@@ -215,16 +210,16 @@ def test_top_everyone_ties(db):
 def test_metric_switch(db):
     s = summary_json(db, "--player", "charlot1", "--metric", "mwc")
     assert s["metric"] == "mwc" and s["mwc_loss"] == pytest.approx(19.0)
-    text = run_cli("--no-config", "summary", "--player", "charlot1", "--metric", "mwc", db=db).stdout
+    text = cli("--no-config", "summary", "--player", "charlot1", "--metric", "mwc", db=db).stdout
     assert "MWC lost 19.00 % points = checker 14.00 + cube 5.00" in text
     assert "2 money decisions" in text
-    text = run_cli("--no-config", "summary", "--player", "charlot1", "--metric", "mwc7", db=db).stdout
+    text = cli("--no-config", "summary", "--player", "charlot1", "--metric", "mwc7", db=db).stdout
     assert "MWC-7 (L7) 7.60 % points" in text and "checker 5.60 + cube 2.00" in text
     assert "Rolling MWC lost" in text and "no per-decision equivalent" in text
 
 
 def test_summary_text_charlot1(db):
-    text = run_cli("--no-config", "summary", "--player", "charlot1", db=db).stdout
+    text = cli("--no-config", "summary", "--player", "charlot1", db=db).stdout
     assert "scope: player charlot1" in text
     assert "PR 20.83" in text and "checker 20.00" in text and "cube 25.00" in text
     assert "Beginner (PR 12 and above)" in text and "not a published norm" in text
@@ -254,14 +249,14 @@ def test_list_last_n_is_the_rolling_window(db):
 
 
 def test_list_refuses_unknown(db):
-    res = run_cli("--no-config", "summary", "--list", "nope", db=db, check=False)
+    res = cli("--no-config", "summary", "--list", "nope", db=db, check=False)
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
 
 
 def test_empty_selection(db):
     s = summary_json(db, "--player", "nobody")
     assert s["decisions"] == 0 and s["pr"] is None and s["level"] is None and s["top"] == []
-    text = run_cli("--no-config", "summary", "--player", "nobody", db=db).stdout
+    text = cli("--no-config", "summary", "--player", "nobody", db=db).stdout
     assert "no counted decisions" in text
 
 

@@ -1,32 +1,133 @@
-"""The compact match summary printed in gnubg's console after ``>bdb.analyse()``."""
+"""``summary``: what is my level (SPEC §14), as text or JSON.
+
+Renders :func:`gnubg_blunder.metrics.summary.summary_figures`; computes
+nothing.  (``views/summary.py`` is the console match summary.)
+"""
 
 from __future__ import annotations
 
-from ..metrics.figures import per_side
-from ..db_settings import thresholds_for
-from .formatting import DASH, interval, num, table
+from ..metrics.summary import BANDS_NOTE
+from .formatting import DASH, elo_text, interval, num, scope_text
+from .positions_view import decisions_table, positions_text
+
+METRIC_LABEL = {
+    "pr": "PR (500 × error / decisions, XG's counting; lower is better)",
+    "mwc": "MWC lost (cumulative match winning chances lost over the selection, % points)",
+    "mwc7": "MWC-7 (L7: MWC lost scaled to a 7-point match, % points)",
+}
 
 
-def match_summary_text(store, match_id: int) -> str:
-    sel = store.select(match_ids=[match_id])
-    if not sel.matches:
-        return f"match {match_id}: not found"
-    m = sel.matches[0]
-    sides = per_side(sel, thresholds_for(store))
-    kind = "money session" if m.is_money else f"{m.length}-point match"
-    head = f"gnubg-blunder: match {m.id}, {m.players[0]} vs {m.players[1]}, {kind}, " \
-           f"{m.n_games} games, analysis {m.engine} {m.depth_label or ''}".rstrip()
-    rows = []
-    for s in sides:
-        luck = DASH if s["luck_emg"] is None else (
-            f"{s['luck_emg']:+.3f}" + ("" if s["luck_mwc"] is None else f" ({s['luck_mwc']:+.2f}%)")
-        )
-        rows.append([
-            s["player"],
-            f"{num(s['pr'])} {interval(s['pr_ci'])}",
-            s["decisions"],
-            num(s["mwc_loss"]) if s["mwc_loss"] is not None else "n/a (money)",
-            num(s["l7"]) if s["l7"] is not None else ("n/a (money)" if m.is_money else DASH),
-            luck,
-        ])
-    return head + "\n" + table(rows, ["player", "PR [95%]", "decisions", "MWC lost %", "L7 %", "luck EMG (MWC)"])
+def band_text(level) -> str:
+    if not level:
+        return DASH
+    lo, hi = level["low"], level["high"]
+    if lo is None:
+        span = f"PR below {hi:g}"
+    elif hi is None:
+        span = f"PR {lo:g} and above"
+    else:
+        span = f"PR {lo:g}–{hi:g}"
+    return f"{level['name']} ({span})"
+
+
+def summary_object(fig: dict, flt, metric: str = "pr", listing: dict = None) -> dict:
+    """The JSON of ``summary``: the figures of ``summary_figures`` with
+    ``metric``, ``level_note``, ``filter`` (and ``list`` with ``--list``)."""
+    out = dict(fig)
+    out["metric"] = metric
+    out["level_note"] = BANDS_NOTE
+    out["filter"] = flt.to_json()
+    if listing is not None:
+        out["list"] = listing
+    return out
+
+
+def _plural(n: int, word: str, plural: str = None) -> str:
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def _headline(obj: dict) -> list:
+    metric = obj["metric"]
+    lines = [f"Metric: {METRIC_LABEL[metric]}"]
+    if metric == "pr":
+        lines.append(f"PR {num(obj['pr'])}  95% {interval(obj['pr_ci'])}   "
+                     f"checker {num(obj['checker_pr'])}   cube {num(obj['cube_pr'])}")
+    elif metric == "mwc":
+        if obj["mwc_loss"] is None:
+            lines.append("MWC lost: — (money play only: no MWC)")
+        else:
+            lines.append(f"MWC lost {num(obj['mwc_loss'])} % points = checker {num(obj['checker_mwc_loss'])} "
+                         f"+ cube {num(obj['cube_mwc_loss'])}")
+    else:
+        if obj["l7"] is None:
+            lines.append("MWC-7: — (money play only: no L7)")
+        else:
+            lines.append(f"MWC-7 (L7) {num(obj['l7'])} % points  95% {interval(obj['l7_ci'])}  "
+                         f"= checker {num(obj['checker_l7'])} + cube {num(obj['cube_l7'])}   "
+                         f"Elo against the engine {elo_text(obj['elo'], obj['elo_bound'])}")
+    if metric != "mwc7":
+        if obj["l7"] is None:
+            lines.append("L7: — (money play has no L7)")
+        else:
+            lines.append(f"L7 {num(obj['l7'])} % points  95% {interval(obj['l7_ci'])}   "
+                         f"Elo against the engine {elo_text(obj['elo'], obj['elo_bound'])}")
+    if metric != "pr":
+        lines.append(f"PR {num(obj['pr'])}  95% {interval(obj['pr_ci'])}")
+    if metric != "pr" and obj.get("money_decisions"):
+        lines.append(f"  ({_plural(obj['money_decisions'], 'money decision')} counted in PR, "
+                     "without MWC: money play has none)")
+    return lines
+
+
+def _rolling_lines(obj: dict) -> list:
+    metric = obj["metric"]
+    key = "pr" if metric == "pr" else "mwc_loss"
+    name = "PR" if metric == "pr" else "MWC lost"
+    cells_n, cells_v = [f"last N"], [name]
+    any_exceeds = False
+    for r in obj["rolling"]:
+        mark = "*" if r["exceeds"] else ""
+        any_exceeds |= r["exceeds"]
+        cells_n.append(f"{r['n']}{mark}")
+        cells_v.append(num(r[key]))
+    width = [max(len(a), len(b)) for a, b in zip(cells_n, cells_v)]
+    lines = [f"Rolling {name} over the last N decisions (match date, undated matches by import time, then move order):",
+             "  " + "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(cells_n, width))),
+             "  " + "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(cells_v, width)))]
+    if any_exceeds:
+        lines.append(f"  * N exceeds the {_plural(obj['decisions'], 'decision')} there "
+                     f"{'is' if obj['decisions'] == 1 else 'are'}: computed on all of them.")
+    if metric == "mwc7":
+        lines.append("  (MWC-7 has no per-decision equivalent: the rolling figure is MWC lost, % points.)")
+    elif metric == "mwc":
+        lines.append("  (% points, over the match-play decisions among the last N; — when all are money.)")
+    return lines
+
+
+def summary_text(obj: dict, list_title: str = None) -> str:
+    lines = [f"Summary — scope: {scope_text(obj['filter'])}"]
+    if not obj["decisions"]:
+        lines.append(f"{_plural(obj['matches'], 'match', 'matches')}; no counted decisions.")
+        return "\n".join(lines)
+    lines += _headline(obj)
+    lines.append(f"Level: {band_text(obj['level_band'])} — {BANDS_NOTE}")
+    lines.append(
+        f"Counts: {_plural(obj['tournaments'], 'tournament')}, {_plural(obj['matches'], 'match', 'matches')}, "
+        f"{_plural(obj['decisions'], 'decision')} (checker {obj['checker_decisions']}, cube {obj['cube_decisions']}); "
+        f"{_plural(obj['errors'], 'error')}, {_plural(obj['blunders'], 'blunder')} (list them: --list errors)"
+    )
+    lines.append("")
+    lines += _rolling_lines(obj)
+    lines.append("")
+    if obj["top"]:
+        few = "" if len(obj["top"]) >= 10 else f" (only {len(obj['top'])} decisions have an error)"
+        lines.append(f"The {len(obj['top'])} costliest decisions{few}, by error, ties by MWC lost, then match order:")
+        lines.append(decisions_table(obj["top"], numbered=True))
+        lines.append("(e in millipoints; MWC % = match winning chances lost, — for money; "
+                     "game and move counted from 1)")
+    else:
+        lines.append("No decision with an error: no costliest decisions.")
+    if obj.get("list") is not None:
+        lines.append("")
+        lines.append(positions_text(obj["list"], list_title or "Listed"))
+    return "\n".join(lines)
