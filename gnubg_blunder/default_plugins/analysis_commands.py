@@ -28,7 +28,7 @@ def _errors_configure(p):
 
 def _errors_run(args, ctx):
     from ..metrics.errors import error_figures
-    from ..views.errors_view import errors_object, errors_output
+    from ..views.errors import errors_object, errors_output
 
     store = ctx.store()
     flt = filter_from_args(args, ctx)
@@ -51,7 +51,7 @@ def _breakdowns_configure(p):
 
 def _breakdowns_run(args, ctx):
     from ..metrics.breakdowns import breakdowns
-    from ..views.breakdowns_view import breakdowns_object, breakdowns_output
+    from ..views.breakdowns import breakdowns_object, breakdowns_output
 
     store = ctx.store()
     flt = filter_from_args(args, ctx)

@@ -10,6 +10,6 @@ from ..hookspecs import hookimpl
 def post_analysis(store, match, result, context):
     if not getattr(context, "summary", False):
         return
-    from ..views.summary import match_summary_text
+    from ..views.match_summary import match_summary_text
 
     context.print(match_summary_text(store, result.match_id))

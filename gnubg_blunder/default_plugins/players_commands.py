@@ -47,7 +47,7 @@ def _refuse_engine_depth(args, flt, view):
 
 
 def _emit(ctx, fmt, obj, text, csv):
-    from ..views.players_view import dump
+    from ..views.players import dump
 
     ctx.print(dump(obj) if fmt == "json" else (csv(obj) if fmt == "csv" else text(obj)))
     return 0
@@ -68,7 +68,7 @@ def _players_configure(p):
 
 def _players_run(args, ctx):
     from ..metrics.players import player_key, player_rows, players_of
-    from ..views import players_view as pv
+    from ..views import players as pv
     from ..views.table_filters import FilterError, apply_filters, find_column, parse_sort, parse_where, sort_rows
 
     try:
@@ -131,7 +131,7 @@ def _compare_configure(p):
 
 def _compare_run(args, ctx):
     from ..metrics.players import compare, player_rows
-    from ..views import players_view as pv
+    from ..views import players as pv
 
     store, flt, sel, players, a, b = _two_selected(args, ctx)
     rows = player_rows(sel, thresholds_for(store), players=players)
@@ -149,7 +149,7 @@ def _contrast_configure(p):
 
 def _contrast_run(args, ctx):
     from ..metrics.players import contrast
-    from ..views import players_view as pv
+    from ..views import players as pv
 
     store, flt, sel, players, a, b = _two_selected(args, ctx)
     thr = thresholds_for(store)
@@ -170,7 +170,7 @@ def _ranking_configure(p):
 
 def _ranking_run(args, ctx):
     from ..metrics.players import player_rows, ranking
-    from ..views import players_view as pv
+    from ..views import players as pv
 
     if args.min_decisions < 0:
         raise UserError("--min-decisions: a number of decisions, 0 or more")
@@ -194,7 +194,7 @@ def _h2h_configure(p):
 
 def _h2h_run(args, ctx):
     from ..metrics.players import head_to_head
-    from ..views import players_view as pv
+    from ..views import players as pv
 
     store, flt, sel, players, a, b = _two_selected(args, ctx, refuse_engine_depth_for="h2h")
     res = head_to_head(sel, players, a, b, thresholds_for(store), flt.decision_type)
@@ -214,7 +214,7 @@ def _windows_configure(p):
 
 def _windows_run(args, ctx):
     from ..metrics.players import windows
-    from ..views import players_view as pv
+    from ..views import players as pv
 
     store = ctx.store()
     flt = filter_from_args(args, ctx)

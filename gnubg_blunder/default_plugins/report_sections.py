@@ -273,7 +273,7 @@ def lists_section(ctx) -> str:
     """The decisions behind the headline counts (errors, blunders), costliest
     first, so that every count of the page can be checked in the page."""
     from ..metrics.summary import cost_order, decision_records, pick
-    from ..views.positions_view import attach_moves
+    from ..views.positions import attach_moves
 
     html = ['<section id="lists"><h2>The decisions behind the counts</h2>']
     for severity in ("errors", "blunders"):

@@ -34,7 +34,7 @@ def _listing(store, sel, flt, thresholds, criteria: dict, limit: int, order: str
 
     from ..metrics.arrays import LABELS
     from ..metrics.summary import cost_order, decision_records, label_code, pick
-    from ..views.positions_view import attach_moves, positions_object
+    from ..views.positions import attach_moves, positions_object
 
     last = criteria.pop("last", None)
     try:
@@ -79,8 +79,8 @@ def _summary_run(args, ctx):
     from ..metrics.summary import TOP_N, summary_figures
     from ..db_settings import thresholds_for
     from ..views.formatting import to_json
-    from ..views.positions_view import attach_moves, positions_object
-    from ..views.summary_view import summary_object, summary_text
+    from ..views.positions import attach_moves, positions_object
+    from ..views.summary import summary_object, summary_text
 
     limit = _limit(args.limit)
     what = args.list
@@ -156,7 +156,7 @@ def _positions_configure(p):
 
 def _positions_run(args, ctx):
     from ..db_settings import thresholds_for
-    from ..views.positions_view import positions_output
+    from ..views.positions import positions_output
 
     limit = _limit(args.limit)
     store = ctx.store()

@@ -54,9 +54,9 @@ class Bdb:
         try:
             match = match_from_dict(data, source_path=None)
             result = store_match(ctx, match)
-            print("gnubg-blunder: " + describe(match, result))
+            print("gnubg-blunder: " + describe(match, result, ctx.store()))
             if result.status == "already stored":
-                from .views.summary import match_summary_text
+                from ..views.match_summary import match_summary_text
 
                 print(match_summary_text(ctx.store(), result.match_id))
             return result.match_id

@@ -7,7 +7,7 @@ interval says why.
 
 from __future__ import annotations
 
-from .errors_view import ci_text, scope_line, small_mark
+from .errors import ci_text, scope_line, small_mark
 from .formatting import DASH, csv_text, num, table, to_json
 
 TITLES = {

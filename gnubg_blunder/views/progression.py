@@ -8,7 +8,7 @@ from ..metrics.progression import TREND_NOTE
 from ..metrics.vocabulary import metric as metric_named
 from ..metrics.summary import BANDS_NOTE
 from .formatting import DASH, csv_text, interval, num, table, to_json
-from .summary_view import band_text, scope_text
+from .summary import band_text, scope_text
 
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..metrics.summary import BANDS_NOTE
 from .formatting import DASH, elo_text, interval, num, scope_text
-from .positions_view import decisions_table, positions_text
+from .positions import decisions_table, positions_text
 
 METRIC_LABEL = {
     "pr": "PR (500 × error / decisions, XG's counting; lower is better)",
