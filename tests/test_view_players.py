@@ -218,7 +218,7 @@ def test_players_hostile_name_is_text(db):
 
 
 def test_players_control_characters_are_escaped_in_text():
-    from gnubg_blunder.views.players_view import safe_text
+    from gnubg_blunder.views.players import safe_text
 
     assert safe_text("a\x1b[31mb\n") == "a\\x1b[31mb\\n"
 
