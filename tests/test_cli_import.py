@@ -348,3 +348,94 @@ def test_failure_midway_leaves_nothing(charlot, empty_db, tmp_path, monkeypatch)
     counts = row_counts(empty_db)
     assert counts["matches"] == 1 and counts["decisions"] == calls[0]
     plugins.reset_plugin_manager()
+
+
+# -- help and messages: what the user is told ----------------------------------
+
+def _run_here(*argv):
+    """``gnubg-blunder ARGV`` in this process with the built-in plugins only:
+    (status, stdout, stderr); argparse's --help goes to sys.stdout, caught too."""
+    import contextlib
+    import io
+
+    from gnubg_blunder.commands import Context, run
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = run([str(a) for a in argv], Context(out=out, err=err))
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def builtin_plugins(monkeypatch):
+    from gnubg_blunder import plugins
+
+    monkeypatch.setenv("GNUBG_BLUNDER_NO_PLUGINS", "1")
+    plugins.reset_plugin_manager()
+    yield plugins.get_plugin_manager()
+    plugins.reset_plugin_manager()
+
+
+def test_import_help_lists_the_importers_suffixes(builtin_plugins):
+    from gnubg_blunder.hookspecs import hookimpl
+
+    status, out, _ = _run_here("import", "--help")
+    assert status == 0
+    flat = " ".join(out.split())
+    for suffix in (".sgf", ".xg", ".xgp"):
+        assert re.search(re.escape(suffix) + r"\b", flat), flat
+    assert "gnubg-blunder analyse" in flat  # where a .mat goes
+
+    class FooImporter:  # a plugin's importer: read from the registry, not a list in the code
+        name = "foo-reader"
+        extensions = (".foo",)
+
+        def read(self, path, require_analysis=True):
+            raise AssertionError("not called")
+
+    class FooPlugin:
+        @hookimpl
+        def register_importers(self, register):
+            register(FooImporter())
+
+    builtin_plugins.register(FooPlugin(), name="foo-plugin")
+    status, out, _ = _run_here("import", "--help")
+    flat = " ".join(out.split())
+    assert status == 0 and ".foo" in flat and "foo-reader" in flat, flat
+
+
+def test_import_mat_says_use_analyse(charlot, tmp_path, builtin_plugins):
+    mat = charlot.with_suffix(".mat")  # the bundled .mat of the same match
+    assert mat.exists()
+    db = tmp_path / "t.db"
+    status, out, err = _run_here("--db", db, "import", mat)
+    assert status == 1
+    err_lines = lines(err)
+    assert len(err_lines) == 1, err
+    assert mat.name in err_lines[0] and "gnubg-blunder analyse" in err_lines[0], err_lines[0]
+    assert "no analysis" in err_lines[0], err_lines[0]
+    assert "1 failed" in out
+    assert row_counts(db)["matches"] == 0
+    # a folder holding only .mat files says the same, once
+    folder = tmp_path / "mats"
+    folder.mkdir()
+    shutil.copy(mat, folder / mat.name)
+    status, out, err = _run_here("--db", db, "import", folder)
+    assert status == 1
+    err_lines = lines(err)
+    assert len(err_lines) == 1 and "gnubg-blunder analyse" in err_lines[0] and ".mat" in err_lines[0], err
+
+
+def test_already_stored_names_the_stored_players(tmp_path, builtin_plugins):
+    # v24.xg and v08.xg hold the same match; v24 spells the players in Unicode,
+    # v08 (ANSI names) otherwise: the second import names them as stored
+    xg = Path(__file__).resolve().parent / "fixtures" / "xg"
+    db = tmp_path / "t.db"
+    status, out, err = _run_here("--db", db, "import", xg / "v24.xg")
+    assert status == 0, err
+    assert "Ünïcode Øne vs Jørgensen Ωmega" in out, out
+    status, out, err = _run_here("--db", db, "import", xg / "v08.xg")
+    assert status == 0, err
+    first = lines(out)[0]
+    assert "already stored" in first, first
+    assert "Ünïcode Øne vs Jørgensen Ωmega" in first and "Ansi" not in first, first

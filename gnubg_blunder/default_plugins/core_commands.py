@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
+import textwrap
+
 from ..commands import Command, UserError
 from ..filters import Filter
 from ..hookspecs import hookimpl
@@ -45,8 +48,23 @@ def filter_from_args(args, ctx=None) -> Filter:
 
 # -- import ------------------------------------------------------------------
 
+class _NoHyphenBreaks(argparse.HelpFormatter):
+    """Help wrapped without splitting `gnubg-blunder` at its hyphen."""
+
+    def _split_lines(self, text, width):
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text, width, indent):
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent,
+                             subsequent_indent=indent, break_on_hyphens=False)
+
+
 def _import_configure(p):
-    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (.sgf; more with plugins)")
+    from ..pipeline import import_help
+
+    paths_help, p.epilog = import_help()  # the loaded importers' suffixes, plugins' included
+    p.formatter_class = _NoHyphenBreaks
+    p.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)
 
 
 def _import_run(args, ctx):

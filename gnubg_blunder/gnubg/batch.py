@@ -91,7 +91,7 @@ def analyse_files(ctx, paths, plies=None) -> int:
             match = match_from_dict(data, source_path=str(f))
             result = store_match(ctx, match)
             ctx.print(f"[{i}/{len(files)}] {f}: analysed ({depth}) in {time.monotonic() - start:.1f} s; "
-                      + describe(match, result))
+                      + describe(match, result, ctx.store()))
         except MatchImportError as exc:
             failed += 1
             ctx.error(f"[{i}/{len(files)}] {f}: error: {exc}")
