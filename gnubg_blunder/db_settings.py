@@ -31,8 +31,14 @@ def main_player(store):
     return store.get_meta(MAIN_PLAYER_KEY)
 
 
-def set_main_player(store, name) -> None:
+def set_main_player(store, name: str) -> None:
+    """Set the main player as given (``main-player`` checks that a stored
+    match has that player first)."""
     store.set_meta(MAIN_PLAYER_KEY, name)
+
+
+def clear_main_player(store) -> None:
+    store.delete_meta(MAIN_PLAYER_KEY)
 
 
 def parse_goal(text: str) -> tuple:

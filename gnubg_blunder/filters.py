@@ -28,6 +28,12 @@ class Filter:
                     _dt.date.fromisoformat(v)
                 except ValueError:
                     raise ValueError(f"{name.replace('_', ' ')} {v!r} is not a date (YYYY-MM-DD)") from None
+        if (self.date_from is not None and self.date_to is not None
+                and _dt.date.fromisoformat(self.date_from) > _dt.date.fromisoformat(self.date_to)):
+            raise ValueError(f"date from {self.date_from} is later than date to {self.date_to}: "
+                             f"no day lies between them")
+        if self.player is not None and not str(self.player).strip():
+            raise ValueError("player: the name is empty (give a player's name)")
         if self.decision_type not in DECISION_TYPES:
             raise ValueError(f"decision type {self.decision_type!r}: choose all, checker or cube")
         if self.lengths is not None:

@@ -67,3 +67,77 @@ def test_filter_set_show_reset(cli):
     assert "player charlot1" in cli("filter", "show")[1]
     out = cli("filter", "reset")[1]
     assert "player charlot1" in out and "lengths" not in out
+
+
+def _one_line_error(result, *words):
+    status, out, err = result
+    assert status == 2, (status, out, err)
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    for w in words:
+        assert w in err, err
+    return err
+
+
+# -- the date range ------------------------------------------------------------
+
+
+def test_from_later_than_to_is_refused(cli, db):
+    _one_line_error(cli("stats", "--from", "2025-05-01", "--to", "2025-01-01", db=db), "2025-05-01", "2025-01-01")
+    assert cli("stats", "--from", "2025-01-01", "--to", "2025-01-01", db=db)[0] == 0  # one day is a range
+
+
+def test_from_later_than_to_is_refused_across_the_saved_filter(cli, db):
+    assert cli("filter", "set", "--from", "2025-05-01")[0] == 0
+    _one_line_error(cli("stats", "--to", "2025-01-01", db=db), "later")
+    _one_line_error(cli("filter", "set", "--to", "2025-01-01"), "later")
+    assert "date to" not in cli("filter", "show")[1]  # nothing saved
+
+
+def test_filter_refuses_from_later_than_to():
+    from gnubg_blunder.filters import Filter
+
+    with pytest.raises(ValueError, match="later"):
+        Filter(date_from="2025-02-01", date_to="2025-01-31")
+
+
+# -- an empty player name -------------------------------------------------------
+
+
+def test_filter_set_refuses_an_empty_player(cli):
+    assert cli("filter", "set", "--player", "charlot1")[0] == 0
+    _one_line_error(cli("filter", "set", "--player", ""), "player")
+    _one_line_error(cli("filter", "set", "--player", "  "), "player")
+    assert "player charlot1" in cli("filter", "show")[1]  # the saved one is kept
+
+
+# -- the main player ------------------------------------------------------------
+
+
+def test_main_player_set_show_and_clear(cli, db):
+    assert cli("main-player", db=db)[1].strip() == "main player: —"
+    assert cli("main-player", "CHARLOT1", db=db)[1].strip() == "main player: charlot1"  # the stored spelling
+    assert cli("main-player", db=db)[1].strip() == "main player: charlot1"
+    status, out, _ = cli("main-player", "--clear", db=db)
+    assert status == 0 and out.strip() == "main player: —"
+    assert cli("main-player", db=db)[1].strip() == "main player: —"
+    _one_line_error(cli("main-player", "charlot1", "--clear", db=db), "--clear")
+
+
+def test_main_player_through_an_alias(cli, db):
+    assert cli("alias", "add", "charlot2", "Charly", db=db)[0] == 0
+    assert cli("main-player", "charly", db=db)[1].strip() == "main player: charlot2"
+
+
+def test_main_player_refuses_a_name_with_no_stored_match(cli, db):
+    err = _one_line_error(cli("main-player", "charlot", db=db), "'charlot'", "charlot1", "charlot2")
+    assert "closest" in err
+    _one_line_error(cli("main-player", "zzzzzz", db=db), "no player 'zzzzzz'")
+    assert cli("main-player", db=db)[1].strip() == "main player: —"  # nothing was set
+
+
+def test_main_player_on_an_empty_database(cli, tmp_path):
+    _one_line_error(cli("main-player", "me", db=tmp_path / "empty.db"), "no player 'me'", "no stored match yet")
+
+
+def test_main_player_refuses_an_empty_name(cli, db):
+    _one_line_error(cli("main-player", "", db=db), "empty")

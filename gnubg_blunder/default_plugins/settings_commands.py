@@ -82,17 +82,38 @@ def _alias_run(args, ctx):
 # -- main player ---------------------------------------------------------------
 
 def _main_configure(p):
-    p.add_argument("name", nargs="?", metavar="NAME", help="whose database it is (omit to show)")
+    p.add_argument("name", nargs="?", metavar="NAME",
+                   help="whose database it is: a player of a stored match (omit to show)")
+    p.add_argument("--clear", action="store_true", help="forget the main player")
 
 
 def _main_run(args, ctx):
-    from ..db_settings import main_player, set_main_player
+    from ..db_settings import clear_main_player, main_player, set_main_player
 
     store = ctx.store()
-    if args.name:
-        set_main_player(store, store.canonical_name(args.name))
+    if args.clear and args.name is not None:
+        raise UserError("main-player: give NAME or --clear, not both")
+    if args.clear:
+        clear_main_player(store)
+    elif args.name is not None:
+        set_main_player(store, _stored_player(store, args.name))
     ctx.print(f"main player: {main_player(store) or DASH}")
     return 0
+
+
+def _stored_player(store, name: str) -> str:
+    """``name`` as a stored match spells it (aliases merged, without case);
+    refused when no stored match has that player."""
+    from ..commands import unknown_player
+
+    name = store.canonical_name(name)
+    if not name:
+        raise UserError("main-player: the name is empty (give a player's name, or --clear)")
+    names = store.player_names()
+    stored = {n.casefold(): n for n in names}.get(name.casefold())
+    if stored is None:
+        raise unknown_player(name, names)
+    return stored
 
 
 # -- goal ------------------------------------------------------------------------
@@ -174,7 +195,7 @@ def _relabel_run(args, ctx):
 def register_commands(registry):
     registry.add(Command("filter", "save, reset or show the filter every view uses", _filter_run, _filter_configure))
     registry.add(Command("alias", "merge the spellings of a player's name", _alias_run, _alias_configure))
-    registry.add(Command("main-player", "set whose database it is", _main_run, _main_configure))
+    registry.add(Command("main-player", "set, show or clear whose database it is", _main_run, _main_configure))
     registry.add(Command("goal", "the PR goal (kept in the database)", _goal_run, _goal_configure))
     registry.add(Command("thresholds", "error and blunder thresholds of this database", _thresholds_run,
                          _thresholds_configure))
