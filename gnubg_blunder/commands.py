@@ -1,9 +1,18 @@
-"""One command registry for the CLI and for ``bdb("...")`` inside gnubg.
+"""One command registry for the CLI and for ``bdb("...")`` inside gnubg,
+and the command kit every command (built-in or a plugin's) is made with.
 
 A command is a name, a help line, a function that adds its arguments to an
 argparse parser and a function that runs it with a :class:`Context`.  The
 same parser reads ``gnubg-blunder stats --player X`` and
 ``>bdb("stats --player X")``.
+
+Most commands are *views*: figures or rows over the one filter (SPEC §14).
+Declare one with :class:`View` — its name, help, ``compute(scope) -> dict``
+and renderers — and the kit gives it the shared options (the filter,
+``--format``, ``--metric`` from the one metric table), builds its
+:class:`Scope` (store, filter, selection, thresholds) and writes its JSON
+(always an object carrying its ``filter``), CSV (when it has one table) or
+text.  ``registry.add(View(...))`` registers it.
 """
 
 from __future__ import annotations
@@ -28,13 +37,17 @@ class Command:
     help: str
     run: Callable  # run(args, ctx) -> int exit status
     configure: Optional[Callable] = None  # configure(parser)
+    view: Optional["View"] = None  # the view it runs, for a command made by the kit
 
 
 class Registry:
     def __init__(self):
         self.commands: dict = {}
 
-    def add(self, command: Command) -> None:
+    def add(self, command) -> None:
+        """Register a :class:`Command` or a :class:`View`."""
+        if isinstance(command, View):
+            command = command.command()
         if command.name in self.commands:
             raise ValueError(f"command {command.name!r} is registered twice")
         self.commands[command.name] = command
@@ -133,3 +146,180 @@ def run(argv: list, ctx: Optional[Context] = None) -> int:
 def run_line(line: str, ctx: Optional[Context] = None) -> int:
     """``bdb("stats --player X")``: the same words as the command line."""
     return run(shlex.split(line), ctx)
+
+
+# -- the command kit ---------------------------------------------------------
+
+FORMATS = ("text", "json", "csv")
+
+
+def add_format(parser, csv: bool = False) -> None:
+    """``--format text|json`` (``|csv`` for a view with one table)."""
+    choices = FORMATS if csv else FORMATS[:2]
+    parser.add_argument("--format", choices=choices, default="text",
+                        help="output format (JSON: an object with the filter it used)")
+
+
+def add_metric(parser) -> None:
+    """``--metric pr|mwc|mwc7``, read from the one metric table."""
+    from .metrics import vocabulary
+
+    parser.add_argument("--metric", choices=vocabulary.CHOICES, default=vocabulary.DEFAULT,
+                        help=vocabulary.option_help())
+
+
+def add_filter_arguments(parser, decision_type: bool = True) -> None:
+    """The one filter of every view (SPEC §14).  Flags apply to this run,
+    over the saved filter (``filter set``; ``--no-config`` ignores it)."""
+    parser.add_argument("--player", metavar="NAME", help="one player's decisions (aliases merged, names without case)")
+    parser.add_argument("--from", dest="date_from", metavar="DATE", help="matches dated on or after DATE (YYYY-MM-DD)")
+    parser.add_argument("--to", dest="date_to", metavar="DATE", help="matches dated on or before DATE")
+    parser.add_argument("--length", dest="lengths", metavar="N", type=int, action="append",
+                        help="match length (0 = money); repeat for several")
+    parser.add_argument("--tournament", dest="tournaments", metavar="EVENT", action="append",
+                        help="matches of this event; repeat for several")
+    if decision_type:
+        parser.add_argument("--decision-type", choices=("all", "checker", "cube"), default=None)
+    parser.add_argument("--engine", choices=("gnubg", "xg"), help="use this analyser's analysis")
+    parser.add_argument("--min-depth", type=float, metavar="PLIES", help="analyses at least this deep (gnubg plies)")
+    parser.add_argument("--no-config", dest="no_saved_filter", action="store_true",
+                        help="ignore the saved filter for this run")
+
+
+def filter_from_args(args, ctx: Optional[Context] = None):
+    """The filter of this run: the saved one (unless --no-config) with this
+    run's flags over it."""
+    from .user_config import filter_flags, merged_filter
+
+    try:
+        use = (ctx.use_config if ctx is not None else True) and not getattr(args, "no_saved_filter", False)
+        return merged_filter(filter_flags(args), use)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+
+
+def closest_names(name: str, names: list, limit: int = 5) -> list:
+    """The stored names nearest to ``name``: those containing it, then the
+    most alike (difflib), without case."""
+    import difflib
+
+    low = name.casefold()
+    by_low = {n.casefold(): n for n in names}
+    containing = [n for n in names if low in n.casefold()]
+    alike = [by_low[k] for k in difflib.get_close_matches(low, list(by_low), n=limit, cutoff=0.5)]
+    out = []
+    for n in containing + alike:
+        if n not in out:
+            out.append(n)
+    return out[:limit]
+
+
+def unknown_player(name: str, names: list, what: str = "stored match") -> UserError:
+    """The one-line refusal of a player name that no match has."""
+    if not names:
+        return UserError(f"no player {name!r}: the database has no {what} yet")
+    near = closest_names(name, names)
+    hint = f" (closest names: {', '.join(near)})" if near else ""
+    return UserError(f"no player {name!r} in any {what}{hint}")
+
+
+class Scope:
+    """What a view computes over: the store, this run's filter, the
+    thresholds, and the selection (read once, when first asked for)."""
+
+    def __init__(self, args, ctx: Context):
+        self.args = args
+        self.ctx = ctx
+        self.store = ctx.store()
+        self.filter = filter_from_args(args, ctx)
+        if self.filter.player:
+            names = self.store.player_names()
+            wanted = self.store.canonical_name(self.filter.player).casefold()
+            if wanted not in {n.casefold() for n in names}:
+                raise unknown_player(self.filter.player, names)
+        self._selection = None
+        self._thresholds = None
+
+    @property
+    def thresholds(self):
+        if self._thresholds is None:
+            from .db_settings import thresholds_for
+
+            self._thresholds = thresholds_for(self.store)
+        return self._thresholds
+
+    @property
+    def selection(self):
+        if self._selection is None:
+            self._selection = self.store.select(self.filter)
+        return self._selection
+
+    def select(self, flt):
+        """Another selection of the same store (e.g. every player's)."""
+        return self.store.select(flt)
+
+    @property
+    def metric(self) -> str:
+        return getattr(self.args, "metric", None) or "pr"
+
+    @property
+    def filter_json(self) -> dict:
+        return self.filter.to_json()
+
+
+@dataclass
+class View:
+    """A command that prints figures or rows over the one filter.
+
+    ``compute(scope) -> dict``: the JSON object (the kit adds ``filter``
+    when it is absent); ``text(obj) -> str``; ``table(obj) ->
+    views.formatting.Table`` for a view with one table: its CSV and its
+    HTML table are written from that one declaration (no table: no
+    ``--format csv``); ``html(obj) -> str`` where the view has a richer HTML
+    form (the report's sections); ``options(parser)`` adds the view's own
+    arguments; ``metric``: takes ``--metric``; ``decision_type``: takes
+    ``--decision-type``."""
+
+    name: str
+    help: str
+    compute: Callable
+    text: Callable
+    table: Optional[Callable] = None
+    html: Optional[Callable] = None
+    options: Optional[Callable] = None
+    metric: bool = False
+    decision_type: bool = True
+
+    def configure(self, parser) -> None:
+        if self.options:
+            self.options(parser)
+        add_filter_arguments(parser, decision_type=self.decision_type)
+        if self.metric:
+            add_metric(parser)
+        add_format(parser, csv=self.table is not None)
+
+    def render(self, obj: dict, fmt: str) -> str:
+        """The object as ``fmt``: json, csv, html or text."""
+        if fmt == "json":
+            from .views.formatting import to_json
+
+            return to_json(obj)
+        if fmt == "csv":
+            return self.table(obj).csv()
+        if fmt == "html":
+            if self.html is not None:
+                return self.html(obj)
+            return self.table(obj).html()
+        return self.text(obj)
+
+    def run(self, args, ctx: Context) -> int:
+        scope = Scope(args, ctx)
+        obj = self.compute(scope)
+        if not isinstance(obj, dict):
+            raise TypeError(f"view {self.name}: compute() must return a dict, not {type(obj).__name__}")
+        obj.setdefault("filter", scope.filter_json)
+        ctx.print(self.render(obj, getattr(args, "format", "text")))
+        return 0
+
+    def command(self) -> Command:
+        return Command(self.name, self.help, self.run, self.configure, view=self)

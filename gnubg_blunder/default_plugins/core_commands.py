@@ -1,49 +1,16 @@
-"""The built-in commands: import, matches, stats, plugins, analyse, install-gnubg."""
+"""The built-in commands: import, matches, stats, plugins, analyse,
+install-gnubg.  Registration only: views live in ``views/``."""
 
 from __future__ import annotations
 
 import argparse
 import textwrap
 
-from ..commands import Command, UserError
-from ..filters import Filter
+from ..commands import Command, add_format
 from ..hookspecs import hookimpl
-from ..db_settings import thresholds_for
+from ..views import matches as matches_view
+from ..views import stats as stats_view
 from ..views.formatting import to_json
-
-
-def add_format(parser, choices=("text", "json")):
-    parser.add_argument("--format", choices=choices, default="text", help="output format")
-
-
-def add_filter_arguments(parser, decision_type=True):
-    """The one filter of every view (SPEC §14).  Flags apply to this run,
-    over the saved filter (``filter set``; ``--no-config`` ignores it)."""
-    parser.add_argument("--player", metavar="NAME", help="one player's decisions (aliases merged, names without case)")
-    parser.add_argument("--from", dest="date_from", metavar="DATE", help="matches dated on or after DATE (YYYY-MM-DD)")
-    parser.add_argument("--to", dest="date_to", metavar="DATE", help="matches dated on or before DATE")
-    parser.add_argument("--length", dest="lengths", metavar="N", type=int, action="append",
-                        help="match length (0 = money); repeat for several")
-    parser.add_argument("--tournament", dest="tournaments", metavar="EVENT", action="append",
-                        help="matches of this event; repeat for several")
-    if decision_type:
-        parser.add_argument("--decision-type", choices=("all", "checker", "cube"), default=None)
-    parser.add_argument("--engine", choices=("gnubg", "xg"), help="use this analyser's analysis")
-    parser.add_argument("--min-depth", type=float, metavar="PLIES", help="analyses at least this deep (gnubg plies)")
-    parser.add_argument("--no-config", dest="no_saved_filter", action="store_true",
-                        help="ignore the saved filter for this run")
-
-
-def filter_from_args(args, ctx=None) -> Filter:
-    """The filter of this run: the saved one (unless --no-config) with this
-    run's flags over it."""
-    from ..user_config import filter_flags, merged_filter
-
-    try:
-        use = (ctx.use_config if ctx is not None else True) and not getattr(args, "no_saved_filter", False)
-        return merged_filter(filter_flags(args), use)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
 
 
 # -- import ------------------------------------------------------------------
@@ -71,48 +38,6 @@ def _import_run(args, ctx):
     from ..pipeline import import_paths
 
     return import_paths(ctx, args.paths)
-
-
-# -- matches -----------------------------------------------------------------
-
-def _matches_configure(p):
-    add_format(p)
-    add_filter_arguments(p)
-
-
-def _matches_run(args, ctx):
-    from ..views.matches import match_objects, matches_text
-
-    store = ctx.store()
-    sel = store.select(filter_from_args(args, ctx))
-    objs = match_objects(sel, thresholds_for(store))
-    ctx.print(to_json(objs) if args.format == "json" else matches_text(objs))
-    return 0
-
-
-# -- stats -------------------------------------------------------------------
-
-def _stats_configure(p):
-    add_filter_arguments(p)
-    add_format(p)
-
-
-def _stats_run(args, ctx):
-    from ..metrics.figures import aggregate
-    from ..views.stats import stats_object, stats_text
-
-    from ..plugins import metrics
-
-    store = ctx.store()
-    flt = filter_from_args(args, ctx)
-    sel = store.select(flt)
-    thresholds = thresholds_for(store)
-    obj = stats_object(aggregate(sel, thresholds, flt.decision_type), flt)
-    extra = {name: fn(sel, thresholds, flt.decision_type) for name, fn in sorted(metrics().items())}
-    if extra:
-        obj["plugin_metrics"] = extra
-    ctx.print(to_json(obj) if args.format == "json" else stats_text(obj))
-    return 0
 
 
 # -- plugins -----------------------------------------------------------------
@@ -162,8 +87,8 @@ def _analyse_run(args, ctx):
 @hookimpl
 def register_commands(registry):
     registry.add(Command("import", "import analysed matches (files or folders)", _import_run, _import_configure))
-    registry.add(Command("matches", "list stored matches with each side's figures", _matches_run, _matches_configure))
-    registry.add(Command("stats", "figures over a selection of matches", _stats_run, _stats_configure))
+    registry.add(matches_view.VIEW)
+    registry.add(stats_view.VIEW)
     registry.add(Command("plugins", "list the loaded plugins and their hooks", _plugins_run, _plugins_configure))
     registry.add(Command("install-gnubg", "make gnubg load the plugin at start-up (for this user)",
                          _install_run, _install_configure))

@@ -157,6 +157,7 @@ def summary_section(ctx) -> str:
 def progression_section(ctx) -> str:
     from ..metrics.progression import progression_figures
     from ..db_settings import get_goal, main_player
+    from ..metrics.levels import BANDS
     from ..views.svgcharts import line_chart
     import datetime as dt
 
@@ -174,7 +175,7 @@ def progression_section(ctx) -> str:
         tline = [(a, trend["value_at_first"]), (b, trend["value_at_last"])]
     goal = fig["goal"]
     chart = line_chart(pts, title="PR per match (point size: decisions)", y_label="PR", trend=tline,
-                       goal=goal["target"] if goal and goal.get("comparable") else None)
+                       goal=goal["target"] if goal and goal.get("comparable") else None, bands=BANDS)
     trows = [[t["event"], t["date"], t["player"], t["matches"], t["decisions"],
               None if t["pr"] is None else f"{t['pr']:.2f}"] for t in fig["tournaments"]]
     html = ['<section id="progression"><h2>Progression</h2>', chart,
@@ -310,7 +311,7 @@ def register_report_sections(register):
 # -- the command ----------------------------------------------------------------
 
 def _report_configure(p):
-    from .core_commands import add_filter_arguments
+    from ..commands import add_filter_arguments
 
     p.add_argument("--html", metavar="FILE", help="write the report to FILE")
     p.add_argument("--metric", choices=("pr", "mwc", "mwc7"), default="pr")
@@ -324,7 +325,7 @@ def _report_run(args, ctx):
     from ..user_config import load_config, save_config
     from ..db_settings import thresholds_for
     from ..views.report import write_report
-    from .core_commands import filter_from_args
+    from ..commands import filter_from_args
 
     if args.auto:
         data = load_config()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..commands import Command, UserError
 from ..hookspecs import hookimpl
 from ..views.formatting import DASH, table
-from .core_commands import add_filter_arguments
+from ..commands import add_filter_arguments
 
 
 # -- filter ------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """The Summary view's figures and the drill-down selection (SPEC §3, §5, §14).
 
 Pure functions over a :class:`Selection`: no SQL, no I/O.  The view
-(``views/summary_view.py``) renders the dict :func:`summary_figures`
-returns; ``views/positions_view.py`` renders :func:`decision_records`.
+(``views/summary.py``) renders the dict :func:`summary_figures`
+returns; ``views/positions.py`` renders :func:`decision_records`.
 
 Rules chosen here (docs/views-summary.md):
 
@@ -25,7 +25,7 @@ from typing import Optional
 import numpy as np
 
 from ..units import micro
-from . import kernel
+from . import kernel, vocabulary
 from .arrays import KIND_NAMES, LABELS, Selection
 from .counting import K_CHECKER, Thresholds, counted, kind_mask
 from .figures import aggregate
@@ -218,12 +218,18 @@ def rolling(sel: Selection, mask: np.ndarray, ns=ROLLING_NS) -> list:
     return out
 
 
-def costliest(sel: Selection, mask: np.ndarray, n: int = TOP_N) -> np.ndarray:
-    """Indices of the ``n`` costliest decisions of ``mask`` with e > 0."""
+def costliest(sel: Selection, mask: np.ndarray, n: int = TOP_N, metric: str = "pr") -> np.ndarray:
+    """Indices of the ``n`` costliest decisions of ``mask`` with e > 0: by
+    e (PR), or by MWC lost for the MWC metrics (money decisions, which have
+    none, after every match-play one; ties by e, then match order)."""
     e = sel.decisions.error
     with np.errstate(invalid="ignore"):
         idx = np.nonzero(mask & (micro(e) > 0))[0]
-    return cost_order(sel, idx)[:n]
+    if vocabulary.metric(metric).figure == "pr":
+        return cost_order(sel, idx)[:n]
+    ell = mwc_of(sel)[idx]
+    ell_key = np.where(np.isnan(ell), -1.0, np.round(ell * 1e9))
+    return idx[np.lexsort((idx, -micro(e[idx]), -ell_key))][:n]
 
 
 def summary_figures(
@@ -232,6 +238,7 @@ def summary_figures(
     decision_type: str = "all",
     ns=ROLLING_NS,
     top: int = TOP_N,
+    metric: str = "pr",
 ) -> dict:
     """Everything the Summary shows, as a plain dict (None = never measured):
 
@@ -252,7 +259,7 @@ def summary_figures(
     fig["level"] = None if band is None else band["name"]
     fig["level_band"] = band
     fig["rolling"] = rolling(sel, mask, ns)
-    top_rows = decision_records(sel, costliest(sel, mask, top), thresholds)
+    top_rows = decision_records(sel, costliest(sel, mask, top, metric), thresholds)
     for rank, r in enumerate(top_rows, 1):
         r["rank"] = rank
     fig["top"] = top_rows

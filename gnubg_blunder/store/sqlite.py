@@ -267,6 +267,17 @@ class SQLiteStore:
         row = self.conn.execute("SELECT canonical FROM aliases WHERE alias = ?", (name.strip(),)).fetchone()
         return row[0] if row else name.strip()
 
+    def player_names(self) -> list:
+        """Every player of a stored match as the filter knows them (aliases
+        merged), sorted without case."""
+        aliases = self.aliases()
+        names = {}
+        for (name,) in self.conn.execute("SELECT player0 FROM matches WHERE kind = 'match' "
+                                         "UNION SELECT player1 FROM matches WHERE kind = 'match'"):
+            canonical = aliases.get((name or "").lower(), name or "")
+            names.setdefault(canonical.lower(), canonical)
+        return sorted(names.values(), key=str.casefold)
+
     # -- labels -------------------------------------------------------------
     def relabel(self, progress=None) -> int:
         """Recompute the derived labels of every decision (labels.py) and
@@ -507,3 +518,8 @@ class SQLiteStore:
 
     def count_matches(self) -> int:
         return self.conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+
+    def match_players(self, match_id: int):
+        """(player0, player1) of a stored match as stored, or None."""
+        row = self.conn.execute("SELECT player0, player1 FROM matches WHERE id = ?", (match_id,)).fetchone()
+        return tuple(row) if row else None

@@ -7,8 +7,10 @@ interval says why.
 
 from __future__ import annotations
 
+from ..commands import View
+from ..metrics.vocabulary import metric as metric_named
 from .errors import ci_text, scope_line, small_mark
-from .formatting import DASH, csv_text, num, table, to_json
+from .formatting import DASH, Table, num, table
 
 TITLES = {
     "phase": "By phase",
@@ -17,10 +19,11 @@ TITLES = {
     "score": "By score (away/away from the decider's side)",
 }
 
-METRIC_NAMES = {
-    "pr": "PR, with its 95 % interval (matches resampled)",
-    "mwc": "MWC lost (cumulative, % points; match play only; intervals are given for PR only)",
-    "mwc7": "MWC lost (cumulative, % points): a breakdown row has no 7-point equivalent, so MWC is shown; "
+# how this view reads each metric (the metric's own words: metrics/vocabulary.py)
+METRIC_NOTES = {
+    "pr": ", with its 95 % interval (matches resampled)",
+    "mwc": " (cumulative, % points; match play only; intervals are given for PR only)",
+    "mwc7": ": a breakdown row has no 7-point equivalent, so MWC lost is shown (cumulative, % points); "
             "intervals are given for PR only",
 }
 
@@ -49,7 +52,7 @@ def _rows(obj: dict, axis: str) -> list:
 
 def breakdowns_text(obj: dict) -> str:
     metric = obj["metric"]
-    lines = [scope_line(obj["filter"]), f"Metric: {METRIC_NAMES[metric]}",
+    lines = [scope_line(obj["filter"]), f"Metric: {metric_named(metric).label}{METRIC_NOTES[metric]}",
              f"Counted decisions: {obj['decisions']}"]
     if not obj["decisions"]:
         lines.append("No counted decisions in this selection.")
@@ -99,9 +102,26 @@ def breakdowns_rows(obj: dict) -> list:
     return rows
 
 
-def breakdowns_output(obj: dict, fmt: str) -> str:
-    if fmt == "json":
-        return to_json(obj)
-    if fmt == "csv":
-        return csv_text(breakdowns_rows(obj), CSV_HEADERS)
-    return breakdowns_text(obj)
+def breakdowns_table(obj: dict) -> Table:
+    return Table(CSV_HEADERS, breakdowns_rows(obj))
+
+
+BREAKDOWN_CHOICES = {"phase": ("phase",), "game-plan": ("game_plan",), "tag": ("tag",), "score": ("score",),
+                     "all": ("phase", "game_plan", "tag", "score")}
+
+
+def _options(p):
+    p.add_argument("--by", choices=tuple(BREAKDOWN_CHOICES), default="all",
+                   help="one breakdown (default: all four)")
+
+
+def compute(scope) -> dict:
+    from ..metrics.breakdowns import breakdowns
+
+    axes = BREAKDOWN_CHOICES[scope.args.by]
+    figures = breakdowns(scope.selection, scope.thresholds, scope.filter.decision_type, axes)
+    return breakdowns_object(figures, scope.filter, scope.metric, axes)
+
+
+VIEW = View("breakdowns", "PR by phase, game plan, #tag and score, with intervals", compute, breakdowns_text,
+            table=breakdowns_table, options=_options, metric=True)

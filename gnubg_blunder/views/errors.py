@@ -9,13 +9,20 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .formatting import DASH, csv_text, num, table, to_json, scope_text
+from ..commands import View
+from ..metrics.vocabulary import metric as metric_named
+from .formatting import DASH, Table, num, table, scope_text
 
-METRIC_NAMES = {
-    "pr": "PR",
-    "mwc": "MWC lost (cumulative, % points; match play only)",
-    "mwc7": "MWC-7 (contribution to L7, % points; match play only; the parts add up to L7)",
+# how this view reads each metric (the metric's own words: metrics/vocabulary.py)
+METRIC_NOTES = {
+    "pr": "",
+    "mwc": " (cumulative, % points; match play only)",
+    "mwc7": " (contribution to L7, % points; match play only; the parts add up to L7)",
 }
+
+
+def metric_title(metric: str) -> str:
+    return metric_named(metric).label + METRIC_NOTES[metric]
 
 
 def scope_line(f: dict) -> str:
@@ -72,7 +79,7 @@ def errors_text(obj: dict) -> str:
     t = obj["totals"]
     th = obj["thresholds"]
     err_mpt, bl_mpt = round(th["error"] * 1000), round(th["blunder"] * 1000)
-    lines = [scope_line(obj["filter"]), f"Metric: {METRIC_NAMES[metric]}"]
+    lines = [scope_line(obj["filter"]), f"Metric: {metric_title(metric)}"]
     if not t["decisions"]:
         lines.append("No counted decisions in this selection.")
         return "\n".join(lines)
@@ -193,13 +200,16 @@ def errors_rows(obj: dict) -> list:
     return rows
 
 
-def errors_csv(obj: dict) -> str:
-    return csv_text(errors_rows(obj), CSV_HEADERS)
+def errors_table(obj: dict) -> Table:
+    return Table(CSV_HEADERS, errors_rows(obj))
 
 
-def errors_output(obj: dict, fmt: str) -> str:
-    if fmt == "json":
-        return to_json(obj)
-    if fmt == "csv":
-        return errors_csv(obj)
-    return errors_text(obj)
+def compute(scope) -> dict:
+    from ..metrics.errors import error_figures
+
+    figures = error_figures(scope.selection, scope.thresholds, scope.filter.decision_type, metric=scope.metric)
+    return errors_object(figures, scope.filter, scope.metric, scope.thresholds)
+
+
+VIEW = View("errors", "where the errors come from: recurring errors, cube actions and directions, checker vs "
+            "cube, error sizes", compute, errors_text, table=errors_table, metric=True)

@@ -72,6 +72,37 @@ def to_json(obj) -> str:
     return json.dumps(obj, indent=2, ensure_ascii=False)
 
 
+class Table:
+    """A view's one table, declared once: ``headers`` (the CSV header and
+    the HTML table's head) and ``rows`` (cells, None = unknown).  CSV and
+    HTML are written from it by :func:`csv_of` and :func:`html_of`."""
+
+    def __init__(self, headers, rows):
+        self.headers = list(headers)
+        self.rows = [list(r) for r in rows]
+
+    def csv(self) -> str:
+        return csv_text(self.rows, self.headers)
+
+    def html(self) -> str:
+        return html_table(self.rows, self.headers)
+
+
+def html_table(rows: list, headers: list) -> str:
+    """A table as HTML; None is "—" (never measured); numbers as Python
+    writes them (the same digits as CSV); user text escaped."""
+    from html import escape
+
+    def cell(v):
+        if v is None:
+            return DASH
+        return escape(str(v))
+
+    head = "".join(f"<th>{escape(str(h))}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in r) + "</tr>" for r in rows)
+    return f'<table class="view"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
 def csv_text(rows: list, headers: list) -> str:
     """A table as CSV (RFC 4180); None is written as an empty field (the
     reader's "unknown"), never 0."""

@@ -3,8 +3,9 @@ other checks read are documented in docs/commands.md)."""
 
 from __future__ import annotations
 
+from ..commands import View
 from ..metrics.figures import per_side
-from .formatting import DASH, elo_text, num, table
+from .formatting import DASH, Table, elo_text, num, safe_text, scope_text, table
 
 
 def match_objects(selection, thresholds) -> list:
@@ -33,9 +34,15 @@ def match_objects(selection, thresholds) -> list:
     return out
 
 
-def matches_text(objs: list) -> str:
+def compute(scope) -> dict:
+    """``matches``: {"matches": [one object per match], "filter"}."""
+    return {"matches": match_objects(scope.selection, scope.thresholds), "filter": scope.filter_json}
+
+
+def matches_text(obj: dict) -> str:
+    objs = obj["matches"]
     if not objs:
-        return "No matches stored."
+        return f"Scope: {scope_text(obj['filter'])}\nNo matches."
     rows = []
     for m in objs:
         length = "money" if m["length"] == 0 else str(m["length"])
@@ -44,7 +51,7 @@ def matches_text(objs: list) -> str:
                 m["id"] if k == 0 else "",
                 (m["date"] or DASH) if k == 0 else "",
                 length if k == 0 else "",
-                s["player"],
+                safe_text(s["player"]),
                 "won" if s["won"] else ("lost" if s["won"] is False else DASH),
                 s["decisions"],
                 num(s["pr"]),
@@ -54,9 +61,29 @@ def matches_text(objs: list) -> str:
                 num(s["luck_emg"], 3, signed=True),
                 f"{m['analysis_used']['engine']} {m['analysis_used']['depth'] or ''}".strip() if k == 0 else "",
             ])
-    return table(
+    return f"Scope: {scope_text(obj['filter'])}\n" + table(
         rows,
         ["id", "date", "length", "player", "result", "decisions", "PR", "MWC lost", "L7", "Elo", "luck EMG",
          "analysis"],
         "lllllrrrrrrl",
     ) + "\n(PR = 500 × error / decisions, XG's counting; MWC and L7 in % points; Elo against the engine)"
+
+
+SIDE_COLUMNS = ("decisions", "checker_decisions", "double_decisions", "take_decisions", "error_emg", "pr",
+                "checker_pr", "cube_pr", "mwc_loss", "l7", "elo", "errors", "blunders", "snowie_er", "luck_emg",
+                "luck_rolls")
+
+
+def matches_table(obj: dict) -> Table:
+    """One row per match side."""
+    rows = []
+    for m in obj["matches"]:
+        for s in m["sides"]:
+            rows.append([m["id"], m["date"], m["event"], m["length"], s["player"],
+                         None if s["won"] is None else ("won" if s["won"] else "lost")]
+                        + [s[k] for k in SIDE_COLUMNS]
+                        + [m["analysis_used"]["engine"], m["analysis_used"]["depth"]])
+    return Table(["match_id", "date", "event", "length", "player", "result", *SIDE_COLUMNS, "engine", "depth"], rows)
+
+
+VIEW = View("matches", "list stored matches with each side's figures", compute, matches_text, table=matches_table)

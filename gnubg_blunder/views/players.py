@@ -11,18 +11,21 @@ from __future__ import annotations
 
 from typing import Optional
 
+import dataclasses
+
+from ..commands import UserError, View
+from ..metrics.vocabulary import metric as metric_named
 from . import formatting
-from .formatting import DASH, csv_text, interval, num, safe_text, table, to_json
+from .formatting import DASH, Table, interval, num, safe_text, table
 from .table_filters import Column
 
 # -- shared -------------------------------------------------------------------
 
-METRICS = ("pr", "mwc", "mwc7")
-METRIC_NAMES = {
-    "pr": "PR (500 × Σe / N over counted decisions)",
-    "mwc": "MWC lost (% points, cumulative over the selection; match play only)",
-    "mwc7": "L7 (MWC lost per 7-point match, % points; match play only)",
-}
+
+
+def metric_words(metric: str) -> str:
+    m = metric_named(metric)
+    return f"{m.label}: {m.help}"
 
 
 def scope_text(f: dict, ignored: tuple = ()) -> str:
@@ -64,7 +67,7 @@ PLAYER_COLUMNS = (
     Column("level", "level", "text"),
 )
 PLAYER_COLUMN = PLAYER_COLUMNS[0]
-DEFAULT_SORT = ("decisions", True)
+DEFAULT_SORT = ("pr", False)  # best first (seed 002); never measured last
 
 # JSON keys of a players row, in order (docs/views-players.md)
 PLAYER_KEYS = (
@@ -76,8 +79,8 @@ SPLIT_KEYS = ("checker_mwc_loss", "cube_mwc_loss", "checker_l7", "cube_l7")
 
 
 def player_objects(rows: list, flt: dict, highlight_key: Optional[str], metric: str = "pr") -> list:
-    """``players --format json``: an array of rows; each row carries the
-    filter of the run (``filter``) and ``highlight`` (the filter's player)."""
+    """The rows of ``players``; each carries ``highlight`` (the filter's
+    player)."""
     out = []
     for r in rows:
         obj = {k: r[k] for k in PLAYER_KEYS}
@@ -85,8 +88,6 @@ def player_objects(rows: list, flt: dict, highlight_key: Optional[str], metric: 
             if k in r:
                 obj[k] = r[k]
         obj["highlight"] = highlight_key is not None and r.get("key") == highlight_key
-        obj["metric"] = metric
-        obj["filter"] = flt
         out.append(obj)
     return out
 
@@ -138,7 +139,7 @@ def players_text(objs: list, flt: dict, *, total: int, sort: tuple, filters: lis
         notes.append("PR = 500 × Σe / N over counted decisions (XG's counting); 95% interval with matches as units")
         notes.append("L7 = MWC lost per 7-point match (% points, match play only)")
     else:
-        notes.append(f"metric: {METRIC_NAMES[metric]}; checker and cube parts add up")
+        notes.append(f"metric: {metric_words(metric)}; checker and cube parts add up")
     notes.append("Snowie ER = the player's error over both players' moves (×500; gnubg prints twice this); "
                  "luck/roll in signed mpt over rolls with known luck; W–L from points (SPEC §4)")
     key, desc = sort
@@ -161,7 +162,8 @@ PLAYER_CSV = (
 )
 
 
-def players_csv(objs: list) -> str:
+def players_table(obj: dict) -> Table:
+    objs = obj["players"]
     rows = []
     for o in objs:
         d = dict(o)
@@ -169,7 +171,7 @@ def players_csv(objs: list) -> str:
         d["l7_ci_low"], d["l7_ci_high"] = _ci_cells(o["l7_ci"])
         rows.append([d[k] for k in PLAYER_CSV] + [o[k] for k in SPLIT_KEYS if k in o])
     extra = [k for k in SPLIT_KEYS if objs and k in objs[0]]
-    return csv_text(rows, list(PLAYER_CSV) + extra)
+    return Table(list(PLAYER_CSV) + extra, rows)
 
 
 # -- compare -----------------------------------------------------------------------
@@ -224,12 +226,12 @@ def compare_text(obj: dict) -> str:
     return "\n".join(lines)
 
 
-def compare_csv(obj: dict) -> str:
+def compare_table(obj: dict) -> Table:
     def cell(x):
         return " ".join(repr(v) for v in x) if isinstance(x, list) else x
 
-    return csv_text([[r["key"], cell(r["a"]), cell(r["b"]), r["relative"], r["better"]] for r in obj["rows"]],
-                    ["figure", obj["players"][0], obj["players"][1], "relative", "better"])
+    return Table(["figure", obj["players"][0], obj["players"][1], "relative", "better"],
+                 [[r["key"], cell(r["a"]), cell(r["b"]), r["relative"], r["better"]] for r in obj["rows"]])
 
 
 # -- contrast ------------------------------------------------------------------------
@@ -274,14 +276,20 @@ def contrast_text(obj: dict) -> str:
     return "\n".join(lines)
 
 
-def contrast_csv(obj: dict) -> str:
-    keys = ["position_id", "kind", "a_worst_mpt", "b_worst_mpt", "gap_mpt", "a_count", "b_count", "under"]
-    return csv_text([[r[k] for k in keys] for r in obj["rows"]], keys)
+CONTRAST_KEYS = ("position_id", "kind", "dice", "cube", "score", "a_worst_mpt", "b_worst_mpt", "gap_mpt", "a_count",
+                 "b_count", "under")
+
+
+def contrast_table(obj: dict) -> Table:
+    return Table(CONTRAST_KEYS, [[r.get(k) for k in CONTRAST_KEYS] for r in obj["rows"]])
 
 
 # -- ranking ------------------------------------------------------------------------
 
-_METRIC_KEY = {"pr": ("pr", "pr_ci", "PR"), "mwc": ("mwc_loss", None, "MWC lost"), "mwc7": ("l7", "l7_ci", "L7")}
+def _metric_key(metric: str) -> tuple:
+    """(figure key, interval key, short label) of a metric."""
+    m = metric_named(metric)
+    return m.figure, m.interval, m.short if m.key != "mwc" else m.label
 
 
 def ranking_object(ranked: list, left_out: int, min_decisions: int, metric: str, flt: dict) -> dict:
@@ -296,7 +304,7 @@ def ranking_object(ranked: list, left_out: int, min_decisions: int, metric: str,
 
 def ranking_text(obj: dict) -> str:
     f = obj["filter"]
-    key, ci_key, label = _METRIC_KEY[obj["metric"]]
+    key, ci_key, label = _metric_key(obj["metric"])
     lines = [f"Ranking by {label} (lower is better) — scope: {scope_text(f, ('player', 'decision_type'))}; "
              f"players with at least {obj['min_decisions']} decision{'s' if obj['min_decisions'] != 1 else ''}"]
     if f.get("decision_type") and f["decision_type"] != "all":
@@ -316,19 +324,18 @@ def ranking_text(obj: dict) -> str:
     if obj["left_out"]:
         lines.append(f"{obj['left_out']} player{'s' if obj['left_out'] != 1 else ''} left out "
                      f"(fewer than {obj['min_decisions']} decisions, or no {label})")
-    lines.append(f"metric: {METRIC_NAMES[obj['metric']]}; level bands are this project's reference, "
+    lines.append(f"metric: {metric_words(obj['metric'])}; level bands are this project's reference, "
                  "not a published norm")
     return "\n".join(lines)
 
 
-def ranking_csv(obj: dict) -> str:
-    key, ci_key, _ = _METRIC_KEY[obj["metric"]]
+def ranking_table(obj: dict) -> Table:
+    key, ci_key, _ = _metric_key(obj["metric"])
     rows = []
     for r in obj["rows"]:
         ci = _ci_cells(r.get(ci_key)) if ci_key else [None, None]
         rows.append([r["rank"], r["player"], r[key], ci[0], ci[1], r["decisions"], r["matches"], r["level"]])
-    return csv_text(rows, ["rank", "player", key, f"{key}_ci_low", f"{key}_ci_high", "decisions", "matches",
-                           "level"])
+    return Table(["rank", "player", key, f"{key}_ci_low", f"{key}_ci_high", "decisions", "matches", "level"], rows)
 
 
 # -- head to head -------------------------------------------------------------------
@@ -351,7 +358,7 @@ def h2h_object(res: dict, a: str, b: str, metric: str, flt: dict) -> dict:
 def h2h_text(obj: dict) -> str:
     f = obj["filter"]
     a, b = (safe_text(n) for n in obj["players"])
-    key, ci_key, label = _METRIC_KEY[obj["metric"]]
+    key, ci_key, label = _metric_key(obj["metric"])
     lines = [f"Head to head: {a} v {b} — scope: {scope_text(f, ('player',))}"]
     if not obj["matches"]:
         lines.append("No match between them in this selection.")
@@ -383,13 +390,13 @@ def h2h_text(obj: dict) -> str:
     return "\n".join(lines)
 
 
-def h2h_csv(obj: dict) -> str:
-    key, _, _ = _METRIC_KEY[obj["metric"]]
+def h2h_table(obj: dict) -> Table:
+    key, _, _ = _metric_key(obj["metric"])
     a, b = obj["players"]
     rows = [[r["id"], r["date"], r["event"], r["length"], r["score"][0], r["score"][1], r["winner"],
              r["decisions"][0], r[key][0], r["decisions"][1], r[key][1]] for r in obj["rows"]]
-    return csv_text(rows, ["id", "date", "event", "length", f"score {a}", f"score {b}", "winner",
-                           f"decisions {a}", f"{key} {a}", f"decisions {b}", f"{key} {b}"])
+    return Table(["id", "date", "event", "length", f"score {a}", f"score {b}", "winner",
+                  f"decisions {a}", f"{key} {a}", f"decisions {b}", f"{key} {b}"], rows)
 
 
 # -- windows -------------------------------------------------------------------------
@@ -411,7 +418,7 @@ def windows_object(res: dict, metric: str, flt: dict) -> dict:
 
 def windows_text(obj: dict) -> str:
     f = obj["filter"]
-    key, ci_key, label = _METRIC_KEY[obj["metric"]]
+    key, ci_key, label = _metric_key(obj["metric"])
     who = safe_text(f["player"]) if f.get("player") else "everyone (both sides of every match)"
     lines = [f"{label} per rolling {obj['months']}-month window, {who} — scope: {scope_text(f, ('player',))}"]
     if not obj["windows"]:
@@ -427,19 +434,184 @@ def windows_text(obj: dict) -> str:
         lines.append("one window ending at each month end; … = the window starts before the first dated match")
     if obj["undated"]:
         lines.append(f"undated matches left out: {obj['undated']}")
-    lines.append(f"metric: {METRIC_NAMES[obj['metric']]}")
+    lines.append(f"metric: {metric_words(obj['metric'])}")
     return "\n".join(lines)
 
 
-def windows_csv(obj: dict) -> str:
+def windows_table(obj: dict) -> Table:
     rows = []
     for w in obj["windows"]:
         pc, lc = _ci_cells(w["pr_ci"]), _ci_cells(w["l7_ci"])
         rows.append([w["start"], w["end"], w["partial"], w["matches"], w["decisions"], w["pr"], pc[0], pc[1],
                      w["mwc_loss"], w["l7"], lc[0], lc[1]])
-    return csv_text(rows, ["start", "end", "partial", "matches", "decisions", "pr", "pr_ci_low", "pr_ci_high",
-                           "mwc_loss", "l7", "l7_ci_low", "l7_ci_high"])
+    return Table(["start", "end", "partial", "matches", "decisions", "pr", "pr_ci_low", "pr_ci_high",
+                  "mwc_loss", "l7", "l7_ci_low", "l7_ci_high"], rows)
 
 
-def dump(obj) -> str:
-    return to_json(obj)
+# -- the views ------------------------------------------------------------------------
+
+def _all_players(scope):
+    """The filter's matches of every player: the filter's player does not
+    restrict (it is highlighted, or the view names its players)."""
+    return scope.select(dataclasses.replace(scope.filter, player=None))
+
+
+def _resolve(scope, players, name):
+    from ..commands import unknown_player
+    from ..metrics.players import player_key
+
+    g = players.index(player_key(name, scope.store.aliases()))
+    if g is None:
+        raise unknown_player(name, players.names, "match of this selection")
+    return g
+
+
+def _refuse_engine_depth(scope, view):
+    flt, args = scope.filter, scope.args
+    if flt.engine is None and flt.min_depth is None:
+        return
+    given = getattr(args, "engine", None) is not None or getattr(args, "min_depth", None) is not None
+    where = "" if given else " (it comes from the saved filter: run with --no-config, or `filter reset`)"
+    raise UserError(f"{view} does not take the engine/depth filter (--engine, --min-depth): it compares matches "
+                    f"analysed by different engines and depths, each with its own analysis{where}")
+
+
+def _two_selected(scope, refuse_engine_depth_for=None) -> tuple:
+    """The selection of every player, the players, and the indexes of
+    players A and B (two different ones)."""
+    from ..metrics.players import players_of
+
+    if refuse_engine_depth_for:
+        _refuse_engine_depth(scope, refuse_engine_depth_for)
+    sel = _all_players(scope)
+    players = players_of(sel)
+    a, b = _resolve(scope, players, scope.args.a), _resolve(scope, players, scope.args.b)
+    if a == b:
+        raise UserError(f"{scope.args.a!r} and {scope.args.b!r} are the same player")
+    return sel, players, a, b
+
+
+def _two_players(p):
+    p.add_argument("a", metavar="A", help="a player (aliases merged, names without case)")
+    p.add_argument("b", metavar="B", help="another player")
+
+
+# players
+
+def _players_options(p):
+    p.add_argument("--sort", metavar="COLUMN[:desc]",
+                   help="sort by a column (default pr, best first); players with no data (—) last either way")
+    p.add_argument("--where", metavar="COLUMN=FILTER", action="append", default=[],
+                   help="column filter: >=500, >500, <2.5, <=2, 3-7 (inclusive), 5 (exact), or a name fragment "
+                        "for text columns; repeat for several (all must pass)")
+
+
+def players_compute(scope) -> dict:
+    from ..metrics.players import player_key, player_rows, players_of
+    from .table_filters import FilterError, apply_filters, find_column, parse_sort, parse_where, sort_rows
+
+    args = scope.args
+    try:
+        filters = [parse_where(w, PLAYER_COLUMNS) for w in args.where]
+        if args.sort:
+            sort_col, desc = parse_sort(args.sort, PLAYER_COLUMNS)
+        else:
+            sort_col, desc = find_column(DEFAULT_SORT[0], PLAYER_COLUMNS), DEFAULT_SORT[1]
+    except FilterError as exc:
+        raise UserError(str(exc)) from None
+    flt = scope.filter
+    sel = _all_players(scope)
+    players = players_of(sel)
+    rows = player_rows(sel, scope.thresholds, splits=scope.metric != "pr", players=players)
+    hkey = player_key(flt.player, scope.store.aliases()) if flt.player else None
+    objs = player_objects(rows, flt.to_json(), hkey, scope.metric)
+    total = len(objs)
+    objs = sort_rows(apply_filters(objs, filters), sort_col, desc, tiebreak=PLAYER_COLUMN)
+    return {"metric": scope.metric, "players": objs, "total": total,
+            "sort": {"column": sort_col.key, "descending": desc},
+            "column_filters": [f.describe() for f in filters], "highlight": flt.player, "filter": flt.to_json()}
+
+
+def players_view_text(obj: dict) -> str:
+    return players_text(obj["players"], obj["filter"], total=obj["total"],
+                        sort=(obj["sort"]["column"], obj["sort"]["descending"]), filters=obj["column_filters"],
+                        metric=obj["metric"], highlight_name=obj["highlight"])
+
+
+# compare
+
+def compare_compute(scope) -> dict:
+    from ..metrics.players import compare, player_rows
+
+    sel, players, a, b = _two_selected(scope)
+    rows = player_rows(sel, scope.thresholds, players=players)
+    return compare_object(compare(rows[a], rows[b]), rows[a], rows[b], scope.filter_json)
+
+
+# contrast
+
+def contrast_compute(scope) -> dict:
+    from ..metrics.players import contrast
+
+    sel, players, a, b = _two_selected(scope)
+    rows = contrast(sel, players, a, b, scope.thresholds, scope.filter.decision_type)
+    return contrast_object(rows, players.names[a], players.names[b], scope.thresholds, scope.filter_json)
+
+
+# ranking
+
+def _ranking_options(p):
+    p.add_argument("--min-decisions", type=int, default=1, metavar="N",
+                   help="only players with at least N counted decisions (default 1)")
+
+
+def ranking_compute(scope) -> dict:
+    from ..metrics.players import player_rows, ranking
+
+    n = scope.args.min_decisions
+    if n < 0:
+        raise UserError("--min-decisions: a number of decisions, 0 or more")
+    rows = player_rows(_all_players(scope), scope.thresholds)
+    ranked, left_out = ranking(rows, n, scope.metric)
+    return ranking_object(ranked, left_out, n, scope.metric, scope.filter_json)
+
+
+# h2h
+
+def h2h_compute(scope) -> dict:
+    from ..metrics.players import head_to_head
+
+    sel, players, a, b = _two_selected(scope, refuse_engine_depth_for="h2h")
+    res = head_to_head(sel, players, a, b, scope.thresholds, scope.filter.decision_type)
+    return h2h_object(res, players.names[a], players.names[b], scope.metric, scope.filter_json)
+
+
+# windows
+
+def _windows_options(p):
+    p.add_argument("--months", type=int, choices=(1, 3, 6, 12), default=3,
+                   help="window length in calendar months (default 3)")
+
+
+def windows_compute(scope) -> dict:
+    from ..metrics.players import windows
+
+    _refuse_engine_depth(scope, "windows")
+    res = windows(scope.selection, scope.args.months, scope.thresholds, scope.filter.decision_type)
+    return windows_object(res, scope.metric, scope.filter_json)
+
+
+VIEWS = (
+    View("players", "one row per player: matches, W–L, decisions, PR, Snowie ER, luck, L7",
+         players_compute, players_view_text, table=players_table, options=_players_options, metric=True),
+    View("compare", "two players side by side, with a verdict on relative figures",
+         compare_compute, compare_text, table=compare_table, options=_two_players),
+    View("contrast", "positions two players both decided where only one stayed under the error threshold",
+         contrast_compute, contrast_text, table=contrast_table, options=_two_players),
+    View("ranking", "players by PR (or --metric), with a minimum number of decisions",
+         ranking_compute, ranking_text, table=ranking_table, options=_ranking_options, metric=True),
+    View("h2h", "head to head: two players' common matches, each side's PR, the score",
+         h2h_compute, h2h_text, table=h2h_table, options=_two_players, metric=True),
+    View("windows", "PR per rolling calendar window (1, 3, 6 or 12 months)",
+         windows_compute, windows_text, table=windows_table, options=_windows_options, metric=True),
+)

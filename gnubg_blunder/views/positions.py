@@ -8,7 +8,10 @@ A view never computes a figure.
 
 from __future__ import annotations
 
-from .formatting import DASH, csv_text, table, to_json
+import numpy as np
+
+from ..commands import UserError, View
+from .formatting import DASH, Table, safe_text, scope_text, table
 
 COLUMNS = ("position_id", "match_id", "date", "game", "move", "player", "kind", "played", "best", "error_mpt",
            "mwc_loss")
@@ -59,7 +62,8 @@ def decisions_table(records: list, numbered: bool = False) -> str:
     rows = []
     for k, r in enumerate(records, 1):
         mark = " (blunder)" if r.get("blunder") else ""
-        row = [r["match_id"], r["date"] or DASH, " v ".join(r["players"]), r["game"], r["move"], r["player"],
+        row = [r["match_id"], r["date"] or DASH, " v ".join(safe_text(p) for p in r["players"]), r["game"],
+               r["move"], safe_text(r["player"]),
                r.get("played") or DASH, r.get("best") or DASH, _mpt(r["error_mpt"]) + mark, _mwc(r["mwc_loss"]),
                r["position_id"] or DASH]
         rows.append(([r.get("rank", k)] if numbered else []) + row)
@@ -96,13 +100,81 @@ def positions_text(obj: dict, title: str = "Decisions") -> str:
     return "\n".join(lines)
 
 
-def positions_csv(obj: dict) -> str:
-    return csv_text([[r.get(c) for c in COLUMNS] for r in obj["decisions"]], list(COLUMNS))
+def positions_table(obj: dict) -> Table:
+    return Table(COLUMNS, [[r.get(c) for c in COLUMNS] for r in obj["decisions"]])
 
 
-def positions_output(obj: dict, fmt: str, title: str = "Decisions") -> str:
-    if fmt == "json":
-        return to_json(obj)
-    if fmt == "csv":
-        return positions_csv(obj)
-    return positions_text(obj, title)
+DEFAULT_LIMIT = 50
+KINDS = ("checker", "nodouble", "double", "take", "pass")
+
+
+def parse_limit(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise UserError(f"--limit {value!r}: give a whole number (0 = all)") from None
+    if n < 0:
+        raise UserError(f"--limit {value}: give 0 (all) or more")
+    return n
+
+
+def listing(scope, criteria: dict, limit: int, order: str = "cost") -> dict:
+    """The drill-down object of ``positions`` and ``summary --list``: the
+    counted decisions of the scope narrowed by ``criteria``."""
+    from ..metrics.arrays import LABELS
+    from ..metrics.summary import cost_order, decision_records, label_code, pick
+
+    sel, flt, thresholds = scope.selection, scope.filter, scope.thresholds
+    criteria = dict(criteria)
+    last = criteria.pop("last", None)
+    try:
+        mask = pick(sel, thresholds, flt.decision_type, **criteria)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    for name in ("phase", "game_plan", "theme"):
+        if criteria.get(name):
+            criteria[name] = LABELS[name][label_code(name, criteria[name])]
+    idx = np.nonzero(mask)[0]
+    if last is not None:
+        idx = idx[-last:]  # the last N in play order, as the rolling figure takes them
+        criteria["last"] = last
+    total = len(idx)
+    if order == "cost":
+        idx = cost_order(sel, idx)
+    shown = idx[:limit] if limit else idx
+    records = attach_moves(decision_records(sel, shown, thresholds), scope.store)
+    obj = positions_object(records, total, flt, criteria, limit or None)
+    if order != "cost":
+        obj["order"] = "play order (match date, undated matches by import time, then move order)"
+    return obj
+
+
+def _options(p):
+    sev = p.add_mutually_exclusive_group()
+    sev.add_argument("--errors", action="store_true", help="errors only (e ≥ the error threshold)")
+    sev.add_argument("--blunders", action="store_true", help="blunders only (e ≥ the blunder threshold)")
+    p.add_argument("--phase", metavar="PHASE", help="opening, middle game, race or bear-off")
+    p.add_argument("--game-plan", metavar="PLAN", help="a game plan (e.g. \"holding game\", race, blitz)")
+    p.add_argument("--theme", metavar="THEME", help="an error theme (e.g. \"too many blots\", \"missed double\")")
+    p.add_argument("--tag", metavar="WORD", help="decisions whose comment holds #WORD")
+    p.add_argument("--kind", choices=KINDS, help="one kind of decision")
+    p.add_argument("--limit", default=str(DEFAULT_LIMIT), metavar="N",
+                   help=f"at most N decisions, costliest first (default {DEFAULT_LIMIT}; 0 = all)")
+
+
+def compute(scope) -> dict:
+    args = scope.args
+    criteria = {
+        "severity": "errors" if args.errors else ("blunders" if args.blunders else "decisions"),
+        "phase": args.phase, "game_plan": args.game_plan, "theme": args.theme,
+        "tag": args.tag.lstrip("#") if args.tag else None, "kind": args.kind,
+    }
+    return listing(scope, criteria, parse_limit(args.limit))
+
+
+def positions_view_text(obj: dict) -> str:
+    return f"Scope: {scope_text(obj['filter'])}\n" + positions_text(obj)
+
+
+VIEW = View("positions", "the decisions behind a count (drill-down)", compute, positions_view_text,
+            table=positions_table, options=_options)

@@ -4,10 +4,11 @@ computes nothing."""
 
 from __future__ import annotations
 
+from ..commands import View
 from ..metrics.progression import TREND_NOTE
 from ..metrics.vocabulary import metric as metric_named
 from ..metrics.summary import BANDS_NOTE
-from .formatting import DASH, csv_text, interval, num, table, to_json
+from .formatting import DASH, Table, interval, num, table
 from .summary import band_text, scope_text
 
 
@@ -63,7 +64,8 @@ def progression_text(obj: dict) -> str:
     metric = obj["metric"]
     key = metric_named(metric).figure
     name = metric_named(metric).label
-    lines = [f"Progression — scope: {scope_text(obj['filter'])}; metric {name}",
+    whose = obj["perspective"] or "both sides pooled"
+    lines = [f"Progression — scope: {scope_text(obj['filter'])}; figures of {whose}; metric {name}",
              _goal_line(obj), _now_line(obj), ""]
     if obj["tournaments"]:
         lines.append("By tournament (date = its earliest match; the figure of one player per tournament):")
@@ -110,8 +112,8 @@ CSV_HEADERS = ["row", "date", "tournament", "match_id", "player", "opponent", "m
                "pr_low", "pr_high", "checker_pr", "cube_pr", "mwc_loss", "l7"]
 
 
-def progression_csv(obj: dict) -> str:
-    """One CSV: tournament rows then match rows (column ``row``)."""
+def progression_table(obj: dict) -> Table:
+    """One table: tournament rows then match rows (column ``row``)."""
     rows = []
     for t in obj["tournaments"]:
         ci = t["pr_ci"] or [None, None]
@@ -120,15 +122,21 @@ def progression_csv(obj: dict) -> str:
     for m in obj["matches"]:
         rows.append(["match", m["date"], m["event"], m["match_id"], m["player"], m["opponent"], 1, m["decisions"],
                      m["pr"], None, None, m["checker_pr"], m["cube_pr"], m["mwc_loss"], m["l7"]])
-    return csv_text(rows, CSV_HEADERS)
+    return Table(CSV_HEADERS, rows)
 
 
-def progression_output(obj: dict, fmt: str) -> str:
-    if fmt == "json":
-        return to_json(obj)
-    if fmt == "csv":
-        return progression_csv(obj)
-    return progression_text(obj)
+def compute(scope) -> dict:
+    from ..db_settings import get_goal, main_player
+    from ..metrics.progression import progression_figures
+
+    main = main_player(scope.store)
+    fig = progression_figures(scope.selection, scope.thresholds, scope.filter.decision_type, scope.metric,
+                              scope.store.canonical_name(main) if main else None, get_goal(scope.store))
+    return progression_object(fig, scope.filter)
+
+
+VIEW = View("progression", "PR per tournament and per match, the goal and a trend", compute, progression_text,
+            table=progression_table, metric=True)
 
 
 # -- goal suggest ------------------------------------------------------------------
@@ -149,7 +157,7 @@ def suggestion_text(s: dict) -> str:
 def goal_suggestion(store, args, ctx) -> str:
     """``goal suggest [filter]``: the lower bound of the current band of the
     player's PR (the filter's player, else the main player)."""
-    from ..default_plugins.core_commands import filter_from_args
+    from ..commands import filter_from_args
     from ..metrics.progression import goal_suggestion_figures
     from ..db_settings import main_player, thresholds_for
 

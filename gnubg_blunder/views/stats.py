@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from ..commands import View
 from ..metrics.levels import level_band
-from .formatting import DASH, elo_text, interval, num, scope_text
+from .formatting import DASH, Table, elo_text, interval, num, scope_text
 
 
 def stats_object(figures: dict, flt) -> dict:
@@ -43,3 +44,39 @@ def stats_text(obj: dict) -> str:
         shown = ", ".join(f"{k} {DASH if v is None else v}" for k, v in values.items())
         lines.append(f"{name} (plugin): {shown}")
     return "\n".join(lines)
+
+
+def compute(scope) -> dict:
+    """``stats``: the figures of the selection, and each plugin metric's."""
+    from ..metrics.figures import aggregate
+    from ..plugins import metrics
+
+    flt, sel, thr = scope.filter, scope.selection, scope.thresholds
+    obj = stats_object(aggregate(sel, thr, flt.decision_type), flt)
+    extra = {name: fn(sel, thr, flt.decision_type) for name, fn in sorted(metrics().items())}
+    if extra:
+        obj["plugin_metrics"] = extra
+    return obj
+
+
+def stats_table(obj: dict) -> Table:
+    """One row of figures (intervals as low/high columns); plugin metrics
+    as ``name.key`` columns."""
+    headers, row = [], []
+    for k, v in obj.items():
+        if k in ("filter", "plugin_metrics"):
+            continue
+        if k.endswith("_ci"):
+            headers += [f"{k}_low", f"{k}_high"]
+            row += list(v) if v else [None, None]
+        else:
+            headers.append(k)
+            row.append(v)
+    for name, values in (obj.get("plugin_metrics") or {}).items():
+        for k, v in values.items():
+            headers.append(f"{name}.{k}")
+            row.append(v)
+    return Table(headers, [row])
+
+
+VIEW = View("stats", "figures over a selection of matches", compute, stats_text, table=stats_table)

@@ -6,15 +6,13 @@ nothing.  (``views/summary.py`` is the console match summary.)
 
 from __future__ import annotations
 
-from ..metrics.summary import BANDS_NOTE
-from .formatting import DASH, elo_text, interval, num, scope_text
-from .positions import decisions_table, positions_text
+import re
 
-METRIC_LABEL = {
-    "pr": "PR (500 × error / decisions, XG's counting; lower is better)",
-    "mwc": "MWC lost (cumulative match winning chances lost over the selection, % points)",
-    "mwc7": "MWC-7 (L7: MWC lost scaled to a 7-point match, % points)",
-}
+from ..commands import UserError, View
+from ..metrics.summary import BANDS_NOTE
+from ..metrics.vocabulary import metric as metric_named
+from .formatting import DASH, elo_text, interval, num, scope_text
+from .positions import DEFAULT_LIMIT, decisions_table, listing, parse_limit, positions_object, positions_text
 
 
 def band_text(level) -> str:
@@ -48,7 +46,7 @@ def _plural(n: int, word: str, plural: str = None) -> str:
 
 def _headline(obj: dict) -> list:
     metric = obj["metric"]
-    lines = [f"Metric: {METRIC_LABEL[metric]}"]
+    lines = [f"Metric: {metric_named(metric).label}: {metric_named(metric).help}"]
     if metric == "pr":
         lines.append(f"PR {num(obj['pr'])}  95% {interval(obj['pr_ci'])}   "
                      f"checker {num(obj['checker_pr'])}   cube {num(obj['cube_pr'])}")
@@ -83,7 +81,7 @@ def _rolling_lines(obj: dict) -> list:
     metric = obj["metric"]
     key = "pr" if metric == "pr" else "mwc_loss"
     name = "PR" if metric == "pr" else "MWC lost"
-    cells_n, cells_v = [f"last N"], [name]
+    cells_n, cells_v = ["last N"], [name]
     any_exceeds = False
     for r in obj["rolling"]:
         mark = "*" if r["exceeds"] else ""
@@ -104,7 +102,7 @@ def _rolling_lines(obj: dict) -> list:
     return lines
 
 
-def summary_text(obj: dict, list_title: str = None) -> str:
+def summary_text(obj: dict) -> str:
     lines = [f"Summary — scope: {scope_text(obj['filter'])}"]
     if not obj["decisions"]:
         lines.append(f"{_plural(obj['matches'], 'match', 'matches')}; no counted decisions.")
@@ -121,7 +119,9 @@ def summary_text(obj: dict, list_title: str = None) -> str:
     lines.append("")
     if obj["top"]:
         few = "" if len(obj["top"]) >= 10 else f" (only {len(obj['top'])} decisions have an error)"
-        lines.append(f"The {len(obj['top'])} costliest decisions{few}, by error, ties by MWC lost, then match order:")
+        order = ("by error, ties by MWC lost" if obj["metric"] == "pr"
+                 else "by MWC lost (money decisions last), ties by error")
+        lines.append(f"The {len(obj['top'])} costliest decisions{few}, {order}, then match order:")
         lines.append(decisions_table(obj["top"], numbered=True))
         lines.append("(e in millipoints; MWC % = match winning chances lost, — for money; "
                      "game and move counted from 1)")
@@ -129,5 +129,51 @@ def summary_text(obj: dict, list_title: str = None) -> str:
         lines.append("No decision with an error: no costliest decisions.")
     if obj.get("list") is not None:
         lines.append("")
-        lines.append(positions_text(obj["list"], list_title or "Listed"))
+        lines.append(positions_text(obj["list"], obj["list"].get("title") or "Listed"))
     return "\n".join(lines)
+
+
+_LIST = re.compile(r"decisions|errors|blunders|top|last(\d+)")
+
+
+def _options(p):
+    p.add_argument("--list", nargs="?", const="errors", metavar="WHAT",
+                   help="also list the decisions behind a count: errors (default), blunders, decisions, "
+                        "top, or lastN (e.g. last50: the decisions of a rolling figure)")
+    p.add_argument("--limit", default=str(DEFAULT_LIMIT), metavar="N",
+                   help=f"at most N listed decisions (default {DEFAULT_LIMIT}; 0 = all)")
+
+
+def compute(scope) -> dict:
+    from ..metrics.summary import TOP_N, summary_figures
+    from .positions import attach_moves
+
+    args = scope.args
+    limit = parse_limit(args.limit)
+    what = args.list
+    m = _LIST.fullmatch(what.lower()) if what else None
+    if what and not m:
+        raise UserError(f"--list {what!r}: choose errors, blunders, decisions, top or lastN (e.g. last50)")
+    flt = scope.filter
+    fig = summary_figures(scope.selection, scope.thresholds, flt.decision_type, metric=scope.metric)
+    attach_moves(fig["top"], scope.store)
+    listed = None
+    if what:
+        word = what.lower()
+        if word == "top":
+            listed = positions_object(fig["top"], len(fig["top"]), flt, {"top": TOP_N}, TOP_N)
+            listed["title"] = f"The {TOP_N} costliest"
+        elif m.group(1):
+            n = int(m.group(1))
+            if n <= 0:
+                raise UserError("--list lastN: N must be 1 or more")
+            listed = listing(scope, {"severity": "decisions", "last": n}, limit, order="play")
+            listed["title"] = f"The last {n} decisions"
+        else:
+            listed = listing(scope, {"severity": word}, limit)
+            listed["title"] = word.capitalize()
+    return summary_object(fig, flt, scope.metric, listed)
+
+
+VIEW = View("summary", "level, rolling PR and the costliest decisions of a selection", compute, summary_text,
+            options=_options, metric=True)

@@ -4,6 +4,7 @@ computed; they compute nothing."""
 
 from __future__ import annotations
 
+import math
 from html import escape
 from typing import Optional, Sequence
 
@@ -47,57 +48,202 @@ def bar_chart(labels: Sequence[str], values: Sequence[Optional[float]], *, title
     return "".join(parts)
 
 
+# Level bands, palest first (World class) to the warmest (Beginner).
+BAND_FILLS = ("#e3f2e6", "#edf5dc", "#f7f4d9", "#fbecd6", "#f9e0d5", "#f4d6d6")
+CHAR_W = 0.62  # a character's width in em, roughly (DejaVu Sans is wide): enough to keep texts apart
+MIN_PLOT_H = 150  # px: the chart grows when its legend would leave less
+MIN_TICK_GAP = 36  # px between two numbered ticks of the match-order axis
+
+
+def _text_w(text: str, size: float = 12) -> float:
+    return CHAR_W * size * len(text)
+
+
+def _nice_step(span: float, most: int = 5) -> float:
+    """A 1-2-2.5-5 step giving at most ``most`` intervals over ``span``."""
+    span = max(span, 1e-9)
+    mag = 10 ** math.floor(math.log10(span / most))
+    for m in (1, 2, 2.5, 5, 10):
+        if span / (m * mag) <= most:
+            return m * mag
+    return 10 * mag  # pragma: no cover
+
+
+def _band_rows(bands: Sequence[tuple]) -> list:
+    """(low, high, name) from (upper bound, name) pairs (metrics.levels.BANDS:
+    the first band starts at 0, the last has no end)."""
+    rows, low = [], 0.0
+    for upper, name in bands:
+        rows.append((low, None if upper is None or math.isinf(upper) else float(upper), name))
+        low = upper
+    return rows
+
+
+def _band_caption(low: float, high: Optional[float], name: str) -> str:
+    if not low:
+        return f"{name} < {_n(high)}"
+    if high is None:
+        return f"{name} ≥ {_n(low)}"
+    return f"{name} {_n(low)}–{_n(high)}"
+
+
 def line_chart(points: Sequence[tuple], *, title: str, y_label: str, width: int = 640, height: int = 240,
-               trend: Optional[Sequence[tuple]] = None, goal: Optional[float] = None) -> str:
-    """Points (x as a number, y, size) joined in order; an optional trend
-    line (list of (x, y)) and a horizontal goal line.  x labels are the
-    first and last x given as text in points[i][3] when present."""
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(title)}" '
-             f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" {FONT} font-size="12">',
-             f"<title>{escape(title)}</title>",
-             f'<text x="0" y="16" fill="{INK}" font-weight="bold">{escape(title)}</text>']
+               trend: Optional[Sequence[tuple]] = None, goal: Optional[float] = None,
+               bands: Optional[Sequence[tuple]] = None) -> str:
+    """Points ``(x as a number, y, size, label)`` (size and label optional)
+    joined in the order given; an optional trend line (list of (x, y)), a
+    horizontal goal line and level bands (``(upper bound, name)`` pairs,
+    ``metrics.levels.BANDS``: shaded behind the points, named in a legend).
+
+    The x axis is x (a day number; labels: the first and last point's label)
+    while the points spread over at least two x values; points that share
+    an x stand side by side.  When every point has the same x (every match on
+    one date) the axis is the points' order instead, numbered from 1, and the
+    trend (drawn against x) is left out.  Texts never print on one another:
+    tick labels are thinned to fit, the axis titles have their own lines."""
+    def svg(parts, height):
+        return "".join([f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(title)}" '
+                        f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" {FONT} font-size="12">',
+                        f"<title>{escape(title)}</title>",
+                        f'<text x="0" y="16" fill="{INK}" font-weight="bold">{escape(title)}</text>',
+                        *parts, "</svg>"])
+
     if not points:
-        parts.append(f'<text x="0" y="40" fill="{MUTED}">no dated matches</text></svg>')
-        return "".join(parts)
-    left, right, top, bottom = 48, 16, 28, 28
-    xs = [p[0] for p in points] + [t[0] for t in (trend or [])]
-    ys = [p[1] for p in points] + [t[1] for t in (trend or [])] + ([goal] if goal is not None else [])
-    x0, x1 = min(xs), max(xs)
-    y0, y1 = 0.0, max(max(ys), 1.0) * 1.1
-    if x1 == x0:
-        x1 = x0 + 1
+        return svg([f'<text x="0" y="40" fill="{MUTED}">no dated matches</text>'], height)
+    parts = []
+    band_rows = _band_rows(bands) if bands else []
+    legend_rows = _legend_layout(band_rows, width)
+    # vertical layout: title 16, y-axis title 34, plot, x ticks, x-axis title, band legend
+    left, right, top = 48, 16, 46
+    legend_h = 18 * len(legend_rows)
+    bottom = 44 + (legend_h + 6 if legend_rows else 0)
+    plot_h = height - top - bottom
+    if plot_h < MIN_PLOT_H:  # the legend takes room of its own, not the plot's
+        height += MIN_PLOT_H - plot_h
+        plot_h = MIN_PLOT_H
+    plot_w = width - left - right
+    base = top + plot_h
+
+    by_order = len({p[0] for p in points}) < 2 and len(points) > 1
+    n = len(points)
+    if by_order:
+        xs = list(range(1, n + 1))
+        x0, x1 = 0.5, n + 0.5
+        trend = None
+    else:
+        xs = [p[0] for p in points]
+        x0, x1 = min(xs + [t[0] for t in (trend or [])]), max(xs + [t[0] for t in (trend or [])])
+    single = x1 == x0
 
     def sx(x):
-        return left + (width - left - right) * (x - x0) / (x1 - x0)
+        if single:
+            return left + plot_w / 2
+        return left + plot_w * (x - x0) / (x1 - x0)
+
+    ys = [p[1] for p in points] + [t[1] for t in (trend or [])] + ([goal] if goal is not None else [])
+    step = _nice_step(max(max(ys), 1.0) * 1.05)
+    y1 = step * math.ceil(max(max(ys), 1.0) * 1.05 / step)
 
     def sy(y):
-        return height - bottom - (height - top - bottom) * (y - y0) / (y1 - y0)
+        return base - plot_h * y / y1
 
-    parts.append(f'<line x1="{left}" y1="{sy(0)}" x2="{width - right}" y2="{_n(sy(0))}" stroke="{MUTED}"/>')
-    parts.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{_n(sy(0))}" stroke="{MUTED}"/>')
-    for frac in (0.5, 1.0):
-        yv = y1 / 1.1 * frac
+    # bands behind everything
+    for i, (low, high, name) in enumerate(band_rows):
+        if low >= y1:
+            continue
+        hi = y1 if high is None else min(high, y1)
+        parts.append(f'<rect class="band" x="{left}" y="{_n(sy(hi))}" width="{plot_w}" '
+                     f'height="{_n(sy(low) - sy(hi))}" fill="{BAND_FILLS[i % len(BAND_FILLS)]}">'
+                     f"<title>{escape(_band_caption(low, high, name))}</title></rect>")
+    parts.append(f'<line x1="{left}" y1="{_n(base)}" x2="{width - right}" y2="{_n(base)}" stroke="{MUTED}"/>')
+    parts.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{_n(base)}" stroke="{MUTED}"/>')
+    k = 0
+    while k * step <= y1 + 1e-9:
+        yv = k * step
         parts.append(f'<text x="{left - 4}" y="{_n(sy(yv) + 4)}" text-anchor="end" fill="{MUTED}">{_n(yv)}</text>')
-    parts.append(f'<text x="{left - 4}" y="{_n(sy(0) + 4)}" text-anchor="end" fill="{MUTED}">0</text>')
-    parts.append(f'<text x="4" y="{top - 6}" fill="{MUTED}">{escape(y_label)}</text>')
+        k += 1
+    parts.append(f'<text x="4" y="34" fill="{MUTED}">{escape(y_label)}</text>')
     if goal is not None:
         parts.append(f'<line x1="{left}" y1="{_n(sy(goal))}" x2="{width - right}" y2="{_n(sy(goal))}" '
                      f'stroke="{ACCENT}" stroke-dasharray="6 4"/>'
-                     f'<text x="{width - right}" y="{_n(sy(goal) - 4)}" text-anchor="end" fill="{ACCENT}">goal</text>')
+                     f'<text x="{width - right - 2}" y="{_n(sy(goal) - 4)}" text-anchor="end" fill="{ACCENT}">'
+                     f"goal</text>")
     if trend and len(trend) >= 2:
         parts.append(f'<line x1="{_n(sx(trend[0][0]))}" y1="{_n(sy(trend[0][1]))}" x2="{_n(sx(trend[-1][0]))}" '
                      f'y2="{_n(sy(trend[-1][1]))}" stroke="{ACCENT}" stroke-width="1.5"/>')
-    path = " ".join(f"{_n(sx(p[0]))},{_n(sy(p[1]))}" for p in points)
+
+    # points: those sharing an x stand side by side (at most 40 px wide a group)
+    px = [sx(x) for x in xs]
+    if not by_order:
+        groups: dict = {}
+        for i, x in enumerate(xs):
+            groups.setdefault(x, []).append(i)
+        for members in groups.values():
+            if len(members) > 1:
+                gap = min(8.0, 40.0 / (len(members) - 1))
+                for j, i in enumerate(members):
+                    px[i] = min(max(px[i] + gap * (j - (len(members) - 1) / 2), left + 1), width - right - 1)
+    path = " ".join(f"{_n(x)},{_n(sy(p[1]))}" for x, p in zip(px, points))
     parts.append(f'<polyline points="{path}" fill="none" stroke="{BAR}" stroke-width="1"/>')
-    for p in points:
+    for x, p in zip(px, points):
         r = 2.5 + min(6.0, (p[2] or 0) ** 0.5 / 3) if len(p) > 2 else 3
-        parts.append(f'<circle cx="{_n(sx(p[0]))}" cy="{_n(sy(p[1]))}" r="{_n(r)}" fill="{BAR}" fill-opacity="0.7"/>')
-    labelled = [p for p in points if len(p) > 3 and p[3]]
-    if labelled:
-        a, b = labelled[0], labelled[-1]
-        parts.append(f'<text x="{_n(sx(a[0]))}" y="{height - 8}" fill="{MUTED}">{escape(str(a[3]))}</text>')
-        if b is not a:
-            parts.append(f'<text x="{_n(sx(b[0]))}" y="{height - 8}" text-anchor="end" fill="{MUTED}">'
-                         f"{escape(str(b[3]))}</text>")
-    parts.append("</svg>")
-    return "".join(parts)
+        parts.append(f'<circle cx="{_n(x)}" cy="{_n(sy(p[1]))}" r="{_n(r)}" fill="{BAR}" fill-opacity="0.7"/>')
+
+    # x tick labels and the x-axis title, each on its own line under the plot
+    tick_y, axis_y = base + 16, base + 32
+    labels = [str(p[3]) if len(p) > 3 and p[3] else "" for p in points]
+    if by_order:
+        spacing = plot_w / n  # px between two matches
+        every = max(1, math.ceil(MIN_TICK_GAP / spacing))
+        picks = list(range(0, n, every))
+        if picks[-1] != n - 1:  # the last match is always numbered
+            if (n - 1 - picks[-1]) * spacing < MIN_TICK_GAP and picks[-1] != 0:
+                picks[-1] = n - 1
+            else:
+                picks.append(n - 1)
+        for i in picks:
+            parts.append(f'<text x="{_n(px[i])}" y="{_n(tick_y)}" text-anchor="middle" fill="{MUTED}">{i + 1}</text>')
+        days = sorted(set(labels) - {""})
+        on = f", every match on {days[0]}" if len(days) == 1 else ""
+        parts.append(f'<text x="{_n(left + plot_w / 2)}" y="{_n(axis_y)}" text-anchor="middle" fill="{MUTED}">'
+                     f"{escape('match order' + on)}</text>")
+    else:
+        named = [i for i in range(n) if labels[i]]
+        if named:
+            a, b = min(named, key=lambda i: xs[i]), max(named, key=lambda i: xs[i])
+            if single or labels[a] == labels[b]:
+                parts.append(f'<text x="{_n(left + plot_w / 2)}" y="{_n(tick_y)}" text-anchor="middle" '
+                             f'fill="{MUTED}">{escape(labels[a])}</text>')
+            else:
+                parts.append(f'<text x="{left}" y="{_n(tick_y)}" fill="{MUTED}">{escape(labels[a])}</text>')
+                if _text_w(labels[a]) + _text_w(labels[b]) + 8 <= plot_w:
+                    parts.append(f'<text x="{width - right}" y="{_n(tick_y)}" text-anchor="end" fill="{MUTED}">'
+                                 f"{escape(labels[b])}</text>")
+        parts.append(f'<text x="{_n(left + plot_w / 2)}" y="{_n(axis_y)}" text-anchor="middle" fill="{MUTED}">'
+                     f"date</text>")
+
+    # the band legend: swatch and "name range", wrapped into rows
+    for r, row in enumerate(legend_rows):
+        y = axis_y + 10 + 18 * r
+        for x, i in row:
+            low, high, name = band_rows[i]
+            parts.append(f'<rect x="{_n(x)}" y="{_n(y)}" width="12" height="12" '
+                         f'fill="{BAND_FILLS[i % len(BAND_FILLS)]}" stroke="{MUTED}" stroke-width="0.5"/>'
+                         f'<text x="{_n(x + 16)}" y="{_n(y + 10)}" fill="{INK}" font-size="11">'
+                         f"{escape(_band_caption(low, high, name))}</text>")
+    return svg(parts, height)
+
+
+def _legend_layout(band_rows: list, width: int) -> list:
+    """Rows of (x, band index): items left to right, a new row when the next
+    would pass the right edge."""
+    widths = [16 + _text_w(_band_caption(*b), 11) + 14 for b in band_rows]
+    per_row = len(widths)
+    while per_row > 1 and any(sum(widths[k:k + per_row]) > width for k in range(0, len(widths), per_row)):
+        per_row -= 1
+    per_row = math.ceil(len(widths) / math.ceil(len(widths) / per_row)) if widths else 1  # rows evenly filled
+    rows = []
+    for k in range(0, len(widths), per_row):
+        xs = [sum(widths[k:j]) for j in range(k, min(k + per_row, len(widths)))]
+        rows.append([(x, k + j) for j, x in enumerate(xs)])
+    return rows
