@@ -49,11 +49,10 @@ def store_match(ctx, match):
 def stored_players(store, match_id):
     """The two players' names as the store holds them for ``match_id``
     (a match stored before keeps its spelling), or None."""
-    conn = getattr(store, "conn", None)
-    if conn is None or match_id is None:
+    lookup = getattr(store, "match_players", None)
+    if lookup is None or match_id is None:
         return None
-    row = conn.execute("SELECT player0, player1 FROM matches WHERE id = ?", (match_id,)).fetchone()
-    return tuple(row) if row else None
+    return lookup(match_id)
 
 
 def describe(match, result, store=None) -> str:
