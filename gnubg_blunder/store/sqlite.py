@@ -523,8 +523,3 @@ class SQLiteStore:
         """(player0, player1) of a stored match as stored, or None."""
         row = self.conn.execute("SELECT player0, player1 FROM matches WHERE id = ?", (match_id,)).fetchone()
         return tuple(row) if row else None
-
-    def match_players(self, match_id: int):
-        """(player0, player1) of a stored match as stored, or None."""
-        row = self.conn.execute("SELECT player0, player1 FROM matches WHERE id = ?", (match_id,)).fetchone()
-        return tuple(row) if row else None
