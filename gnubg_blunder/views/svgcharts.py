@@ -53,6 +53,7 @@ BAND_FILLS = ("#e3f2e6", "#edf5dc", "#f7f4d9", "#fbecd6", "#f9e0d5", "#f4d6d6")
 CHAR_W = 0.62  # a character's width in em, roughly (DejaVu Sans is wide): enough to keep texts apart
 MIN_PLOT_H = 150  # px: the chart grows when its legend would leave less
 MIN_TICK_GAP = 36  # px between two numbered ticks of the match-order axis
+X_PAD = 14  # px inside each end of a date axis: the first and last points (and their neighbours) fit
 
 
 def _text_w(text: str, size: float = 12) -> float:
@@ -114,7 +115,7 @@ def line_chart(points: Sequence[tuple], *, title: str, y_label: str, width: int 
     band_rows = _band_rows(bands) if bands else []
     legend_rows = _legend_layout(band_rows, width)
     # vertical layout: title 16, y-axis title 34, plot, x ticks, x-axis title, band legend
-    left, right, top = 48, 16, 46
+    left, right, top = 48, (40 if goal is not None else 16), 46  # "goal" is written right of the plot
     legend_h = 18 * len(legend_rows)
     bottom = 44 + (legend_h + 6 if legend_rows else 0)
     plot_h = height - top - bottom
@@ -135,10 +136,12 @@ def line_chart(points: Sequence[tuple], *, title: str, y_label: str, width: int 
         x0, x1 = min(xs + [t[0] for t in (trend or [])]), max(xs + [t[0] for t in (trend or [])])
     single = x1 == x0
 
+    pad = 0 if by_order else X_PAD  # the match-order axis is padded by half a match each side already
+
     def sx(x):
         if single:
             return left + plot_w / 2
-        return left + plot_w * (x - x0) / (x1 - x0)
+        return left + pad + (plot_w - 2 * pad) * (x - x0) / (x1 - x0)
 
     ys = [p[1] for p in points] + [t[1] for t in (trend or [])] + ([goal] if goal is not None else [])
     step = _nice_step(max(max(ys), 1.0) * 1.05)
@@ -166,8 +169,7 @@ def line_chart(points: Sequence[tuple], *, title: str, y_label: str, width: int 
     if goal is not None:
         parts.append(f'<line x1="{left}" y1="{_n(sy(goal))}" x2="{width - right}" y2="{_n(sy(goal))}" '
                      f'stroke="{ACCENT}" stroke-dasharray="6 4"/>'
-                     f'<text x="{width - right - 2}" y="{_n(sy(goal) - 4)}" text-anchor="end" fill="{ACCENT}">'
-                     f"goal</text>")
+                     f'<text x="{width - right + 4}" y="{_n(sy(goal) + 4)}" fill="{ACCENT}">goal</text>')
     if trend and len(trend) >= 2:
         parts.append(f'<line x1="{_n(sx(trend[0][0]))}" y1="{_n(sy(trend[0][1]))}" x2="{_n(sx(trend[-1][0]))}" '
                      f'y2="{_n(sy(trend[-1][1]))}" stroke="{ACCENT}" stroke-width="1.5"/>')
