@@ -17,7 +17,7 @@ from typing import Optional
 
 from ..board.moves import IllegalMove, legal_plays
 from ..board.position import Board
-from ..model import CHECKER, DOUBLE, PASS, TAKE, Game, Match
+from ..model import BEAVER, BEAVER_CLOSE, CHECKER, DOUBLE, PASS, TAKE, Game, Match
 
 __all__ = ["ExportError", "Record", "game_records", "write_sgf", "write_mat", "sgf_text", "mat_text",
            "WRITERS", "writer_for"]
@@ -132,8 +132,9 @@ def game_records(match: Match, game: Game) -> list:
 
     Moves come from ``game.rolls``; doubles, takes and drops from the
     decisions of those kinds (their ``seq`` gives the order).  A take or
-    drop flagged ``beaver_take`` is preceded by the beaver double(s) the
-    model does not keep as decisions (their number is read off the cube).
+    drop flagged ``BEAVER_CLOSE`` is preceded by the beaver double(s)
+    (their number is read off the cube); the beaver's own take decision
+    (``BEAVER``) gives the first of them its comment.
     A ``set`` record is put before a roll whose position is not where the
     previous move left it."""
     items = [(r.seq, 0, r) for r in game.rolls]
@@ -148,6 +149,7 @@ def game_records(match: Match, game: Game) -> list:
     board = None  # where the last move left the board (its mover on roll), and who moved
     mover = None
     open_double = None
+    beaver_comment = None
     for seq, is_decision, obj in items:
         if not is_decision:
             steps, legal, before, after = _move_steps(match, game, obj)
@@ -164,9 +166,13 @@ def game_records(match: Match, game: Game) -> list:
             rec = Record("double", d.player, cube=2 * d.cube_value, comment=d.comment)
             out.append(rec)
             open_double = rec
+            beaver_comment = None
+            continue
+        if d.beaver_take == BEAVER:
+            beaver_comment = d.comment
             continue
         kind = "take" if d.kind == TAKE else "drop"
-        if d.beaver_take:
+        if d.beaver_take == BEAVER_CLOSE:
             if open_double is None:
                 raise ExportError(f"game {game.number + 1}, record {seq + 1}: a beaver without a double")
             cube, last, beavers = open_double.cube, open_double.player, 0
@@ -174,10 +180,11 @@ def game_records(match: Match, game: Game) -> list:
                 cube *= 2
                 last = 1 - last
                 beavers += 1
-                out.append(Record("double", last, cube=cube, beaver=True))
+                out.append(Record("double", last, cube=cube, beaver=True,
+                                  comment=beaver_comment if beavers == 1 else None))
             if not beavers or d.player == last:
                 raise ExportError(f"game {game.number + 1}, record {seq + 1}: the beavers do not add up")
-        out.append(Record(kind, d.player, comment=d.comment, closes_beaver=bool(d.beaver_take)))
+        out.append(Record(kind, d.player, comment=d.comment, closes_beaver=d.beaver_take == BEAVER_CLOSE))
         open_double = None
     return out
 

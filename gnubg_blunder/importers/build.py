@@ -16,6 +16,8 @@ from ..board.position import Board
 from ..labels import label_match
 from ..met import default_met
 from ..model import (
+    BEAVER,
+    BEAVER_CLOSE,
     CHECKER,
     DOUBLE,
     NO_DOUBLE,
@@ -251,9 +253,7 @@ def _build_game(src: SourceMatch, gno: int, sgame, depths: list) -> Game:
                 double = None
             elif rec.action == "double":
                 if double is not None and double.last != rec.player:
-                    # A beaver (or raccoon): not a decision (SPEC §2).
-                    double.beavers += 1
-                    double.last = rec.player
+                    _beaver(rp, game, seq, rec, double)
                     continue
                 board = rp.board_for(rec.player, rec.board)
                 cube = rp.normalise_cube(rec.cube, rec.player)
@@ -310,20 +310,48 @@ class _OpenDouble:
         self.beavers = 0
 
 
+def _responder_position(double: _OpenDouble) -> Optional[str]:
+    """The double's position seen by the responder (on roll)."""
+    pos = double.position_id
+    return Board.from_position_id(pos).swapped().position_id() if pos else None
+
+
+def _beaver(rp: _Replay, game: Game, seq: int, rec, double: _OpenDouble) -> None:
+    """A double record answering an open double: a beaver, or a raccoon (money).
+
+    SPEC §2: the beaver (the first such record, by the responder) answers the
+    double and is the responder's take decision, judged take vs pass on the
+    double's analysis (e = DT − R, i.e. DT − DP when DT > DP, else 0) in the
+    cube before the double; the choice of beaver over a plain take is not
+    analysed.  Raccoons (every later record of the chain) are not decisions.
+    gnubg's statistics see no decision here (``BEAVER``: counting.py keeps it
+    out of the gnubg cross-check)."""
+    if not double.beavers:
+        d = rp.decision(TAKE, rec.player, seq, _responder_position(double), played_move="beaver",
+                        comment=rec.comment, beaver_take=BEAVER)
+        if double.cube is not None:
+            # not among the match's depths: its label does not change with the beavers
+            _set_cube(d, double.cube, TAKE, double.source_cube, [])
+        game.decisions.append(d)
+    double.beavers += 1
+    double.last = rec.player
+
+
 def _response(rp: _Replay, game: Game, seq: int, rec, double: _OpenDouble, depths: list) -> None:
     kind = TAKE if rec.action == "take" else PASS
     responder = rec.player if rec.player is not None else 1 - double.last
-    pos = double.position_id
-    resp_pos = Board.from_position_id(pos).swapped().position_id() if pos else None
     if double.beavers:
-        # The take that closes a beaver chain is made by the original doubler.
-        # It is not a decision of ours (SPEC §2), but gnubg's statistics count
-        # it as a take judged on the original double's analysis, at the cube
-        # the beavers reached: kept, flagged, for the gnubg cross-check.
-        d = rp.decision(kind, responder, seq, pos, played_move=kind, comment=rec.comment, beaver_take=True)
+        # The answer to the last beaver or raccoon, by the player who did not
+        # make it (the original doubler after one beaver).  SPEC §2: not a
+        # decision (nothing analyses it; the beaver was the take).  gnubg's
+        # statistics file it as that player's take judged on the original
+        # double's analysis, at the cube the beavers reached: kept, flagged
+        # ``BEAVER_CLOSE``, for the gnubg cross-check only (counting.py).
+        d = rp.decision(kind, responder, seq, double.position_id, played_move=kind, comment=rec.comment,
+                        beaver_take=BEAVER_CLOSE)
         d.cube_value = rp.cube * 2 ** double.beavers
     else:
-        d = rp.decision(kind, responder, seq, resp_pos, played_move=kind, comment=rec.comment)
+        d = rp.decision(kind, responder, seq, _responder_position(double), played_move=kind, comment=rec.comment)
     if double.cube is not None:
         _set_cube(d, double.cube, kind, double.source_cube, depths)
     game.decisions.append(d)

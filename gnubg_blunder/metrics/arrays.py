@@ -46,7 +46,7 @@ DECISION_COLUMNS = {
     "phase": (np.int8, -1),  # index into LABELS["phase"]
     "game_plan": (np.int8, -1),  # index into LABELS["game_plan"]
     "theme": (np.int8, -1),  # index into LABELS["theme"]
-    "beaver_take": (np.int8, 0),  # the take closing a beaver chain (gnubg counts it; we do not)
+    "beaver_take": (np.int8, 0),  # model.BEAVER_CLOSE (1) / BEAVER (2): a take's part in a beaver chain
     "gnubg_dead_cube": (np.int8, 0),  # gnubg's statistics see no cube access (after beavers)
     "row_id": (np.int64, -1),  # the store's decision id, for drill-down
     "comment": (object, None),  # the decision's comment (for #tags), mostly None

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..board.forced import is_forced as forced_rule
+from ..model import BEAVER, BEAVER_CLOSE
 from ..units import micro, millipoints
 from .arrays import KIND_CODES, DecisionArrays
 
@@ -40,13 +41,21 @@ def no_double_in_window(dec: DecisionArrays) -> np.ndarray:
     return ok & (micro(gap) < NO_DOUBLE_WINDOW_MICRO)
 
 
+def closes_beaver(dec: DecisionArrays) -> np.ndarray:
+    """SPEC §2: the doubler's answer to a beaver (the take that closes a
+    beaver chain) is not a decision: out of every figure of ours.  The beaver
+    itself is the responder's take (a plain take decision here).  gnubg's
+    statistics file the answer as a take: see :func:`gnubg_decisions`."""
+    return dec.beaver_take == BEAVER_CLOSE
+
+
 def counted(dec: DecisionArrays) -> np.ndarray:
     """The PR denominator (SPEC §2, XG's rules)."""
     known = ~np.isnan(dec.error)
     kind = dec.kind
     xg_verdict = dec.xg_counted >= 0
     checker = (kind == K_CHECKER) & known & np.where(xg_verdict, dec.xg_counted == 1, ~is_forced(dec))
-    cube_action = np.isin(kind, (K_DOUBLE, K_TAKE, K_PASS)) & known & (dec.beaver_take == 0)
+    cube_action = np.isin(kind, (K_DOUBLE, K_TAKE, K_PASS)) & known & ~closes_beaver(dec)
     no_double = (kind == K_NO_DOUBLE) & known & no_double_in_window(dec)
     return checker | cube_action | no_double
 
@@ -64,6 +73,14 @@ def kind_mask(dec: DecisionArrays, decision_type: str) -> np.ndarray:
 
 # -- gnubg's own counting (the cross-check of SPEC §3) ----------------------
 
+def gnubg_decisions(dec: DecisionArrays) -> np.ndarray:
+    """The decisions gnubg's statistics see (SPEC §2, last point, reproduced
+    only here): not the beaver, which gnubg does not analyse; the doubler's
+    answer to it is filed by gnubg as that player's take, judged on the
+    original double's analysis (it stays in)."""
+    return dec.beaver_take != BEAVER
+
+
 def gnubg_unforced(dec: DecisionArrays) -> np.ndarray:
     """gnubg's "unforced moves": analysed checker plays with more than one
     candidate in its list (its list holds every legal play)."""
@@ -72,7 +89,7 @@ def gnubg_unforced(dec: DecisionArrays) -> np.ndarray:
 
 def gnubg_close_cube(dec: DecisionArrays) -> np.ndarray:
     """gnubg's "close or actual cube decisions": every analysed double, take
-    and pass (the take closing a beaver chain included), plus the analysed
+    and pass that gnubg sees (:func:`gnubg_decisions`), plus the analysed
     no-doubles where best − min(DT, 1) < 0.16, "best" being ND where gnubg's
     replay sees no cube access."""
     with np.errstate(invalid="ignore"):
@@ -80,15 +97,16 @@ def gnubg_close_cube(dec: DecisionArrays) -> np.ndarray:
         close = (best - np.fmin(dec.dt, 1.0)) < GNUBG_CLOSE_CUBE
     analysed = ~np.isnan(dec.nd) & ~np.isnan(dec.dt)
     nodouble = (dec.kind == K_NO_DOUBLE) & analysed & close
-    actual = np.isin(dec.kind, (K_DOUBLE, K_TAKE, K_PASS)) & ~np.isnan(dec.error)
+    actual = np.isin(dec.kind, (K_DOUBLE, K_TAKE, K_PASS)) & ~np.isnan(dec.error) & gnubg_decisions(dec)
     return nodouble | actual
 
 
 def gnubg_error(dec: DecisionArrays) -> np.ndarray:
     """The error gnubg's statistics give each decision (EMG, 0 where gnubg
-    sees none, NaN where unknown): e, except no missed double where gnubg's
-    replay sees no cube access."""
-    return np.where((dec.kind == K_NO_DOUBLE) & (dec.gnubg_dead_cube == 1) & ~np.isnan(dec.error), 0.0, dec.error)
+    sees none, NaN where unknown or where gnubg has no decision): e, except
+    no missed double where gnubg's replay sees no cube access."""
+    e = np.where((dec.kind == K_NO_DOUBLE) & (dec.gnubg_dead_cube == 1) & ~np.isnan(dec.error), 0.0, dec.error)
+    return np.where(gnubg_decisions(dec), e, np.nan)
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,50 @@ never edit a step that has shipped.
 from __future__ import annotations
 
 import sqlite3
+from typing import Callable, Union
 
-MIGRATIONS: list[tuple[int, str]] = [
+
+def _beaver_takes(conn: sqlite3.Connection) -> None:
+    """SPEC §2 made the beaver the responder's take decision: databases
+    written before hold only the chain's double and the take closing it
+    (``beaver_take`` 1).  Add the beaver as the builder now makes it
+    (importers/build.py ``_beaver``): a take of the double's responder, at
+    the record after the double, judged on the double's analysis (the
+    closing take's e, nd, dt, dp), ``beaver_take`` 2.  Its comment was not
+    kept.  The array cache is rebuilt when read."""
+    from ..board.position import Board
+    from ..labels import decision_labels
+
+    rows = conn.execute(
+        """SELECT d.analysis_id, d.game, d.seq, d.player, d.position_id, d.cube_value, d.cube_owner,
+                  d.score_self, d.score_opp, d.crawford, t.best_move, t.error, t.nd, t.dt, t.dp, t.depth
+           FROM decisions t
+           JOIN analyses a ON a.id = t.analysis_id
+           JOIN matches m ON m.id = a.match_id AND m.length = 0
+           JOIN decisions d ON d.analysis_id = t.analysis_id AND d.game = t.game AND d.kind = 'double'
+                AND d.seq = (SELECT MAX(x.seq) FROM decisions x WHERE x.analysis_id = t.analysis_id
+                             AND x.game = t.game AND x.kind = 'double' AND x.seq < t.seq)
+           WHERE t.beaver_take = 1"""
+    ).fetchall()
+    new = []
+    for (aid, game, seq, doubler, pos, cube, owner, me, opp, crawford, best, error, nd, dt, dp, depth) in rows:
+        resp_pos = Board.from_position_id(pos).swapped().position_id() if pos else None
+        labels = decision_labels("take", resp_pos, error, [], None, nd, dt, dp)
+        new.append((aid, game, seq + 1, 1 - doubler, "take", resp_pos, cube, owner, opp, me, crawford,
+                    "beaver", best, error, nd, dt, dp, 0, 2, 0, depth) + tuple(labels))
+    conn.executemany(
+        "INSERT INTO decisions(analysis_id, game, seq, player, kind, position_id, cube_value, cube_owner, "
+        "score_self, score_opp, crawford, played_move, best_move, error, nd, dt, dp, n_candidates, beaver_take, "
+        "gnubg_dead_cube, depth, phase, game_plan, theme) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        new,
+    )
+    if new:
+        conn.execute("DELETE FROM analysis_arrays")
+
+
+# A step is SQL (statements separated by ";"), or a function of the
+# connection for what SQL cannot do.
+MIGRATIONS: list[tuple[int, Union[str, Callable[[sqlite3.Connection], None]]]] = [
     (
         1,
         """
@@ -178,6 +220,9 @@ CREATE TABLE analysis_arrays (
 );
 """,
     ),
+    # The beaver is the responder's take decision (SPEC §2): add it to the
+    # money sessions stored before.
+    (6, _beaver_takes),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]
@@ -208,8 +253,11 @@ def migrate(conn: sqlite3.Connection) -> int:
         if version <= found:
             continue
         with conn:
-            for stmt in _statements(sql):
-                conn.execute(stmt)
+            if callable(sql):
+                sql(conn)
+            else:
+                for stmt in _statements(sql):
+                    conn.execute(stmt)
             conn.execute(
                 "INSERT INTO meta(key, value) VALUES('schema_version', ?) "
                 "ON CONFLICT(key) DO UPDATE SET value=excluded.value",

@@ -49,7 +49,7 @@ for game in m["games"]:
     crawford = bool(info.get("crawford", False))
     cube, owner = 1, -1
     double = None  # (doubler, ND, DT, cube) of the open double
-    beaver = False
+    beavers = 0  # double records answering it: a beaver, then raccoons
     for rec in game["game"]:
         action = rec["action"]
         if "player" not in rec:
@@ -58,7 +58,7 @@ for game in m["games"]:
         a = rec.get("analysis") or {}
         ci = cube_info(cube, owner, p, score, crawford)
         if action == "move":
-            double, beaver = None, False
+            double, beavers = None, 0
             if "nd-cubeful-eq" in a:
                 nd, dt = normalise(a["nd-cubeful-eq"], ci), normalise(a["dt-cubeful-eq"], ci)
                 best = max(nd, min(dt, 1.0))
@@ -72,7 +72,12 @@ for game in m["games"]:
                     add(p, "checker", max(0.0, scores[0] - scores[a["imove"]]), ci)
         elif action == "double":
             if double is not None:
-                beaver = True  # beavers are not decisions
+                # SPEC §2: the beaver is the responder's take, judged take vs
+                # pass on the double's analysis; raccoons are not decisions
+                if not beavers and double[1] is not None:
+                    _, nd, dt, c = double
+                    add(p, "take", dt - min(dt, 1.0), cube_info(c, owner, p, score, crawford))
+                beavers += 1
                 continue
             if "nd-cubeful-eq" in a:
                 nd, dt = normalise(a["nd-cubeful-eq"], ci), normalise(a["dt-cubeful-eq"], ci)
@@ -81,15 +86,16 @@ for game in m["games"]:
             else:
                 double = (p, None, None, cube)
         elif action in ("take", "drop"):
-            if double is not None and not beaver and double[1] is not None:
+            # the answer to a beaver (or raccoon) is not a decision (SPEC §2)
+            if double is not None and not beavers and double[1] is not None:
                 _, nd, dt, c = double
                 r = min(dt, 1.0)
                 e = (dt - r) if action == "take" else (1.0 - r)
                 add(p, "take", e, cube_info(c, owner, p, score, crawford))
             if action == "take":
-                cube *= 4 if beaver else 2
-                owner = p if not beaver else 1 - p
-            double, beaver = None, False
+                cube *= 2 ** (1 + beavers)
+                owner = p if not beavers else 1 - p
+            double, beavers = None, 0
 
 for s in out:
     n, nc = s["decisions"], s["checker"]
