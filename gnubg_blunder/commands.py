@@ -18,6 +18,7 @@ text.  ``registry.add(View(...))`` registers it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import shlex
 import sqlite3
 import sys
@@ -121,7 +122,8 @@ def run(argv: list, ctx: Optional[Context] = None) -> int:
     parser = build_parser(registry)
     try:
         try:
-            args = parser.parse_args(argv)
+            with contextlib.redirect_stdout(ctx.out):  # --help goes where the command's output goes
+                args = parser.parse_args(argv)
         except SystemExit as exc:  # --help
             return int(exc.code or 0)
         if not args.command:

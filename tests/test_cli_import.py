@@ -67,7 +67,7 @@ def row_counts(db) -> dict:
 def matches_json(db) -> list:
     r = cli(db, "matches", "--format", "json")
     assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)
+    return json.loads(r.stdout)["matches"]
 
 
 def winner_from_results(sgf_text: str, players) -> str:
@@ -142,7 +142,7 @@ def test_console_script(charlot, empty_db, tmp_path):
     assert r.returncode == 0 and r.stderr == "", r.stderr
     assert "1 stored" in lines(r.stdout)[-1]
     r = cli_process(empty_db, "matches", "--format", "json", command=[str(script)])
-    assert r.returncode == 0 and [m["players"] for m in json.loads(r.stdout)] == [["charlot1", "charlot2"]]
+    assert r.returncode == 0 and [m["players"] for m in json.loads(r.stdout)["matches"]] == [["charlot1", "charlot2"]]
     missing = tmp_path / "missing.sgf"
     r = cli_process(empty_db, "import", missing, command=[str(script)])
     assert r.returncode == 1 and len(lines(r.stderr)) == 1 and missing.name in r.stderr

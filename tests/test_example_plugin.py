@@ -147,6 +147,49 @@ def test_its_metric_appears_in_stats(plugin_site, shared_data, tmp_path):
     assert f"forced checker plays (plugin): forced {got['forced']}" in text
 
 
+def test_its_view_is_made_with_the_kit(plugin_site, shared_data, tmp_path):
+    """The plugin's ``forced`` view uses the command kit: the filter, and
+    text, JSON (an object with its filter) and CSV from one table, the same
+    numbers in each; the per-side figures add up to the metric of ``stats``."""
+    import json
+
+    db = tmp_path / "m.db"
+    env = dict(site=plugin_site, csv_file=tmp_path / "x.csv")
+    assert cli(db, "import", shared_data / "sgf" / f"{CHARLOT}.sgf", **env).returncode == 0
+    obj = json.loads(cli(db, "forced", "--format", "json", "--player", "charlot1", **env).stdout)
+    assert obj["filter"]["player"] == "charlot1"
+    everyone = json.loads(cli(db, "forced", "--format", "json", **env).stdout)
+    stats = json.loads(cli(db, "stats", "--format", "json", **env).stdout)["plugin_metrics"]["forced checker plays"]
+    assert sum(r["forced"] for r in everyone["sides"]) == stats["forced"]
+    assert sum(r["checker_plays"] for r in everyone["sides"]) == stats["checker_plays"] == 94 + 95 - 18
+    rows = list(csv.DictReader(cli(db, "forced", "--format", "csv", **env).stdout.splitlines()))
+    assert [(int(r["forced"]), int(r["checker_plays"])) for r in rows] == [
+        (r["forced"], r["checker_plays"]) for r in everyone["sides"]]
+    text = cli(db, "forced", **env).stdout
+    assert all(f"{r['forced']} of {r['checker_plays']}" in text for r in everyone["sides"])
+
+
+def test_every_command_help_with_the_plugin(plugin_site, tmp_path):
+    """``--help`` of every registered command exits 0, the plugin's
+    commands and view included (one process, the registry as loaded)."""
+    script = (
+        "import io, sys\n"
+        "from gnubg_blunder.commands import Context, get_registry, run\n"
+        "names = sorted(get_registry().commands)\n"
+        "bad = [n for n in names if run([n, '--help'], Context(out=io.StringIO(), err=io.StringIO())) != 0]\n"
+        "print(' '.join(names)); print('BAD', ' '.join(bad))\n"
+    )
+    env = dict(os.environ)
+    for k in ("GNUBG_BLUNDER_NO_PLUGINS", "PYTHONPATH"):
+        env.pop(k, None)
+    env["PYTHONPATH"] = str(plugin_site)
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    names, bad = r.stdout.splitlines()
+    assert "forced" in names.split() and "csv-path" in names.split() and "stats" in names.split()
+    assert bad.split() == ["BAD"], bad
+
+
 def test_not_installed_not_listed(tmp_path):
     import importlib.util
 

@@ -32,7 +32,7 @@ def analysed(selfplay, tmp_path_factory):
         sgf = selfplay(seed, length, plies)
         db = tmp_path_factory.mktemp("db") / "t.db"
         run_cli("import", sgf, db=db)
-        ours = json.loads(run_cli("matches", "--format", "json", db=db).stdout)
+        ours = json.loads(run_cli("matches", "--format", "json", db=db).stdout)["matches"]
         assert len(ours) == 1
         out.append((sgf, gnubg_match_dump(sgf), ours[0]))
     return out
@@ -183,7 +183,7 @@ def test_aggregate_is_sum_over_sum_of_the_match_sides(analysed, tmp_path):
     computed here by hand from the per-side figures."""
     db = tmp_path / "all.db"
     run_cli("import", *[sgf for sgf, _d, _o in analysed], db=db)
-    sides = [(m, s) for m in json.loads(run_cli("matches", "--format", "json", db=db).stdout)
+    sides = [(m, s) for m in json.loads(run_cli("matches", "--format", "json", db=db).stdout)["matches"]
              for s in m["sides"] if s["player"] == "Weakbot"]
     agg = json.loads(run_cli("stats", "--player", "Weakbot", "--format", "json", db=db).stdout)
     n = sum(s["decisions"] for _m, s in sides)

@@ -68,7 +68,7 @@ def test_install_gnubg_then_analyse_in_gnubg(home):
     # the default database, the one the plugin wrote
     db = home / ".local" / "share" / "gnubg-blunder" / "gnubg-blunder.db"
     assert db.exists()
-    matches = json.loads(run_cli("matches", "--format", "json", env=env).stdout)
+    matches = json.loads(run_cli("matches", "--format", "json", env=env).stdout)["matches"]
     assert len(matches) == 1 and matches[0]["source"] == "gnubg"
     for side in matches[0]["sides"]:
         ref, g = screen[side["player"]], side["gnubg"]
@@ -90,7 +90,7 @@ def test_store_refuses_an_unanalysed_match(home):
                          env=env, timeout=300).stdout
     assert "has no analysis yet" in out
     assert not (home / ".local" / "share" / "gnubg-blunder" / "gnubg-blunder.db").exists() or \
-        json.loads(run_cli("matches", "--format", "json", env=env).stdout) == []
+        json.loads(run_cli("matches", "--format", "json", env=env).stdout)["matches"] == []
 
 
 def test_analyse_command_runs_gnubg_headless(tmp_path):
@@ -108,7 +108,7 @@ def test_analyse_command_runs_gnubg_headless(tmp_path):
         f'import mat "{MAT}"\nanalyse match\nshow statistics match\n'
     ).stdout
     screen = parse_gnubg_statistics(screen_text[screen_text.index("Player "):])
-    m = json.loads(run_cli("matches", "--format", "json", db=db).stdout)[0]
+    m = json.loads(run_cli("matches", "--format", "json", db=db).stdout)["matches"][0]
     for side in m["sides"]:
         ref = screen[side["player"]]
         assert side["gnubg"]["unforced"] == ref["chequerplay:Unforced moves"]

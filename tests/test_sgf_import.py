@@ -132,7 +132,7 @@ def test_partially_analysed_file_is_stored_with_nulls(selfplay, tmp_path):
         assert all(r.luck is None for r in g.rolls)
     db = tmp_path / "p.db"
     run_cli("import", partial, db=db)
-    ours = json.loads(run_cli("matches", "--format", "json", db=db).stdout)[0]
+    ours = json.loads(run_cli("matches", "--format", "json", db=db).stdout)["matches"][0]
     dump = gnubg_match_dump(partial)
     for p, side in enumerate("XO"):
         s, st = ours["sides"][p], dump["stats"][side]

@@ -99,7 +99,7 @@ def test_two_analyses_of_one_match(selfplay, tmp_path):
     db = tmp_path / "two.db"
     out = run_cli("import", src, deeper, db=db).stdout
     assert "stored as match 1" in out and "analysis added as match 1" in out
-    m = json.loads(run_cli("matches", "--format", "json", db=db).stdout)
+    m = json.loads(run_cli("matches", "--format", "json", db=db).stdout)["matches"]
     assert len(m) == 1
     assert sorted(a["depth"] for a in m[0]["analyses"]) == ["0-ply", "1-ply"]
     assert m[0]["analysis_used"] == {"engine": "gnubg", "depth": "1-ply"}

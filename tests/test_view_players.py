@@ -95,19 +95,22 @@ EXPECTED = {
 
 
 def test_players_rows_every_column_by_hand(db):
-    rows = cli_json(db, "players")
+    rows = cli_json(db, "players")["players"]
     assert isinstance(rows, list) and len(rows) == 4
     got = by_player(rows)
     assert set(got) == set(EXPECTED)
     for name, exp in EXPECTED.items():
         for key, value in exp.items():
             assert got[name][key] == (None if value is None else approx(value)), (name, key)
-    # default order: decisions descending
-    assert [r["player"] for r in rows] == ["charlot1", "charlot2", SQ, HOSTILE]
+    # default order: PR ascending, best first (seed 002); never measured (—) last
+    # (every player here has a PR: 17.0, 20.83, 35.0, then the hostile name's)
+    prs = [r["pr"] for r in rows]
+    assert prs == sorted(prs)
+    assert [r["player"] for r in rows] == ["charlot2", "charlot1", SQ, HOSTILE]
 
 
 def test_players_pr_interval_by_hand(db):
-    c1 = by_player(cli_json(db, "players"))["charlot1"]
+    c1 = by_player(cli_json(db, "players")["players"])["charlot1"]
     # SPEC §7, units = charlot1's 4 matches (e, n): (.10,5) (.27,3) (.12,2) (.01,2); R = .5/12
     units = [(0.10, 5), (0.27, 3), (0.12, 2), (0.01, 2)]
     r = 0.5 / 12
@@ -115,16 +118,17 @@ def test_players_pr_interval_by_hand(db):
     half = 1.96 * math.sqrt(var)
     assert c1["pr_ci"] == approx([500 * (r - half), 500 * (r + half)])  # ≈ [2.10, 39.57]
     # two matches: no interval
-    assert by_player(cli_json(db, "players"))[SQ]["pr_ci"] is None
+    assert by_player(cli_json(db, "players")["players"])[SQ]["pr_ci"] is None
 
 
-def test_players_json_keys_and_filter_in_each_row(db):
-    rows = cli_json(db, "players", "--tournament", "Club A")
+def test_players_json_keys_and_filter(db):
+    obj = cli_json(db, "players", "--tournament", "Club A")
+    assert obj["filter"]["tournaments"] == ["Club A"]
+    rows = obj["players"]
     for r in rows:
         for key in ("player", "matches", "wins", "losses", "decisions", "pr", "checker_pr", "cube_pr",
-                    "snowie_er", "blunders", "luck_per_roll", "l7", "pr_ci", "filter", "highlight"):
+                    "snowie_er", "blunders", "luck_per_roll", "l7", "pr_ci", "highlight"):
             assert key in r
-        assert r["filter"]["tournaments"] == ["Club A"]
     # Club A = m1, m2: charlot1 in both, charlot2 in m1, Squire in m2
     got = by_player(rows)
     assert got["charlot1"]["decisions"] == 8 and got["charlot1"]["pr"] == approx(500 * 0.37 / 8)
@@ -133,8 +137,8 @@ def test_players_json_keys_and_filter_in_each_row(db):
 
 def test_players_row_is_sum_over_sum_of_match_sides(db):
     """Each row against the per-side figures of ``matches --format json``."""
-    matches = cli_json(db, "matches")
-    rows = by_player(cli_json(db, "players"))
+    matches = cli_json(db, "matches")["matches"]
+    rows = by_player(cli_json(db, "players")["players"])
     for name, row in rows.items():
         sides = [(m, s) for m in matches for s in m["sides"] if s["player"] == name]
         n = sum(s["decisions"] for _, s in sides)
@@ -160,7 +164,7 @@ def test_players_row_is_sum_over_sum_of_match_sides(db):
 
 @pytest.mark.parametrize("name", ["charlot1", "charlot2", SQ, HOSTILE])
 def test_players_row_equals_stats_player(db, name):
-    row = by_player(cli_json(db, "players"))[name]
+    row = by_player(cli_json(db, "players")["players"])[name]
     stats = cli_json(db, "stats", "--player", name)
     assert row["decisions"] == stats["decisions"]
     assert row["pr"] == stats["pr"]
@@ -171,32 +175,44 @@ def test_players_row_equals_stats_player(db, name):
 
 
 def test_players_highlight_and_decision_type_not_applied(db):
-    rows = cli_json(db, "players", "--player", "CHARLOT2", "--decision-type", "checker")
+    obj = cli_json(db, "players", "--player", "CHARLOT2", "--decision-type", "checker")
+    rows = obj["players"]
     # every player is a row; only the filter's player is highlighted
     assert len(rows) == 4
     assert [r["player"] for r in rows if r["highlight"]] == ["charlot2"]
     # the decision type does not apply: charlot2 keeps its 10 decisions (8 checker + 2 cube)
     assert by_player(rows)["charlot2"]["decisions"] == 10
-    assert rows[0]["filter"]["decision_type"] == "checker" and rows[0]["filter"]["player"] == "CHARLOT2"
+    assert obj["filter"]["decision_type"] == "checker" and obj["filter"]["player"] == "CHARLOT2"
     text = cli("players", "--player", "charlot2", "--decision-type", "checker", "--no-config", db=db).stdout
     assert "does not apply" in text
     line = next(ln for ln in text.splitlines() if "charlot2" in ln and ln.startswith("*"))
     assert "17.00" in line
 
 
+def test_players_without_data_sort_last_by_default(tmp_path):
+    """Rough edge (seed 002): ``players`` opens sorted by PR ascending, a
+    player never measured (no counted decision: —) last."""
+    from gnubg_blunder.views.players import DEFAULT_SORT, PLAYER_COLUMNS
+    from gnubg_blunder.views.table_filters import find_column, sort_rows
+
+    rows = [{"player": "a", "pr": None}, {"player": "b", "pr": 9.0}, {"player": "c", "pr": 3.0}]
+    col = find_column(DEFAULT_SORT[0], PLAYER_COLUMNS)
+    assert [r["player"] for r in sort_rows(rows, col, DEFAULT_SORT[1], tiebreak=PLAYER_COLUMNS[0])] == ["c", "b", "a"]
+
+
 def test_players_sort_and_where(db):
-    rows = cli_json(db, "players", "--sort", "cube_pr")
+    rows = cli_json(db, "players", "--sort", "cube_pr")["players"]
     # cube PR 15 (c2), 25 (c1), 100 (Squire), then "—" (hostile)
     assert [r["player"] for r in rows] == ["charlot2", "charlot1", SQ, HOSTILE]
-    rows = cli_json(db, "players", "--sort", "cube_pr:desc")
+    rows = cli_json(db, "players", "--sort", "cube_pr:desc")["players"]
     assert [r["player"] for r in rows] == [SQ, "charlot1", "charlot2", HOSTILE]
-    rows = cli_json(db, "players", "--where", "decisions=>=7", "--where", "pr=<21")
-    assert [r["player"] for r in rows] == ["charlot1", "charlot2"]
-    rows = cli_json(db, "players", "--where", "player=CHAR", "--sort", "pr")
+    rows = cli_json(db, "players", "--where", "decisions=>=7", "--where", "pr=<21")["players"]
+    assert [r["player"] for r in rows] == ["charlot2", "charlot1"]
+    rows = cli_json(db, "players", "--where", "player=CHAR", "--sort", "pr")["players"]
     assert [r["player"] for r in rows] == ["charlot2", "charlot1"]
     # luck/roll is signed: +8.3 (c2), +33.3 (c1), +62.5 (Squire); hostile never measured
-    rows = cli_json(db, "players", "--where", "luck=0-40")
-    assert [r["player"] for r in rows] == ["charlot1", "charlot2"]
+    rows = cli_json(db, "players", "--where", "luck=0-40")["players"]
+    assert [r["player"] for r in rows] == ["charlot2", "charlot1"]
 
 
 @pytest.mark.parametrize("args", [("--where", "pr=abc"), ("--where", "nope=3"), ("--sort", "pr:up"),
@@ -211,7 +227,7 @@ def test_players_unreadable_filter_is_an_error(db, args):
 def test_players_hostile_name_is_text(db):
     text = cli("players", "--no-config", db=db).stdout
     assert HOSTILE in text  # printed as text, as it is (no HTML here)
-    assert by_player(cli_json(db, "players"))[HOSTILE]["player"] == HOSTILE
+    assert by_player(cli_json(db, "players")["players"])[HOSTILE]["player"] == HOSTILE
     csv = cli("players", "--format", "csv", "--no-config", db=db).stdout
     assert HOSTILE in csv
     assert csv.splitlines()[0].startswith("player,matches,wins,losses")
@@ -224,7 +240,7 @@ def test_players_control_characters_are_escaped_in_text():
 
 
 def test_players_metric_parts_add_up(db):
-    rows = by_player(cli_json(db, "players", "--metric", "mwc7"))
+    rows = by_player(cli_json(db, "players", "--metric", "mwc7")["players"])
     c1 = rows["charlot1"]
     # checker ℓ: (.100 (m1) + .170 (m2) + .010 (m5)) × .5; cube: m2 nd .100 × .5
     assert c1["checker_l7"] == approx(100 * R7 * 0.14 / (R7 + R5 + R3))
@@ -236,7 +252,7 @@ def test_players_metric_parts_add_up(db):
 
 
 def test_players_empty_selection(db):
-    assert cli_json(db, "players", "--from", "2030-01-01") == []
+    assert cli_json(db, "players", "--from", "2030-01-01")["players"] == []
     text = cli("players", "--from", "2030-01-01", "--no-config", db=db).stdout
     assert "No players" in text
 
@@ -453,7 +469,7 @@ def test_inside_gnubg_same_words(db):
     err = io.StringIO()
     ctx = Context(db_path=str(db), out=out, err=err, use_config=False)
     assert run_line("players --format json --sort pr", ctx) == 0, err.getvalue()
-    assert [r["player"] for r in json.loads(out.getvalue())][0] == "charlot2"
+    assert [r["player"] for r in json.loads(out.getvalue())["players"]][0] == "charlot2"
 
 
 @pytest.mark.parametrize("command", ["players", "compare", "contrast", "ranking", "h2h", "windows"])
@@ -472,4 +488,4 @@ def test_e2e_players_json_as_in_process(db):
     proc = run_cli(*args, db=db)
     assert proc.returncode == 0 and proc.stderr == ""
     assert proc.stdout == cli(*args, db=db).stdout
-    assert [r["player"] for r in json.loads(proc.stdout)][0] == "charlot2"
+    assert [r["player"] for r in json.loads(proc.stdout)["players"]][0] == "charlot2"

@@ -120,8 +120,9 @@ def test_text(db):
     text = cli("--no-config", "positions", "--player", HOSTILE, db=db).stdout
     assert "1 decision" in text and HOSTILE in text and "sOfgASiwZ/ABMA" in text
     text = cli("--no-config", "positions", "--player", "charlot1", "--errors", db=db).stdout
-    lines = text.splitlines()  # title, header, rule, then 120, 100, 90 (money) ...
-    assert lines[5].split()[0] == "4" and "—" in lines[5]  # the money error's MWC
+    lines = text.splitlines()  # scope, title, header, rule, then 120, 100, 90 (money) ...
+    assert lines[0] == "Scope: player charlot1"
+    assert lines[6].split()[0] == "4" and "—" in lines[6]  # the money error's MWC
     assert "position ID" in text and "(blunder)" in text
 
 

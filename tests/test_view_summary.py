@@ -254,10 +254,23 @@ def test_list_refuses_unknown(db):
 
 
 def test_empty_selection(db):
-    s = summary_json(db, "--player", "nobody")
+    s = summary_json(db, "--player", "charlot1", "--from", "2030-01-01")
     assert s["decisions"] == 0 and s["pr"] is None and s["level"] is None and s["top"] == []
-    text = cli("--no-config", "summary", "--player", "nobody", db=db).stdout
+    text = cli("--no-config", "summary", "--player", "charlot1", "--from", "2030-01-01", db=db).stdout
     assert "no counted decisions" in text
+
+
+@pytest.mark.parametrize("view", ["summary", "stats", "matches", "progression", "errors", "breakdowns",
+                                  "positions", "windows"])
+def test_a_player_no_match_has_is_refused_with_the_closest_names(db, view):
+    """Rough edge: --player of a name with no match says so and lists the
+    closest stored names (it printed an empty view before)."""
+    res = cli("--no-config", view, "--player", "charlot", db=db, check=False)
+    assert res.returncode == 2 and res.stdout == ""
+    assert len(res.stderr.strip().splitlines()) == 1
+    assert "no player 'charlot'" in res.stderr and "charlot1" in res.stderr and "charlot2" in res.stderr
+    res = cli("--no-config", view, "--player", "nobody at all", db=db, check=False)
+    assert res.returncode == 2 and "no player 'nobody at all'" in res.stderr
 
 
 def test_same_command_inside_gnubg(db, monkeypatch):

@@ -25,7 +25,7 @@ def test_figures_equal_xgs_statistics_window(shared_data, tmp_path, xg_name, ref
     ref = json.loads((shared_data / "xg" / ref_name).read_text())["xg"]
     db = tmp_path / "x.db"
     run_cli("import", shared_data / "xg" / xg_name, db=db)
-    (m,) = json.loads(run_cli("matches", "--format", "json", db=db).stdout)
+    (m,) = json.loads(run_cli("matches", "--format", "json", db=db).stdout)["matches"]
     assert m["source"] == "xg" and m["analysis_used"]["engine"] == "xg"
     for side, key in zip(m["sides"], ("player1", "player2")):
         r = ref[key]
@@ -69,10 +69,10 @@ def test_the_same_match_from_gnubg_and_xg_is_one_match(shared_data, tmp_path):
     first = run_cli("import", shared_data / "xg" / "charlot1-charlot2_7p_2025-11-08-2305.xg", db=db).stdout
     second = run_cli("import", shared_data / "sgf" / "charlot1-charlot2_7p_2025-11-08-2305.sgf", db=db).stdout
     assert "stored as match 1" in first and "analysis added as match 1" in second
-    (m,) = json.loads(run_cli("matches", "--format", "json", db=db).stdout)
+    (m,) = json.loads(run_cli("matches", "--format", "json", db=db).stdout)["matches"]
     assert sorted(a["engine"] for a in m["analyses"]) == ["gnubg", "xg"]
     assert m["analysis_used"]["engine"] == "xg"  # XG 4-ply is deeper than gnubg 2-ply
-    (g,) = json.loads(run_cli("matches", "--format", "json", "--engine", "gnubg", db=db).stdout)
+    (g,) = json.loads(run_cli("matches", "--format", "json", "--engine", "gnubg", db=db).stdout)["matches"]
     assert g["analysis_used"]["engine"] == "gnubg"
     assert [s["gnubg"]["unforced"] for s in g["sides"]] == [86, 66]  # gnubg's own counts
     again = run_cli("import", shared_data / "xg" / "charlot1-charlot2_7p_2025-11-08-2305.xg", db=db).stdout
@@ -118,6 +118,6 @@ def test_a_position_file_is_stored_apart(tmp_path, name):
     db = tmp_path / "p.db"
     res = run_cli("import", xgp, db=db)
     assert "stored as match 1" in res.stdout
-    assert json.loads(run_cli("matches", "--format", "json", db=db).stdout) == []
+    assert json.loads(run_cli("matches", "--format", "json", db=db).stdout)["matches"] == []
     assert sqlite3.connect(db).execute("SELECT kind FROM matches").fetchall() == [("position",)]
     assert "already stored" in run_cli("import", xgp, db=db).stdout

@@ -3,9 +3,11 @@
 After each newly stored match (or new analysis of a stored match) it appends
 one line to a CSV file: the file named by ``GNUBG_BLUNDER_CSV``, else
 ``matches.csv`` beside the database.  It also adds a command,
-``gnubg-blunder csv-path``, that prints where the file is, and a metric that
+``gnubg-blunder csv-path``, that prints where the file is, a metric that
 ``stats`` shows: the checker plays that were forced (a pure function of the
-decision arrays, as every metric is).
+decision arrays, as every metric is), and a view made with the command kit,
+``gnubg-blunder forced``: the same figure per side of each match, as text,
+JSON or CSV, over the one filter of every view.
 """
 
 import csv
@@ -45,11 +47,41 @@ def _run_csv_path(args, ctx):
     return 0
 
 
+def _forced_compute(scope):
+    """The kit gives the scope (store, filter, selection); the view returns
+    its JSON object (the kit adds the filter)."""
+    sel = scope.selection
+    rows = []
+    for p in (0, 1):
+        sides = sel.sides.copy()
+        sides[:, 1 - p] = False
+        one = type(sel)(sel.matches, sel.decisions, sel.rolls, sides, sel.player_filter, sel.positions)
+        rows.append({"side": p, **forced_share(one, scope.thresholds, scope.filter.decision_type)})
+    return {"sides": rows}
+
+
+def _forced_text(obj):
+    lines = ["Forced checker plays by side of the match (0 = first player, 1 = second):"]
+    for r in obj["sides"]:
+        share = "—" if r["share"] is None else f"{100 * r['share']:.1f} %"
+        lines.append(f"  side {r['side']}: {r['forced']} of {r['checker_plays']} ({share})")
+    return "\n".join(lines)
+
+
+def _forced_table(obj):
+    from gnubg_blunder.views.formatting import Table
+
+    keys = ["side", "forced", "checker_plays", "share"]
+    return Table(keys, [[r[k] for k in keys] for r in obj["sides"]])
+
+
 @hookimpl
 def register_commands(registry):
-    from gnubg_blunder.commands import Command
+    from gnubg_blunder.commands import Command, View
 
     registry.add(Command("csv-path", "print where the CSV log of stored matches is", _run_csv_path))
+    registry.add(View("forced", "forced checker plays by side (an example plugin's view)",
+                      _forced_compute, _forced_text, table=_forced_table))
 
 
 def forced_share(selection, thresholds, decision_type):
