@@ -311,10 +311,10 @@ def register_report_sections(register):
 # -- the command ----------------------------------------------------------------
 
 def _report_configure(p):
-    from ..commands import add_filter_arguments
+    from ..commands import add_filter_arguments, add_metric
 
     p.add_argument("--html", metavar="FILE", help="write the report to FILE")
-    p.add_argument("--metric", choices=("pr", "mwc", "mwc7"), default="pr")
+    add_metric(p)
     p.add_argument("--title", metavar="TEXT")
     p.add_argument("--auto", metavar="FILE|off",
                    help="write the report to FILE after each newly stored match (off: stop)")
