@@ -312,20 +312,41 @@ def test_compare_unknown_player_is_an_error(db):
 
 def test_contrast_charlot1_squire(db):
     obj = cli_json(db, "contrast", "charlot1", SQ)
-    # worst counted play per (position, kind):
-    #   BOAC response: charlot1 take .000 (under), Squire pass .200 (error) -> gap 200 mpt
-    #   HOLD checker:  charlot1 max(.020, .080, .120, .010) = .120 (error), Squire max(.030, .000) = .030
-    #                  (under) -> gap 90 mpt
-    #   OPEN .030 v .000, RACE .000 v .020: both under; PRIME .090 v .100: both errors -> left out
-    assert [(r["position_id"], r["kind"]) for r in obj["rows"]] == [(P_BOAC, "cube response"),
-                                                                     (P_HOLD, "checker")]
-    boac, hold = obj["rows"]
-    assert (boac["a_worst_mpt"], boac["b_worst_mpt"], boac["gap_mpt"]) == (0.0, 200.0, 200.0)
-    assert (boac["a_count"], boac["b_count"], boac["under"]) == (1, 1, "charlot1")
-    assert (hold["a_worst_mpt"], hold["b_worst_mpt"], hold["gap_mpt"]) == (120.0, 30.0, 90.0)
-    assert (hold["a_count"], hold["b_count"], hold["under"]) == (4, 2, SQ)
-    assert len(hold["a_decision_ids"]) == 4
+    # the same decision = same position, kind, cube (1 here) and the decider's score before the game,
+    # and for checker plays the same dice (3-1 for every fixture play); worst counted play of each:
+    #   HOLD checker at 0-0: charlot1 m1 max(.020, .080) = .080 (error), Squire m2 .030 / m3 .000 -> .030
+    #                        (under) -> gap 50 mpt; charlot1's HOLD plays at 0-2 (m2) and 1-0 (m5) differ
+    #   BOAC response: charlot1 took at 4-0 (m1), Squire passed at 2-0 (m2): not the same decision
+    #   OPEN at 0-0 .030 v .000 both under; PRIME at 0-0 .050 v .100 both errors -> left out
+    #   RACE: charlot1 at 4-0, Squire at 2-0 and 0-4: never the same
+    assert [(r["position_id"], r["kind"], r["dice"], r["cube"], r["score"]) for r in obj["rows"]] == [
+        (P_HOLD, "checker", "3-1", 1, "0-0")]
+    (hold,) = obj["rows"]
+    assert (hold["a_worst_mpt"], hold["b_worst_mpt"], hold["gap_mpt"]) == (80.0, 30.0, 50.0)
+    assert (hold["a_count"], hold["b_count"], hold["under"]) == (2, 2, SQ)
+    assert len(hold["a_decision_ids"]) == 2
     assert obj["error_threshold_mpt"] == 50.0
+
+
+def test_contrast_keys_checker_plays_by_dice_cube_and_score():
+    """Rough edge: one position over different rolls, cubes or scores is
+    not one decision (the opening position over 15 rolls was one row)."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from gnubg_blunder.metrics.players import KIND_CLASS, decision_key
+    from gnubg_blunder.metrics.counting import K_CHECKER, K_NO_DOUBLE
+
+    dec = SimpleNamespace(position=np.array([7, 7, 7, 7, 7, 7]), dice=np.array([31, 42, 31, 31, 31, 53]),
+                          cube_value=np.array([1, 1, 2, 1, 1, 1]), score_self=np.array([0, 0, 0, 3, 0, 0]),
+                          score_opp=np.array([0, 0, 0, 1, 0, 0]), crawford=np.array([0, 0, 0, 0, 1, 0]))
+    chk, cube = KIND_CLASS[K_CHECKER], KIND_CLASS[K_NO_DOUBLE]
+    keys = [decision_key(dec, i, chk) for i in range(5)]
+    assert len(set(keys)) == 5  # dice 31 v 42, cube 1 v 2, score 0-0 v 3-1, Crawford
+    assert keys[0] == (7, chk, 31, 1, "0-0") and keys[4][4] == "0-0 C"
+    # a cube decision is taken before the roll: the dice do not part it
+    assert decision_key(dec, 0, cube) == decision_key(dec, 5, cube) == (7, cube, -1, 1, "0-0")
 
 
 def test_contrast_charlot1_charlot2_and_decision_type(db):
@@ -346,8 +367,8 @@ def test_contrast_charlot1_charlot2_and_decision_type(db):
 def test_contrast_text(db):
     text = cli("contrast", "charlot1", SQ, "--no-config", db=db).stdout
     lines = text.splitlines()
-    assert any(P_BOAC in ln and "200.0" in ln for ln in lines)
-    assert text.index(P_BOAC) < text.index(P_HOLD)  # largest gap first
+    assert any(P_HOLD in ln and "3-1" in ln and "0-0" in ln and "80.0" in ln and "50.0" in ln for ln in lines)
+    assert P_BOAC not in text  # the take at 4-0 and the pass at 2-0 are not the same decision
 
 
 # -- ranking ----------------------------------------------------------------------------------

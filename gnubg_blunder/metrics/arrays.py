@@ -42,6 +42,7 @@ DECISION_COLUMNS = {
     "score_opp": (np.int16, -1),
     "crawford": (np.int8, 0),  # the Crawford game
     "cube_value": (np.int32, 1),
+    "dice": (np.int16, -1),  # the roll of a checker play, larger die first: 31 = 3-1 (-1: none or unknown)
     "position": (np.int32, -1),  # index into Selection.positions (distinct positions)
     "phase": (np.int8, -1),  # index into LABELS["phase"]
     "game_plan": (np.int8, -1),  # index into LABELS["game_plan"]

@@ -289,10 +289,28 @@ def _class_of(kind: np.ndarray) -> np.ndarray:
     return out
 
 
+def _score_text(dec, i) -> Optional[str]:
+    """The decider's score before the game (points won, "3-1"; "C" marks
+    the Crawford game); None when unknown (money sessions: no score)."""
+    s, o = int(dec.score_self[i]), int(dec.score_opp[i])
+    if s < 0 or o < 0:
+        return None
+    return f"{s}-{o}" + (" C" if dec.crawford[i] else "")
+
+
+def decision_key(dec, i: int, cls: int) -> tuple:
+    """When two decisions are the same decision (rough edge of contrast): a
+    checker play by position, dice, cube and score; a cube decision by
+    position, cube and score (no dice: it is taken before the roll)."""
+    dice = int(dec.dice[i]) if cls == KIND_CLASS[K_CHECKER] else -1
+    return (int(dec.position[i]), cls, dice, int(dec.cube_value[i]), _score_text(dec, i))
+
+
 def contrast(sel: Selection, players: Players, a: int, b: int, thresholds: Thresholds = Thresholds(),
              decision_type: str = "all") -> list:
-    """Positions both A and B decided (same position ID, same kind of
-    decision: checker, cube offer, cube response) where one stayed under the
+    """Decisions both A and B made (:func:`decision_key`: same position,
+    same kind — checker, cube offer, cube response —, same cube and score,
+    and for a checker play the same dice) where one stayed under the
     error threshold and the other did not, each judged by their worst
     counted decision there; largest gap first (then position ID).  Rows:
     position_id, kind, a_worst, b_worst, gap (EMG), a_count, b_count,
@@ -309,14 +327,14 @@ def contrast(sel: Selection, players: Players, a: int, b: int, thresholds: Thres
     for side, g in ((0, a), (1, b)):
         idx = np.nonzero(keep & (who == g))[0]
         for i in idx:
-            k = (int(dec.position[i]), int(cls[i]))
+            k = decision_key(dec, i, int(cls[i]))
             w = worst.setdefault(k, [None, None, 0, 0, [], []])
             if w[side] is None or e[i] > w[side]:
                 w[side] = float(e[i])
             w[2 + side] += 1
             w[4 + side].append(int(dec.row_id[i]))
     rows = []
-    for (pos, c), (wa, wb, na, nb, ia, ib) in worst.items():
+    for (pos, c, dice, cube, score), (wa, wb, na, nb, ia, ib) in worst.items():
         if wa is None or wb is None:
             continue
         err, _ = thresholds.classify(np.array([wa, wb]))
@@ -325,6 +343,9 @@ def contrast(sel: Selection, players: Players, a: int, b: int, thresholds: Thres
         rows.append({
             "position_id": sel.positions[pos],
             "kind": KIND_CLASS_NAMES[c],
+            "dice": None if dice < 0 else f"{dice // 10}-{dice % 10}",
+            "cube": cube,
+            "score": score,
             "a_worst": wa,
             "b_worst": wb,
             "gap": abs(wa - wb),

@@ -246,8 +246,8 @@ def contrast_object(rows: list, a: str, b: str, thresholds, flt: dict) -> dict:
         "players": names,
         "error_threshold_mpt": round(1000 * thresholds.error, 3),
         "rows": [
-            {"position_id": r["position_id"], "kind": r["kind"],
-             "a_worst_mpt": _mpt(r["a_worst"]), "b_worst_mpt": _mpt(r["b_worst"]), "gap_mpt": _mpt(r["gap"]),
+            {"position_id": r["position_id"], "kind": r["kind"], "dice": r["dice"], "cube": r["cube"],
+             "score": r["score"], "a_worst_mpt": _mpt(r["a_worst"]), "b_worst_mpt": _mpt(r["b_worst"]), "gap_mpt": _mpt(r["gap"]),
              "a_count": r["a_count"], "b_count": r["b_count"], "under": names[r["under"]],
              "a_decision_ids": r["a_ids"], "b_decision_ids": r["b_ids"]}
             for r in rows
@@ -267,12 +267,14 @@ def contrast_text(obj: dict) -> str:
     if not obj["rows"]:
         lines.append("No such position.")
         return "\n".join(lines)
-    rows = [[r["position_id"], r["kind"], num(r["a_worst_mpt"], 1), num(r["b_worst_mpt"], 1),
-             num(r["gap_mpt"], 1), r["a_count"], r["b_count"]] for r in obj["rows"]]
-    lines.append(table(rows, ["position ID", "decision", f"{a} worst", f"{b} worst", "gap", f"{a} n", f"{b} n"],
-                       "llrrrrr"))
-    lines.append("worst and gap in mpt; n = counted decisions of each in that position "
-                 "(same position ID and kind: checker, cube offer, cube response; the score is not compared)")
+    rows = [[r["position_id"], r["kind"], r["dice"] or DASH, r["cube"], r["score"] or DASH,
+             num(r["a_worst_mpt"], 1), num(r["b_worst_mpt"], 1), num(r["gap_mpt"], 1), r["a_count"], r["b_count"]]
+            for r in obj["rows"]]
+    lines.append(table(rows, ["position ID", "decision", "dice", "cube", "score", f"{a} worst", f"{b} worst",
+                              "gap", f"{a} n", f"{b} n"], "lllrlrrrrr"))
+    lines.append("worst and gap in mpt; n = counted decisions of each in that decision: same position, kind "
+                 "(checker, cube offer, cube response), cube and score (the decider's points before the game; "
+                 "C = Crawford), and for a checker play the same dice")
     return "\n".join(lines)
 
 
