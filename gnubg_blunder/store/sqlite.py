@@ -23,7 +23,7 @@ from ..model import Match, match_identity
 from .schema import migrate
 
 # The packed-array cache's format: bump when the columns change.
-ARRAYS_FORMAT = 1
+ARRAYS_FORMAT = 2  # 2: the dice of each decision
 
 STORED = "stored"
 ALREADY_STORED = "already stored"
@@ -390,7 +390,8 @@ class SQLiteStore:
             ("equity_spread", "d.equity_spread"), ("xg_counted", "COALESCE(d.xg_counted, -1)"),
             ("beaver_take", "d.beaver_take"), ("gnubg_dead_cube", "d.gnubg_dead_cube"), ("row_id", "d.id"),
             ("score_self", "d.score_self"), ("score_opp", "d.score_opp"), ("crawford", "d.crawford"),
-            ("cube_value", "d.cube_value"), ("phase", case("d.phase", LABELS["phase"])),
+            ("cube_value", "d.cube_value"),
+            ("dice", "COALESCE(MAX(d.dice1, d.dice2) * 10 + MIN(d.dice1, d.dice2), -1)"), ("phase", case("d.phase", LABELS["phase"])),
             ("game_plan", case("d.game_plan", LABELS["game_plan"])), ("theme", case("d.theme", LABELS["theme"])),
         ]
 
