@@ -45,11 +45,16 @@ def parse_goal(text: str) -> tuple:
     """``"PR < 5"`` -> ("pr", "<", 5.0).  Metrics: PR, MWC, MWC7 (L7)."""
     import re
 
-    m = re.fullmatch(r"\s*(pr|mwc7|mwc|l7)\s*(<=|<)\s*([0-9]+(?:\.[0-9]+)?)\s*", text, re.IGNORECASE)
-    if not m:
+    from .metrics import vocabulary
+
+    m = re.fullmatch(r"\s*([a-z0-9_]+)\s*(<=|<)\s*([0-9]+(?:\.[0-9]+)?)\s*", text, re.IGNORECASE)
+    try:
+        metric = vocabulary.metric(m.group(1).lower()).key if m else None
+    except ValueError:
+        metric = None
+    if metric is None:
         raise ValueError(f"goal {text!r}: write it like \"PR < 5\" (PR, MWC or MWC7, then < or <=, then a number)")
-    metric = m.group(1).lower()
-    return ("mwc7" if metric == "l7" else metric), m.group(2), float(m.group(3))
+    return metric, m.group(2), float(m.group(3))
 
 
 def get_goal(store):

@@ -17,3 +17,11 @@ def micro(x) -> np.ndarray:
 def millipoints(e) -> np.ndarray:
     """e rounded half-up to the millipoint (SPEC §3), as integer mpt."""
     return (micro(e) + 500) // 1000
+
+
+def mpt(e):
+    """An error in millipoints to the analyser's 6 decimals of EMG (a float,
+    for lists and JSON); None stays None and NaN is None (unknown)."""
+    if e is None or e != e:
+        return None
+    return round(1000 * float(e), 3)

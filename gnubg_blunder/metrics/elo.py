@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 from typing import Optional
 
-ELO_SCALE = 2000 / math.sqrt(7)
+SQRT7 = math.sqrt(7)  # √7: the 7-point match of L₇ and of the Elo scale
+ELO_SCALE = 2000 / SQRT7
 Q_FLOOR = 0.01  # from L₇ > 49 % the Elo is only a bound ("≤")
 
 

@@ -34,10 +34,9 @@ from ..board.features import THEME_NONE
 from ..units import micro, millipoints
 from .arrays import LABEL_CODES, LABELS, Selection
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, Thresholds
-from . import kernel
+from . import kernel, vocabulary
 from .groups import base_mask, group_rows
 
-METRICS = ("pr", "mwc", "mwc7")
 
 # -- cube actions -------------------------------------------------------------
 
@@ -313,8 +312,7 @@ def error_figures(
 ) -> dict:
     """Every section of the ``errors`` view.  ``metric`` only orders the
     recurring errors (by Σe for PR, by MWC lost for mwc / mwc7)."""
-    if metric not in METRICS:
-        raise ValueError(f"unknown metric {metric!r} (pr, mwc or mwc7)")
+    metric = vocabulary.metric(metric).key
     base = _Base(sel, thresholds, decision_type)
     ranked, undetermined, unlabelled = recurring(base, metric)
     actions, unclassified = by_cube_action(base, thresholds, decision_type)

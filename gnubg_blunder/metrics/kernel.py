@@ -28,12 +28,11 @@ import numpy as np
 from ..model import is_money
 from .arrays import Selection
 from .counting import K_CHECKER, Thresholds
-from .elo import elo
+from .elo import SQRT7, elo
 from .intervals import MIN_UNITS, ratio_interval, sum_interval
 
 PR_SCALE = 500  # SPEC §3: PR = 500 × Σe / N
 GNUBG_SCALE = 1000  # gnubg's mEMG rates and its Snowie figure
-SQRT7 = math.sqrt(7)
 SMALL_ROW = 10  # rows with fewer counted decisions are flagged (SPEC §14)
 
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from .arrays import DecisionArrays, RollArrays, Selection
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, Thresholds, counted, kind_mask
+from . import vocabulary
 from .figures import aggregate
 from .levels import level_band
 
@@ -218,7 +219,7 @@ def ranking(rows: list, min_decisions: int = 1, metric: str = "pr") -> tuple:
     counted decisions and a figure, by ``metric`` (pr, mwc_loss or l7; lower
     is better), ties by name; each ranked row gets ``rank`` (equal figures
     at two decimals share a rank)."""
-    key = {"pr": "pr", "mwc": "mwc_loss", "mwc_loss": "mwc_loss", "mwc7": "l7", "l7": "l7"}[metric]
+    key = vocabulary.metric(metric).figure
     kept = [r for r in rows if r["decisions"] >= min_decisions and r.get(key) is not None]
     out = sorted(kept, key=lambda r: (r[key], r["player"].casefold()))
     ranked, last, rank = [], None, 0

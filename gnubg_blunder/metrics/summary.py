@@ -24,10 +24,10 @@ from typing import Optional
 
 import numpy as np
 
-from ..units import micro
+from ..units import micro, mpt
 from . import kernel, vocabulary
 from .arrays import KIND_NAMES, LABELS, Selection
-from .counting import K_CHECKER, Thresholds, counted, kind_mask
+from .counting import Thresholds, counted, kind_mask
 from .figures import aggregate
 from .levels import BANDS, level_band
 
@@ -175,7 +175,7 @@ def decision_records(sel: Selection, idx, thresholds: Thresholds = Thresholds())
             "player": m.players[p],
             "kind": KIND_NAMES[int(dec.kind[i])],
             "position_id": sel.positions[pos] if 0 <= pos < len(sel.positions) else None,
-            "error_mpt": None if math.isnan(e) else round(1000 * e, 3),
+            "error_mpt": mpt(e),
             "mwc_loss": None if math.isnan(ell[i]) else 100 * float(ell[i]),
             "error": bool(err[k]),
             "blunder": bool(blunder[k]),

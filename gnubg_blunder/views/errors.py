@@ -11,7 +11,8 @@ from typing import Optional
 
 from ..commands import View
 from ..metrics.vocabulary import metric as metric_named
-from .formatting import DASH, Table, num, table, scope_text
+from ..units import mpt
+from .formatting import DASH, Table, num, percent, table, scope_text
 
 # how this view reads each metric (the metric's own words: metrics/vocabulary.py)
 METRIC_NOTES = {
@@ -30,8 +31,7 @@ def scope_line(f: dict) -> str:
     return "Scope: " + scope_text(f)
 
 
-def pct(x: Optional[float]) -> str:
-    return DASH if x is None else f"{100 * x:.1f} %"
+pct = percent  # a share as "12.5 %"
 
 
 def ci_text(row: dict) -> str:
@@ -78,13 +78,13 @@ def errors_text(obj: dict) -> str:
     metric = obj["metric"]
     t = obj["totals"]
     th = obj["thresholds"]
-    err_mpt, bl_mpt = round(th["error"] * 1000), round(th["blunder"] * 1000)
+    err_mpt, bl_mpt = mpt(th["error"]), mpt(th["blunder"])
     lines = [scope_line(obj["filter"]), f"Metric: {metric_title(metric)}"]
     if not t["decisions"]:
         lines.append("No counted decisions in this selection.")
         return "\n".join(lines)
     head = (f"Counted decisions: {t['decisions']} (checker {t['checker_decisions']}, cube {t['cube_decisions']})   "
-            f"errors (e ≥ {err_mpt} mpt): {t['errors']}   blunders (e ≥ {bl_mpt} mpt): {t['blunders']}")
+            f"errors (e ≥ {err_mpt:g} mpt): {t['errors']}   blunders (e ≥ {bl_mpt:g} mpt): {t['blunders']}")
     lines.append(head)
     if metric == "pr":
         lines.append(f"PR: {num(t['pr'])}")

@@ -14,6 +14,11 @@ def num(x: Optional[float], digits: int = 2, signed: bool = False) -> str:
     return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
 
 
+def percent(share: Optional[float], digits: int = 1) -> str:
+    """A share (0.125) written as a percentage ("12.5 %"); "—" unknown."""
+    return DASH if share is None else f"{share:.{digits}%}".replace("%", " %")
+
+
 def interval(ci, digits: int = 2) -> str:
     if not ci:
         return "(no interval)"
@@ -52,6 +57,15 @@ def scope_text(f: dict, ignored: tuple = (), everything: str = "every stored mat
     if f.get("min_depth") is not None:
         parts.append(f"depth ≥ {f['min_depth']:g}")
     return ", ".join(parts) if parts else everything
+
+
+POOLED = "both sides pooled"  # the label of a one-player figure (level, luck) computed over both sides
+
+
+def whose(f: dict) -> str:
+    """Whose figures a filter's selection holds: the filter's player, else
+    both sides of every match (``f`` is ``Filter.to_json()``)."""
+    return f"player {safe_text(f['player'])}" if f.get("player") else "both sides of every match"
 
 
 def table(rows: list, headers: list, align: Optional[str] = None) -> str:
@@ -101,6 +115,26 @@ def html_table(rows: list, headers: list) -> str:
     head = "".join(f"<th>{escape(str(h))}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in r) + "</tr>" for r in rows)
     return f'<table class="view"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def table_html(rows: list, headers: list, align: Optional[str] = None, row_classes: Optional[list] = None) -> str:
+    """An HTML table of the report's style: every cell escaped, None is "—";
+    ``align`` a string of 'l'/'r' per column (default: first left, the rest
+    right); ``row_classes`` a class (or None) per row ("grey", "highlight")."""
+    from html import escape
+
+    align = align or "l" + "r" * (len(headers) - 1)
+    out = ["<table><tr>"]
+    out += [f'<th class="{"l" if a == "l" else "r"}">{escape(str(h))}</th>' for h, a in zip(headers, align)]
+    out.append("</tr>")
+    for i, r in enumerate(rows):
+        cls = f' class="{row_classes[i]}"' if row_classes and row_classes[i] else ""
+        out.append(f"<tr{cls}>")
+        for v, a in zip(r, align):
+            out.append(f'<td class="{"l" if a == "l" else "r"}">{DASH if v is None else escape(str(v))}</td>')
+        out.append("</tr>")
+    out.append("</table>")
+    return "".join(out)
 
 
 def csv_text(rows: list, headers: list) -> str:

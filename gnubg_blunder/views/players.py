@@ -15,6 +15,7 @@ import dataclasses
 
 from ..commands import UserError, View
 from ..metrics.vocabulary import metric as metric_named
+from ..units import mpt
 from . import formatting
 from .formatting import DASH, Table, interval, num, safe_text, table
 from .table_filters import Column
@@ -236,18 +237,14 @@ def compare_table(obj: dict) -> Table:
 
 # -- contrast ------------------------------------------------------------------------
 
-def _mpt(e):
-    return None if e is None else round(1000 * e, 3)
-
-
 def contrast_object(rows: list, a: str, b: str, thresholds, flt: dict) -> dict:
     names = [a, b]
     return {
         "players": names,
-        "error_threshold_mpt": round(1000 * thresholds.error, 3),
+        "error_threshold_mpt": mpt(thresholds.error),
         "rows": [
             {"position_id": r["position_id"], "kind": r["kind"], "dice": r["dice"], "cube": r["cube"],
-             "score": r["score"], "a_worst_mpt": _mpt(r["a_worst"]), "b_worst_mpt": _mpt(r["b_worst"]), "gap_mpt": _mpt(r["gap"]),
+             "score": r["score"], "a_worst_mpt": mpt(r["a_worst"]), "b_worst_mpt": mpt(r["b_worst"]), "gap_mpt": mpt(r["gap"]),
              "a_count": r["a_count"], "b_count": r["b_count"], "under": names[r["under"]],
              "a_decision_ids": r["a_ids"], "b_decision_ids": r["b_ids"]}
             for r in rows
