@@ -7,6 +7,7 @@ GNU Backgammon 1.07.001; the expected numbers below are read from those files.
 
 from __future__ import annotations
 
+import re
 import subprocess
 
 import pytest
@@ -677,4 +678,27 @@ def test_fixture_is_what_gnubg_writes(name, tmp_path):
     cmds = (SGF / "make" / f"{name}.gnubg").read_text(encoding="utf-8").replace("@OUT@", str(tmp_path))
     subprocess.run([gnubg, "-t", "-q", "-r"], input=cmds, capture_output=True, text=True, timeout=300, check=True)
     made = tmp_path / f"{name}.sgf"
-    assert made.read_bytes() == (SGF / f"{name}.sgf").read_bytes()
+    assert same_but_last_digits(made.read_text(encoding="utf-8"), (SGF / f"{name}.sgf").read_text(encoding="utf-8"))
+
+
+_DECIMAL = re.compile(r"-?\d+\.\d+")
+
+
+def same_but_last_digits(a: str, b: str, tol: float = 1e-3) -> bool:
+    """The same SGF text, evaluations equal to ``tol``: gnubg's neural net
+    gives last-digit differences from one processor's vector instructions
+    to another's (0.269598 here, 0.269557 where the fixture was made; at most
+    0.00027 over the file), so
+    the numbers it prints with decimals are compared within ``tol``; every
+    other byte must be equal."""
+    if _DECIMAL.sub("#", a) != _DECIMAL.sub("#", b):
+        return False
+    xs, ys = _DECIMAL.findall(a), _DECIMAL.findall(b)
+    return len(xs) == len(ys) and all(abs(float(x) - float(y)) <= tol for x, y in zip(xs, ys))
+
+
+def test_same_but_last_digits_is_strict_elsewhere():
+    assert same_but_last_digits("A[0.269598 3]", "A[0.269557 3]")
+    assert not same_but_last_digits("A[0.269598 3]", "A[0.279557 3]")  # a real difference
+    assert not same_but_last_digits("A[0.269598 3]", "A[0.269598 4]")  # any other byte
+    assert not same_but_last_digits("A[0.269598]", "B[0.269598]")
