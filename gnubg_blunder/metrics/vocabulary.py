@@ -23,9 +23,11 @@ METRICS = (
     Metric("pr", "pr", "PR", "PR", "", "pr_ci",
            "PR = 500 × Σ error / counted decisions (lower is better)"),
     Metric("mwc", "mwc_loss", "MWC lost", "MWC", " % points", None,
-           "MWC lost, summed over the decisions, in % points (match play only; a match's total can exceed 100)"),
+           "MWC lost, summed over the decisions, in % points (match play only; a sum, not a share: a "
+           "match's total can exceed 100)"),
     Metric("mwc7", "l7", "MWC-7 (L7)", "L7", " % points", "l7_ci",
-           "MWC-7 (L7): MWC lost scaled to a 7-point match, % points (match play only; can exceed 100)"),
+           "MWC-7 (L7): MWC lost scaled to a 7-point match, % points (match play only; a sum too: can "
+           "exceed 100)"),
 )
 BY_KEY = {m.key: m for m in METRICS}
 # figure names accepted where a metric is named (goals written "L7 < 4")
