@@ -92,3 +92,81 @@ def test_a_real_browser_renders_it(report, tmp_path):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in dom
     assert "<script>alert(1)</script>" not in dom
     assert len(re.findall(r"<svg\b", dom)) >= 10
+
+
+# -- whose figures: the headline (the filter's) and the progression chart (the progression's perspective) ----
+
+def _section(html: str, ident: str) -> str:
+    start = html.index(f'<section id="{ident}">')
+    return html[start:html.index("</section>", start)]
+
+
+def _report(cli, db, path, *args) -> str:
+    cli("--no-config", "report", "--html", path, *args, db=db)
+    return path.read_text(encoding="utf-8")
+
+
+def _perspective(cli, db, *args):
+    import json
+
+    return json.loads(cli("--no-config", "progression", "--format", "json", *args, db=db).stdout)["perspective"]
+
+
+def test_without_a_player_the_headline_is_both_sides_pooled(cli, db, tmp_path):
+    html = _report(cli, db, tmp_path / "r.html")
+    head = _section(html, "headline")
+    assert "Figures of both sides of every match." in head
+    assert "level, both sides pooled (this project&#x27;s bands)" in head  # a level is one player's
+    assert _perspective(cli, db) is None
+    assert "<title>PR per match of both sides pooled (point size: decisions)</title>" in _section(html, "progression")
+
+
+def test_a_players_report_names_the_player_in_headline_and_chart(cli, db, tmp_path):
+    html = _report(cli, db, tmp_path / "r.html", "--player", "charlot1")
+    head = _section(html, "headline")
+    assert "Figures of player charlot1." in head
+    assert "level (this project&#x27;s bands)" in head and "pooled" not in head
+    assert _perspective(cli, db, "--player", "charlot1") == "charlot1"
+    assert "<title>PR per match of charlot1 (point size: decisions)</title>" in _section(html, "progression")
+
+
+def test_the_chart_follows_the_main_player_as_the_progression_view_does(cli, db_copy, tmp_path):
+    """The main player is the progression's perspective without --player:
+    the chart names them; the headline stays both sides (the filter's)."""
+    cli("main-player", "charlot2", db=db_copy)
+    html = _report(cli, db_copy, tmp_path / "r.html")
+    assert "Figures of both sides of every match." in _section(html, "headline")
+    assert _perspective(cli, db_copy) == "charlot2"
+    assert "<title>PR per match of charlot2 (point size: decisions)</title>" in _section(html, "progression")
+
+
+def test_a_hostile_players_name_is_text_in_headline_and_chart(cli, db, tmp_path):
+    html = _report(cli, db, tmp_path / "r.html", "--player", HOSTILE)
+    assert HOSTILE not in html
+    assert "Figures of player &lt;script&gt;alert(1)&lt;/script&gt;." in _section(html, "headline")
+    assert "PR per match of &lt;script&gt;alert(1)&lt;/script&gt;" in _section(html, "progression")
+
+
+@pytest.mark.parametrize("view, section, args", [
+    ("stats", "headline", ()), ("progression", "progression", ()), ("errors", "errors", ()),
+    ("breakdowns", "breakdowns", ()), ("players", "players", ("--sort", "decisions:desc")),
+    ("matches", "matches", ()), ("summary", "summary", ()),
+])
+def test_a_section_is_its_views_html_of_its_json(cli, db, tmp_path, view, section, args):
+    """Each section of the report is the view's ``html`` of the object the
+    view's ``--format json`` prints (the summary's boards and comments
+    aside: they come from the store)."""
+    import json
+
+    from gnubg_blunder.commands import get_registry
+    from gnubg_blunder.views.summary import summary_html
+
+    html = _report(cli, db, tmp_path / "r.html", "--player", "charlot1")
+    obj = json.loads(cli("--no-config", view, "--player", "charlot1", *args, "--format", "json", db=db).stdout)
+    kit = get_registry().commands[view].view
+    mine = summary_html(obj) if view == "summary" else kit.render(obj, "html")
+    theirs = _section(html, section) + "</section>"
+    if view == "summary":  # the boards and comments beside each costly decision come from the store
+        theirs = re.sub(r"<svg\b.*?</svg>|<br><i>[^<]*</i>", "", theirs)
+        mine = re.sub(r"<br><i>[^<]*</i>", "", mine)
+    assert kit.html is not None and mine == theirs

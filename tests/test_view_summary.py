@@ -229,6 +229,27 @@ def test_summary_text_charlot1(db):
     assert HOSTILE in text  # a name is printed as it is in a terminal (the HTML report escapes it)
 
 
+def test_one_players_figures_are_labelled_pooled_without_a_player(db):
+    """The level band (and, in stats, the luck) is one player's figure:
+    without --player the PR of every match's both sides has a band, and it
+    says so; with --player it is that player's, without the label.  Both
+    sides of the fixture: 21.00 (Beginner); charlot1: 20.83 (Beginner)."""
+    text = cli("--no-config", "summary", db=db).stdout
+    assert "Level (both sides pooled): Beginner (PR 12 and above)" in text
+    text = cli("--no-config", "summary", "--player", "charlot1", db=db).stdout
+    assert "Level: Beginner (PR 12 and above)" in text and "pooled" not in text
+
+
+def test_stats_labels_level_and_luck_pooled_without_a_player(db):
+    """stats: the level band and the luck are one player's figures (as in
+    the summary): labelled as both sides pooled without --player."""
+    text = cli("--no-config", "stats", db=db).stdout
+    assert "level (both sides pooled): Beginner" in text
+    assert "Luck (both sides pooled): " in text
+    text = cli("--no-config", "stats", "--player", "charlot1", db=db).stdout
+    assert "level: Beginner" in text and "Luck: " in text and "pooled" not in text
+
+
 def test_list_errors_matches_the_count(db):
     s = summary_json(db, "--player", "charlot1", "--list")
     lst = s["list"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..commands import View
 from ..metrics.vocabulary import metric as metric_named
 from .errors import ci_text, scope_line, small_mark
-from .formatting import DASH, Table, num, table
+from .formatting import DASH, Table, num, table, table_html
 
 TITLES = {
     "phase": "By phase",
@@ -106,6 +106,37 @@ def breakdowns_table(obj: dict) -> Table:
     return Table(CSV_HEADERS, breakdowns_rows(obj))
 
 
+HTML_TITLES = {"phase": "By phase", "game_plan": "By game plan", "tag": "By #tag in comments", "score": "By score"}
+
+
+def breakdowns_html(obj: dict) -> str:
+    """The breakdowns as HTML (``<section id="breakdowns">``): one table per
+    breakdown of the object, rows under 10 decisions grey, the PR interval
+    or why there is none."""
+    html = ['<section id="breakdowns"><h2>Breakdowns</h2>']
+    for axis, title in HTML_TITLES.items():
+        if axis not in obj:
+            continue
+        rows, classes = [], []
+        for r in obj[axis]:
+            ci = r["pr_ci"]
+            rows.append([r["label"], r["positions"], r["decisions"], r["blunders"],
+                         None if r["pr"] is None else f"{r['pr']:.2f}",
+                         f"{ci[0]:.2f}–{ci[1]:.2f}" if ci else (r.get("ci_note") or DASH)])
+            classes.append("grey" if r["small"] else None)
+        html.append(f"<h3>{title}</h3>")
+        if not rows:
+            html.append('<p class="muted">No decisions.</p>')
+            continue
+        html.append(table_html(rows, ["", "positions", "decisions", "blunders", "PR", "95% interval"], "lrrrrl",
+                               classes))
+        if axis == "tag":
+            html.append('<p class="note">A decision can carry several tags: these rows do not add up.</p>')
+    html.append('<p class="note">Grey rows: fewer than 10 decisions. Intervals by matches; none under 3 '
+                "matches or without spread.</p></section>")
+    return "".join(html)
+
+
 BREAKDOWN_CHOICES = {"phase": ("phase",), "game-plan": ("game_plan",), "tag": ("tag",), "score": ("score",),
                      "all": ("phase", "game_plan", "tag", "score")}
 
@@ -124,4 +155,4 @@ def compute(scope) -> dict:
 
 
 VIEW = View("breakdowns", "PR by phase, game plan, #tag and score, with intervals", compute, breakdowns_text,
-            table=breakdowns_table, options=_options, metric=True)
+            table=breakdowns_table, html=breakdowns_html, options=_options, metric=True)

@@ -12,7 +12,7 @@ from typing import Optional
 from ..commands import View
 from ..metrics.vocabulary import metric as metric_named
 from ..units import mpt
-from .formatting import DASH, Table, num, percent, table, scope_text
+from .formatting import DASH, Table, num, percent, table, scope_text, table_html
 
 # how this view reads each metric (the metric's own words: metrics/vocabulary.py)
 METRIC_NOTES = {
@@ -204,6 +204,26 @@ def errors_table(obj: dict) -> Table:
     return Table(CSV_HEADERS, errors_rows(obj))
 
 
+def errors_html(obj: dict) -> str:
+    """The errors as HTML (``<section id="errors">``): recurring errors (cost
+    in PR points), PR by cube action and the error sizes as a bar chart."""
+    from .svgcharts import bar_chart
+
+    rec = [[r["game_plan"], r["nature"], r["theme"], r["errors"], f"{r['cost']:.2f}"]
+           for r in obj["recurring"] + obj["theme_not_determined"]]
+    cube = [[r["action"], r["decisions"], None if r["pr"] is None else f"{r['pr']:.2f}",
+             None if r["blunder_share"] is None else percent(r["blunder_share"], 0)] for r in obj["cube_actions"]]
+    hist = obj["histogram"]
+    chart = bar_chart([r["band"] for r in hist], [r["decisions"] for r in hist],
+                      title="Error sizes (mpt) over all counted decisions", value_format="{:.0f}")
+    html = ['<section id="errors"><h2>Errors</h2><h3>Recurring errors (cost in PR points)</h3>']
+    html.append(table_html(rec, ["game plan", "nature", "theme", "errors", "cost"], "lllrr") if rec
+                else '<p class="muted">No counted error with a game plan in this scope.</p>')
+    html += ["<h3>PR by cube action (the analysis' best action)</h3>",
+             table_html(cube, ["action", "decisions", "PR", "blunder share"], "lrrr"), chart, "</section>"]
+    return "".join(html)
+
+
 def compute(scope) -> dict:
     from ..metrics.errors import error_figures
 
@@ -212,4 +232,4 @@ def compute(scope) -> dict:
 
 
 VIEW = View("errors", "where the errors come from: recurring errors, cube actions and directions, checker vs "
-            "cube, error sizes", compute, errors_text, table=errors_table, metric=True)
+            "cube, error sizes", compute, errors_text, table=errors_table, html=errors_html, metric=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..commands import View
 from ..metrics.figures import per_side
-from .formatting import DASH, Table, elo_text, num, safe_text, scope_text, table
+from .formatting import DASH, Table, elo_text, num, safe_text, scope_text, table, table_html
 
 
 def match_objects(selection, thresholds) -> list:
@@ -69,6 +69,35 @@ def matches_text(obj: dict) -> str:
     ) + "\n(PR = 500 × error / decisions, XG's counting; MWC and L7 in % points; Elo against the engine)"
 
 
+def matches_html(obj: dict, limit: int = None) -> str:
+    """The matches as HTML (``<section id="matches">``), a row per side;
+    with ``limit``, the most recent ``limit`` matches (matches come in date
+    order) and a note of how many earlier ones are left out."""
+    objs = obj["matches"]
+    left_out = max(0, len(objs) - limit) if limit else 0
+    if limit:
+        objs = objs[-limit:]
+    rows = []
+    for m in objs:
+        for k, s in enumerate(m["sides"]):
+            rows.append([
+                m["id"] if k == 0 else "", (m["date"] or DASH) if k == 0 else "",
+                ("money" if m["length"] == 0 else m["length"]) if k == 0 else "",
+                s["player"], "won" if s["won"] else ("lost" if s["won"] is False else None),
+                s["decisions"], num(s["pr"]) if s["pr"] is not None else None,
+                num(s["mwc_loss"]) if s["mwc_loss"] is not None else None,
+                num(s["l7"]) if s["l7"] is not None else None,
+            ])
+    if not rows:
+        return '<section id="matches"><h2>Matches</h2><p class="muted">No matches in this scope.</p></section>'
+    note = (f'<p class="note">The {limit} most recent matches of the scope; {left_out} earlier ones '
+            "are left out here (`gnubg-blunder matches` lists them all).</p>" if left_out else "")
+    return ('<section id="matches"><h2>Matches</h2>' + note
+            + table_html(rows, ["match", "date", "length", "player", "result", "decisions", "PR", "MWC lost", "L7"],
+                         "lllllrrrr")
+            + "</section>")
+
+
 SIDE_COLUMNS = ("decisions", "checker_decisions", "double_decisions", "take_decisions", "error_emg", "pr",
                 "checker_pr", "cube_pr", "mwc_loss", "l7", "elo", "errors", "blunders", "snowie_er", "luck_emg",
                 "luck_rolls")
@@ -86,4 +115,5 @@ def matches_table(obj: dict) -> Table:
     return Table(["match_id", "date", "event", "length", "player", "result", *SIDE_COLUMNS, "engine", "depth"], rows)
 
 
-VIEW = View("matches", "list stored matches with each side's figures", compute, matches_text, table=matches_table)
+VIEW = View("matches", "list stored matches with each side's figures", compute, matches_text, table=matches_table,
+            html=matches_html)

@@ -17,7 +17,7 @@ from ..commands import UserError, View
 from ..metrics.vocabulary import metric as metric_named
 from ..units import mpt
 from . import formatting
-from .formatting import DASH, Table, interval, num, safe_text, table
+from .formatting import DASH, Table, interval, num, safe_text, table, table_html
 from .table_filters import Column
 
 # -- shared -------------------------------------------------------------------
@@ -154,6 +154,28 @@ def players_text(objs: list, flt: dict, *, total: int, sort: tuple, filters: lis
             notes.append(f"the filter's player ({safe_text(highlight_name)}) is not among these rows")
     notes.append("— = never measured")
     return "\n".join(lines + notes)
+
+
+def players_html(obj: dict) -> str:
+    """The players table as HTML (``<section id="players">``), in the
+    object's order; the filter's player highlighted, not the only row."""
+    table_rows, classes = [], []
+    for r in obj["players"]:
+        table_rows.append([r["player"], r["matches"], f"{r['wins']}–{r['losses']}", r["decisions"],
+                           None if r["pr"] is None else f"{r['pr']:.2f}",
+                           None if r["checker_pr"] is None else f"{r['checker_pr']:.2f}",
+                           None if r["cube_pr"] is None else f"{r['cube_pr']:.2f}",
+                           None if r["snowie_er"] is None else f"{r['snowie_er']:.2f}", r["blunders"],
+                           None if r["luck_per_roll"] is None else f"{r['luck_per_roll']:+.1f}",
+                           None if r["l7"] is None else f"{r['l7']:.2f}"])
+        classes.append("highlight" if r.get("highlight") else None)
+    if not table_rows:
+        return '<section id="players"><h2>Players</h2><p class="muted">No players in this scope.</p></section>'
+    return ('<section id="players"><h2>Players</h2>'
+            + table_html(table_rows, ["player", "matches", "W–L", "decisions", "PR", "checker PR", "cube PR",
+                                      "Snowie ER", "blunders", "luck/roll (mpt)", "L7"], "lrrrrrrrrrr", classes)
+            + '<p class="note">Each row is the Σ/Σ of that player\'s match sides. Luck per roll is not skill.</p>'
+            "</section>")
 
 
 PLAYER_CSV = (
@@ -602,7 +624,8 @@ def windows_compute(scope) -> dict:
 
 VIEWS = (
     View("players", "one row per player: matches, W–L, decisions, PR, Snowie ER, luck, L7",
-         players_compute, players_view_text, table=players_table, options=_players_options, metric=True),
+         players_compute, players_view_text, table=players_table, html=players_html, options=_players_options,
+         metric=True),
     View("compare", "two players side by side, with a verdict on relative figures",
          compare_compute, compare_text, table=compare_table, options=_two_players),
     View("contrast", "positions two players both decided where only one stayed under the error threshold",

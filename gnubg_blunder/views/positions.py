@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..commands import UserError, View
-from .formatting import DASH, Table, safe_text, scope_text, table
+from .formatting import DASH, Table, safe_text, scope_text, table, table_html
 
 COLUMNS = ("position_id", "match_id", "date", "game", "move", "player", "kind", "played", "best", "error_mpt",
            "mwc_loss")
@@ -100,6 +100,31 @@ def positions_text(obj: dict, title: str = "Decisions") -> str:
     return "\n".join(lines)
 
 
+def positions_html(obj: dict, heading: str = None, anchor: str = None) -> str:
+    """A drill-down list as HTML: an ``<h3>`` (``heading``, default the
+    criteria in words, with the total; ``anchor`` its id), a note when the
+    list is cut, and the table (a fragment: the report puts two in one
+    section)."""
+    from html import escape
+
+    n = obj["total"]
+    heading = heading or _criteria_text(obj["criteria"]).capitalize()
+    ident = f' id="{escape(anchor)}"' if anchor else ""
+    html = [f"<h3{ident}>{escape(heading)}: {n}</h3>"]
+    if obj["shown"] < n:
+        first = "costliest" if obj["order"].startswith("costliest") else "first"
+        flags = {"errors": " --errors", "blunders": " --blunders"}.get(obj["criteria"].get("severity"), "")
+        html.append(f'<p class="note">The {obj["shown"]} {first} of {n}; '
+                    f"`gnubg-blunder positions{flags} --limit 0` lists them all.</p>")
+    rows = [[r["match_id"], r["date"], r["game"], r["move"], r["player"], r["kind"], r.get("played"),
+             r.get("best"), None if r["error_mpt"] is None else f"{r['error_mpt']:.1f}", r["position_id"]]
+            for r in obj["decisions"]]
+    html.append(table_html(rows, ["match", "date", "game", "move", "player", "kind", "played", "best",
+                                  "e (mpt)", "position"], "lllllllrrl") if rows
+                else '<p class="muted">None.</p>')
+    return "".join(html)
+
+
 def positions_table(obj: dict) -> Table:
     return Table(COLUMNS, [[r.get(c) for c in COLUMNS] for r in obj["decisions"]])
 
@@ -177,4 +202,4 @@ def positions_view_text(obj: dict) -> str:
 
 
 VIEW = View("positions", "the decisions behind a count (drill-down)", compute, positions_view_text,
-            table=positions_table, options=_options)
+            table=positions_table, html=positions_html, options=_options)

@@ -8,7 +8,7 @@ from ..commands import View
 from ..metrics.progression import TREND_NOTE
 from ..metrics.vocabulary import metric as metric_named
 from ..metrics.summary import BANDS_NOTE
-from .formatting import DASH, Table, interval, num, table
+from .formatting import DASH, POOLED, Table, interval, num, table, table_html
 from .summary import band_text, scope_text
 
 
@@ -125,6 +125,53 @@ def progression_table(obj: dict) -> Table:
     return Table(CSV_HEADERS, rows)
 
 
+def chart_title(obj: dict) -> str:
+    """The progression chart's title: whose per-match figure it draws (the
+    perspective: the filter's player, else the main player, else both
+    sides pooled, as the text's first line says)."""
+    return f"{metric_named(obj['metric']).short} per match of {obj['perspective'] or POOLED} (point size: decisions)"
+
+
+def progression_html(obj: dict) -> str:
+    """The progression as HTML (``<section id="progression">``): the
+    perspective's figure (the object's metric) per dated match as an inline
+    SVG chart with the trend, the goal and, for PR, the level bands; the
+    tournaments table."""
+    import datetime as dt
+    from html import escape
+
+    from ..metrics.levels import BANDS
+    from .svgcharts import line_chart
+
+    m = metric_named(obj["metric"])
+    key = m.figure
+    pts = []
+    for r in obj["matches"]:
+        if r[key] is not None and r["date"]:
+            pts.append((dt.date.fromisoformat(r["date"]).toordinal(), r[key], r["decisions"], r["date"]))
+    trend = obj["trend"]
+    tline = None
+    if not trend.get("refused") and trend.get("from") and trend.get("to"):
+        a, b = dt.date.fromisoformat(trend["from"]).toordinal(), dt.date.fromisoformat(trend["to"]).toordinal()
+        tline = [(a, trend["value_at_first"]), (b, trend["value_at_last"])]
+    goal = obj["goal"]
+    chart = line_chart(pts, title=chart_title(obj), y_label=m.short, trend=tline,
+                       goal=goal["target"] if goal and goal.get("comparable") else None,
+                       bands=BANDS if key == "pr" else None)  # the level bands are bands of PR
+    trows = [[t["event"], t["date"], t["player"], t["matches"], t["decisions"],
+              None if t[key] is None else f"{t[key]:.2f}"] for t in obj["tournaments"]]
+    html = ['<section id="progression"><h2>Progression</h2>', chart,
+            f'<p class="note">{escape(obj["trend_note"])} '
+            + (escape("Trend refused: " + str(trend.get("refused"))) if trend.get("refused") else "")
+            + (f' {obj["undated_matches"]} undated match(es) left out.' if obj["undated_matches"] else "")
+            + "</p>"]
+    if trows:
+        html += ["<h3>Tournaments</h3>",
+                 table_html(trows, ["tournament", "date", "player", "matches", "decisions", m.short], "lllrrr")]
+    html.append("</section>")
+    return "".join(html)
+
+
 def compute(scope) -> dict:
     from ..db_settings import get_goal, main_player
     from ..metrics.progression import progression_figures
@@ -136,7 +183,7 @@ def compute(scope) -> dict:
 
 
 VIEW = View("progression", "PR per tournament and per match, the goal and a trend", compute, progression_text,
-            table=progression_table, metric=True)
+            table=progression_table, html=progression_html, metric=True)
 
 
 # -- goal suggest ------------------------------------------------------------------

@@ -1,11 +1,16 @@
 """The standalone HTML report: one file, no scripts at all, no external
 images or styles; charts and boards as inline SVG; every name and comment
-escaped (SPEC §14).
+escaped (SPEC §14).  Also the ``report`` command and the automatic report
+after each stored match (``report --auto FILE``), which
+``default_plugins/report_sections.py`` registers.
 
 The page is made of sections.  Each is a plugin's ``register_report_sections``
-(the built-in ones are in ``default_plugins/report_sections.py``): a name,
-an order and a function ``(ReportContext) -> str`` returning an HTML
-fragment.  Sections render figures that metrics computed; they compute none.
+(the built-in ones are below): a name, an order and a function
+``(ReportContext) -> str`` returning an HTML fragment.  A built-in section
+builds its view's JSON object once (:meth:`ReportContext.view_object`, the
+object the view's ``--format json`` prints) and renders it with the view's
+``html`` function (``views/summary.py: summary_html`` ...): sections compute
+no figure.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Callable, Optional
 
 from .. import __version__
 from . import formatting
+from .formatting import table_html  # noqa: F401  (a plugin's section may use it: the report's table style)
 
 STYLE = """
 body{font-family:"DejaVu Sans",Arial,sans-serif;color:#1f2328;background:#fff;margin:24px auto;max-width:1000px;
@@ -41,7 +47,12 @@ mark{background:#fff3b0}tr.highlight td{background:#fff8c5;font-weight:bold}
 @dataclass
 class ReportContext:
     """What every section gets: the store (for drill-down rows), the filter,
-    its selection and thresholds; ``cache`` holds figures sections share."""
+    its selection and thresholds, the metric asked for (``--metric``; the
+    built-in sections show PR); ``cache`` holds what sections share.
+
+    :meth:`view_object` gives a view's JSON object over this one scope (the
+    object ``gnubg-blunder VIEW --format json`` prints), computed once: a
+    section renders it with the view's ``html`` function."""
 
     store: object
     filter: object
@@ -54,6 +65,59 @@ class ReportContext:
         if key not in self.cache:
             self.cache[key] = compute()
         return self.cache[key]
+
+    def view_object(self, view, **args) -> dict:
+        """``view.compute`` (a :class:`gnubg_blunder.commands.View`) over
+        this report's filter and selection, its options at their defaults
+        but for ``args`` (e.g. ``sort="decisions:desc"``), once per view and
+        arguments; with its ``filter`` as the command writes it."""
+        key = ("view", view.name, tuple(sorted(args.items())))
+
+        def compute():
+            obj = view.compute(ViewScope(self, _view_args(view, args)))
+            obj.setdefault("filter", self.filter.to_json())
+            return obj
+
+        return self.once(key, compute)
+
+
+class ViewScope:
+    """A :class:`gnubg_blunder.commands.Scope` over a report's context: the
+    attributes a view's ``compute`` reads (store, filter, selection,
+    thresholds, args, metric, select, filter_json), without reading the
+    selection again."""
+
+    def __init__(self, report: ReportContext, args):
+        self.args = args
+        self.ctx = None
+        self.store = report.store
+        self.filter = report.filter
+        self.selection = report.selection
+        self.thresholds = report.thresholds
+
+    def select(self, flt):
+        return self.store.select(flt)
+
+    @property
+    def metric(self) -> str:
+        return getattr(self.args, "metric", None) or "pr"
+
+    @property
+    def filter_json(self) -> dict:
+        return self.filter.to_json()
+
+
+def _view_args(view, args: dict):
+    """The view's arguments as its command line would parse them with no
+    option given, ``args`` over them."""
+    import argparse
+
+    parser = argparse.ArgumentParser(add_help=False)
+    view.configure(parser)
+    defaults = parser.parse_args([])
+    for k, v in args.items():
+        setattr(defaults, k, v)
+    return defaults
 
 
 def sections(pm=None) -> list:
@@ -110,17 +174,151 @@ def write_report(store, flt, thresholds, path, metric: str = "pr", title: Option
     return html
 
 
-def table_html(rows: list, headers: list, align: Optional[str] = None, row_classes: Optional[list] = None) -> str:
-    """An HTML table; every cell escaped; None is "—"."""
-    align = align or "l" + "r" * (len(headers) - 1)
-    out = ["<table><tr>"]
-    out += [f'<th class="{"l" if a == "l" else "r"}">{escape(str(h))}</th>' for h, a in zip(headers, align)]
-    out.append("</tr>")
-    for i, r in enumerate(rows):
-        cls = f' class="{row_classes[i]}"' if row_classes and row_classes[i] else ""
-        out.append(f"<tr{cls}>")
-        for v, a in zip(r, align):
-            out.append(f'<td class="{"l" if a == "l" else "r"}">{"—" if v is None else escape(str(v))}</td>')
-        out.append("</tr>")
-    out.append("</table>")
-    return "".join(out)
+# -- the built-in sections: each renders its view's object with the view's html ----------------
+
+MATCHES_SHOWN = 300  # the report lists the most recent matches; the CLI lists them all
+LIST_ROWS = 300  # a list in the report shows the costliest; the CLI's `positions` shows them all
+
+
+def headline_section(ctx: ReportContext) -> str:
+    """The headline figures with their intervals (the ``stats`` object):
+    whose figures they are, the level labelled as both sides pooled without
+    a player."""
+    from .stats import VIEW, stats_html
+
+    return stats_html(ctx.view_object(VIEW))
+
+
+def summary_section(ctx: ReportContext) -> str:
+    """Rolling PR and the ten costliest decisions, each with its board."""
+    from .summary import VIEW, decision_details, summary_html
+
+    obj = ctx.view_object(VIEW)
+    return summary_html(obj, decision_details(obj["top"], ctx.store))
+
+
+def progression_section(ctx: ReportContext) -> str:
+    """PR per match of the progression's perspective (the filter's player,
+    else the main player, else both sides pooled), trend, goal, tournaments."""
+    from .progression import VIEW, progression_html
+
+    return progression_html(ctx.view_object(VIEW))
+
+
+def errors_section(ctx: ReportContext) -> str:
+    from .errors import VIEW, errors_html
+
+    return errors_html(ctx.view_object(VIEW))
+
+
+def breakdowns_section(ctx: ReportContext) -> str:
+    from .breakdowns import VIEW, breakdowns_html
+
+    return breakdowns_html(ctx.view_object(VIEW))
+
+
+def players_section(ctx: ReportContext) -> str:
+    """One row per player of the scope's matches, most decisions first (the
+    filter's player is highlighted, not the only row)."""
+    from .players import VIEWS, players_html
+
+    return players_html(ctx.view_object(VIEWS[0], sort="decisions:desc"))
+
+
+def matches_section(ctx: ReportContext) -> str:
+    from .matches import VIEW, matches_html
+
+    return matches_html(ctx.view_object(VIEW), limit=MATCHES_SHOWN)
+
+
+def lists_section(ctx: ReportContext) -> str:
+    """The decisions behind the headline counts (errors, blunders), costliest
+    first, so that every count of the page can be checked in the page."""
+    from .positions import VIEW, positions_html
+
+    html = ['<section id="lists"><h2>The decisions behind the counts</h2>']
+    for severity in ("errors", "blunders"):
+        obj = ctx.view_object(VIEW, limit=str(LIST_ROWS), **{severity: True})
+        html.append(positions_html(obj, heading=severity.capitalize(), anchor=f"list-{severity}"))
+    html.append("</section>")
+    return "".join(html)
+
+
+BUILT_IN_SECTIONS = (
+    ("headline", headline_section, 10),
+    ("summary", summary_section, 20),
+    ("progression", progression_section, 30),
+    ("errors", errors_section, 40),
+    ("breakdowns", breakdowns_section, 50),
+    ("players", players_section, 60),
+    ("matches", matches_section, 90),
+    ("lists", lists_section, 95),
+)
+
+
+# -- the command and the automatic report ------------------------------------------------------
+
+def _configure(p) -> None:
+    from ..commands import add_filter_arguments, add_metric
+
+    p.add_argument("--html", metavar="FILE", help="write the report to FILE")
+    add_metric(p)
+    p.add_argument("--title", metavar="TEXT")
+    p.add_argument("--auto", metavar="FILE|off",
+                   help="write the report to FILE after each newly stored match (off: stop)")
+    add_filter_arguments(p)
+
+
+def _run(args, ctx) -> int:
+    from ..commands import UserError, filter_from_args
+    from ..db_settings import thresholds_for
+    from ..user_config import load_config, save_config
+
+    if args.auto:
+        data = load_config()
+        data["report"] = {"auto": None if args.auto.lower() == "off" else args.auto}
+        save_config(data)
+        ctx.print("automatic report off" if args.auto.lower() == "off" else
+                  f"the report is written to {args.auto} after each newly stored match")
+        if not args.html:
+            return 0
+    if not args.html:
+        raise UserError("report needs --html FILE")
+    store = ctx.store()
+    flt = filter_from_args(args, ctx)
+    try:
+        write_report(store, flt, thresholds_for(store), args.html, metric=args.metric, title=args.title)
+    except OSError as exc:
+        raise UserError(f"{args.html}: {exc.strerror or exc}") from None
+    ctx.print(f"report written to {args.html}")
+    return 0
+
+
+def command():
+    """The ``report`` command (a :class:`gnubg_blunder.commands.Command`)."""
+    from ..commands import Command
+
+    return Command("report", "a standalone HTML report (no scripts, inline SVG)", _run, _configure)
+
+
+def auto_report(store, context) -> None:
+    """After a newly stored match: write the report to the file that
+    ``report --auto FILE`` saved (the saved filter applies); nothing when
+    none is saved.  A failure is one line on ``context``'s error stream:
+    the match is stored all the same."""
+    from ..db_settings import thresholds_for
+    from ..filters import Filter
+    from ..user_config import load_config, saved_filter
+
+    try:
+        path = (load_config().get("report") or {}).get("auto")
+    except ValueError:
+        return
+    if not path:
+        return
+    try:
+        flt = Filter(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in saved_filter().items()})
+        write_report(store, flt, thresholds_for(store), path)
+        context.print(f"report updated: {path}")
+    except Exception as exc:  # the match is stored; the report is a convenience
+        context.error(f"report not written ({type(exc).__name__}: {exc})")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..commands import View
 from ..metrics.levels import level_band
-from .formatting import DASH, Table, elo_text, interval, num, scope_text
+from .formatting import DASH, POOLED, Table, elo_text, interval, num, scope_text, whose
 
 
 def stats_object(figures: dict, flt) -> dict:
@@ -19,10 +19,12 @@ def stats_text(obj: dict) -> str:
     if not obj["decisions"]:
         lines.append(f"Matches: {obj['matches']}; no counted decisions.")
         return "\n".join(lines)
+    # the level and the luck are one player's figures: without --player they are both sides'
+    pooled = "" if obj["filter"].get("player") else f" ({POOLED})"
     lines += [
         f"Matches: {obj['matches']}   tournaments: {obj['tournaments']}   won–lost: {obj['wins']}–{obj['losses']}",
         f"Decisions: {obj['decisions']} (checker {obj['checker_decisions']}, cube {obj['cube_decisions']})",
-        f"PR: {num(obj['pr'])}  95% {interval(obj['pr_ci'])}   level: {obj['level'] or DASH} "
+        f"PR: {num(obj['pr'])}  95% {interval(obj['pr_ci'])}   level{pooled}: {obj['level'] or DASH} "
         "(this project's bands, not a published norm)",
         f"  checker PR: {num(obj['checker_pr'])}   cube PR: {num(obj['cube_pr'])}",
         f"Snowie error rate: {num(obj['snowie_er'])} (factor 500; gnubg prints twice this)",
@@ -37,13 +39,57 @@ def stats_text(obj: dict) -> str:
             f"Elo against the engine: {elo_text(obj['elo'], obj['elo_bound'])}"
         )
     lines.append(
-        f"Luck: {num(obj['luck_emg'], 3, signed=True)} EMG over {obj['luck_rolls']} rolls"
+        f"Luck{pooled}: {num(obj['luck_emg'], 3, signed=True)} EMG over {obj['luck_rolls']} rolls"
         + ("" if obj["luck_per_roll_mpt"] is None else f" ({obj['luck_per_roll_mpt']:+.1f} mpt a roll)")
     )
     for name, values in (obj.get("plugin_metrics") or {}).items():
         shown = ", ".join(f"{k} {DASH if v is None else v}" for k, v in values.items())
         lines.append(f"{name} (plugin): {shown}")
     return "\n".join(lines)
+
+
+def _figure_html(value: str, label: str, anchor: str = None) -> str:
+    """One headline figure; with ``anchor``, a count that links to the list
+    of its decisions further down the page."""
+    from html import escape
+
+    if anchor:
+        return (f'<div class="figure"><div class="v"><a href="{anchor}">{escape(value)}</a></div>'
+                f'<div class="k">{escape(label)} (list below)</div></div>')
+    return f'<div class="figure"><div class="v">{escape(value)}</div><div class="k">{escape(label)}</div></div>'
+
+
+def _ci_words(ci, digits: int = 2) -> str:
+    return "no interval" if not ci else f"95% {ci[0]:.{digits}f}–{ci[1]:.{digits}f}"
+
+
+def stats_html(obj: dict) -> str:
+    """The figures as the report's headline (``<section id="headline">``):
+    whose they are, PR with its interval, its parts, MWC lost, L7, Elo, the
+    counts (errors and blunders link to ``#list-errors`` / ``#list-blunders``)
+    and the level band, labelled as both sides pooled without a player."""
+    from html import escape
+
+    pooled = not obj["filter"].get("player")
+    figs = [
+        _figure_html(num(obj["pr"]), f"PR ({_ci_words(obj['pr_ci'])})"),
+        _figure_html(num(obj["checker_pr"]), "checker PR"),
+        _figure_html(num(obj["cube_pr"]), "cube PR"),
+        _figure_html(DASH if obj["mwc_loss"] is None else f"{obj['mwc_loss']:.2f}", "MWC lost, % points"),
+        _figure_html(DASH if obj["l7"] is None else f"{obj['l7']:.2f}", f"L7, % points ({_ci_words(obj['l7_ci'])})"),
+        _figure_html(elo_text(obj["elo"], obj["elo_bound"]), "Elo against the engine"),
+        _figure_html(str(obj["decisions"]), "decisions"),
+        _figure_html(str(obj["errors"]), "errors", "#list-errors"),
+        _figure_html(str(obj["blunders"]), "blunders", "#list-blunders"),
+        _figure_html(str(obj["matches"]), "matches"),
+        _figure_html(str(obj["tournaments"]), "tournaments"),
+        _figure_html(obj["level"] or DASH, f"level, {POOLED} (this project's bands)" if pooled
+                     else "level (this project's bands)"),
+    ]
+    note = ('<p class="note">PR = 500 × error / decisions (XG\'s counting). Level bands are this project\'s '
+            "reference, not a published norm. Money play has no MWC, L7 or Elo.</p>")
+    return (f'<section id="headline"><h2>Headline</h2><p class="whose">Figures of {escape(whose(obj["filter"]))}.</p>'
+            f'<div class="headline">{"".join(figs)}</div>{note}</section>')
 
 
 def compute(scope) -> dict:
@@ -79,4 +125,5 @@ def stats_table(obj: dict) -> Table:
     return Table(headers, [row])
 
 
-VIEW = View("stats", "figures over a selection of matches", compute, stats_text, table=stats_table)
+VIEW = View("stats", "figures over a selection of matches", compute, stats_text, table=stats_table,
+            html=stats_html)

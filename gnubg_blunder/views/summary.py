@@ -1,7 +1,8 @@
-"""``summary``: what is my level (SPEC §14), as text or JSON.
+"""``summary``: what is my level (SPEC §14), as text, JSON or HTML (the
+report's summary section).
 
 Renders :func:`gnubg_blunder.metrics.summary.summary_figures`; computes
-nothing.  (``views/summary.py`` is the console match summary.)
+nothing.  (``views/match_summary.py`` is the console match summary.)
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 from ..commands import UserError, View
 from ..metrics.summary import BANDS_NOTE
 from ..metrics.vocabulary import metric as metric_named
-from .formatting import DASH, elo_text, interval, num, scope_text
+from .formatting import DASH, POOLED, elo_text, interval, num, scope_text, table_html
 from .positions import DEFAULT_LIMIT, decisions_table, listing, parse_limit, positions_object, positions_text
 
 
@@ -108,7 +109,9 @@ def summary_text(obj: dict) -> str:
         lines.append(f"{_plural(obj['matches'], 'match', 'matches')}; no counted decisions.")
         return "\n".join(lines)
     lines += _headline(obj)
-    lines.append(f"Level: {band_text(obj['level_band'])} — {BANDS_NOTE}")
+    # a level is one player's: without --player the PR is both sides' and so is its band
+    pooled = "" if obj["filter"].get("player") else f" ({POOLED})"
+    lines.append(f"Level{pooled}: {band_text(obj['level_band'])} — {BANDS_NOTE}")
     lines.append(
         f"Counts: {_plural(obj['tournaments'], 'tournament')}, {_plural(obj['matches'], 'match', 'matches')}, "
         f"{_plural(obj['decisions'], 'decision')} (checker {obj['checker_decisions']}, cube {obj['cube_decisions']}); "
@@ -131,6 +134,78 @@ def summary_text(obj: dict) -> str:
         lines.append("")
         lines.append(positions_text(obj["list"], obj["list"].get("title") or "Listed"))
     return "\n".join(lines)
+
+
+def decision_diagram(record: dict, row: dict) -> str:
+    """The board of a costly decision (a drill-down ``record``, its store
+    ``row`` from ``decision_rows``): the played checker move drawn as arrows
+    (from the analysis' candidate list), the cube and dice shown."""
+    import json
+
+    from ..board.moves import legal_plays
+    from ..board.position import Board
+    from ..board.svg import board_svg
+
+    if not record.get("position_id"):
+        return ""
+    board = Board.from_position_id(record["position_id"])
+    dice = (row.get("dice1"), row.get("dice2")) if row.get("dice1") else None
+    steps = None
+    if row.get("kind") == "checker" and dice and row.get("candidates") and row.get("played_index") is not None:
+        played = json.loads(row["candidates"])[row["played_index"]].get("position_id")
+        for play in legal_plays(board, *dice):
+            if play.result.position_id() == played:
+                steps = play.steps
+                break
+    owner = row.get("cube_owner", -1)
+    decider = 0 if owner == row.get("player") else (1 if owner in (0, 1) else -1)
+    p = row.get("player") or 0
+    names = (record["players"][p], record["players"][1 - p]) if record.get("players") else None
+    return board_svg(board, cube_value=row.get("cube_value") or 1, cube_owner=decider, dice=dice,
+                     move_steps=steps, width=420, player_names=names,
+                     title=f"Match {record['match_id']}, game {record['game']}, move {record['move']}")
+
+
+def decision_details(records: list, store) -> dict:
+    """{row_id: {"diagram": SVG board, "comment": the decision's comment}}
+    of drill-down records, read from ``store.decision_rows`` (what
+    :func:`summary_html` draws beside each costly decision)."""
+    rows = {r["id"]: r for r in store.decision_rows([t["row_id"] for t in records])}
+    return {t["row_id"]: {"diagram": decision_diagram(t, rows.get(t["row_id"], {})),
+                          "comment": rows.get(t["row_id"], {}).get("comment")} for t in records}
+
+
+def summary_html(obj: dict, details: dict = None) -> str:
+    """The summary as HTML (``<section id="summary">``): PR over the last N
+    decisions and the costliest decisions, each with its board and comment
+    when ``details`` (:func:`decision_details`) gives them."""
+    from html import escape
+
+    details = details or {}
+    rows = [[r["n"], r["decisions"], None if r["pr"] is None else f"{r['pr']:.2f}",
+             "exceeds the decisions there are" if r["exceeds"] else ""] for r in obj["rolling"]]
+    classes = ["grey" if r["exceeds"] else None for r in obj["rolling"]]
+    html = ['<section id="summary"><h2>Summary</h2><h3>PR over the last N decisions</h3>',
+            table_html(rows, ["last N", "decisions", "PR", ""], "rrrl", classes),
+            f'<h3 id="costliest">The {len(obj["top"])} costliest decisions</h3>']
+    if not obj["top"]:
+        html.append('<p class="muted">No decision with an error in this scope.</p>')
+    for t in obj["top"]:
+        extra = details.get(t["row_id"], {})
+        facts = (
+            f'<div class="facts"><b>#{t["rank"]}</b> — {escape(t["player"])}, '
+            f'{escape(t["kind"])}<br>cost {t["error_mpt"]:.1f} mpt'
+            + ("" if t["mwc_loss"] is None else f", {t['mwc_loss']:.2f} % MWC")
+            + f'<br>played: {escape(str(t.get("played") or DASH))}<br>'
+            f'best: {escape(str(t.get("best") or DASH))}<br>'
+            f'match {t["match_id"]} ({escape(" v ".join(t["players"]))}, {escape(t["date"] or "undated")}), '
+            f'game {t["game"]}, move {t["move"]}<br><span class="muted">{escape(t["position_id"] or "")}</span>'
+            + (f'<br><i>{escape(extra["comment"])}</i>' if extra.get("comment") else "")
+            + "</div>"
+        )
+        html.append(f'<div class="decision">{extra.get("diagram", "")}{facts}</div>')
+    html.append("</section>")
+    return "".join(html)
 
 
 _LIST = re.compile(r"decisions|errors|blunders|top|last(\d+)")
@@ -176,4 +251,4 @@ def compute(scope) -> dict:
 
 
 VIEW = View("summary", "level, rolling PR and the costliest decisions of a selection", compute, summary_text,
-            options=_options, metric=True)
+            html=summary_html, options=_options, metric=True)
