@@ -47,7 +47,7 @@ def _plural(n: int, word: str, plural: str = None) -> str:
 
 def _headline(obj: dict) -> list:
     metric = obj["metric"]
-    lines = [f"Metric: {metric_named(metric).label}: {metric_named(metric).help}"]
+    lines = [f"Metric: {metric_named(metric).help}"]
     if metric == "pr":
         lines.append(f"PR {num(obj['pr'])}  95% {interval(obj['pr_ci'])}   "
                      f"checker {num(obj['checker_pr'])}   cube {num(obj['cube_pr'])}")
