@@ -1,72 +1,236 @@
-"""The hooks a gnubg-blunder plugin can implement.
+"""The hooks a gnubg-blunder plugin can implement: the plugin author's manual.
 
-This file is the plugin author's manual.  Implement a hook with
-``@gnubg_blunder.hookimpl`` in a module or object, and make it loadable from
-the ``gnubg_blunder`` entry-point group (see ``examples/``).  The built-in
-importers, the store step, the console summary and every command are
-registered through these same hooks (``gnubg_blunder/default_plugins/``).
+A plugin is a module (or any object) with functions marked
+``@hookimpl`` (``from gnubg_blunder.hookspecs import hookimpl``, or
+``hookimpl = pluggy.HookimplMarker("gnubg_blunder")``), named as a hook
+below and taking any subset of its parameters, by name.  An
+installed plugin is loaded from the ``gnubg_blunder`` entry-point group::
+
+    [project.entry-points.gnubg_blunder]
+    my_plugin = "my_package.my_module"
+
+(``examples/csv_log_plugin`` is a working one: a post-analysis action, a
+command, a view and a metric).  ``gnubg-blunder plugins`` lists what is
+loaded; ``GNUBG_BLUNDER_NO_PLUGINS=1`` loads none but the built-in ones.
+
+The built-in importers, the store step, the console summary, every command
+and the report's sections are plugins of these same hooks
+(``gnubg_blunder/default_plugins/``, which only register; the code lives in
+``importers/``, ``store/``, ``views/``).  They are registered first; pluggy
+calls the plugins registered last first, so an installed plugin is called
+before the built-in ones.
+
+The hooks, by the phase in which they are called:
+
+1. importing: :func:`register_importers`
+2. storing, and after a new analysis is stored: :func:`store_match`,
+   :func:`post_analysis`
+3. commands and views: :func:`register_commands`
+4. metrics: :func:`register_metrics`
+5. the HTML report's sections: :func:`register_report_sections`
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable, Optional
+
 import pluggy
+
+if TYPE_CHECKING:
+    from .commands import Context, Registry
+    from .metrics.arrays import Selection
+    from .metrics.counting import Thresholds
+    from .model import Match
+    from .store import SQLiteStore, StoreResult
+    from .views.report import ReportContext
 
 hookspec = pluggy.HookspecMarker("gnubg_blunder")
 hookimpl = pluggy.HookimplMarker("gnubg_blunder")
 
 
-@hookspec
-def register_importers(register):
-    """Add importers.
+# -------------------------------------------------------------------------
+# 1. Importing: files -> matches
+# -------------------------------------------------------------------------
 
-    Call ``register(importer)`` once per importer.  An importer has
-    ``name`` (str), ``extensions`` (tuple of lower-case suffixes such as
-    ``(".sgf",)``) and ``read(path, require_analysis=True) ->
-    list[gnubg_blunder.model.Match]`` (``require_analysis=False``: a match
-    without analysis is read too, for conversions),
-    raising ``gnubg_blunder.importers.records.MatchImportError`` with a
-    one-line message for a file it cannot read.  An importer of a plugin
-    loaded later replaces a built-in one for the same suffix.
+
+@hookspec
+def register_importers(register: Callable[[object], None]) -> None:
+    """Add importers of match files.
+
+    Called whenever the loaded importers are needed (``import``, ``convert``,
+    ``import --help``, ``plugins``).
+
+    :param register: call ``register(importer)`` once per importer.  An
+        importer is any object with
+
+        - ``name: str``: shown by ``gnubg-blunder plugins`` and ``import --help``;
+        - ``extensions: tuple[str, ...]``: the suffixes it reads, with the dot
+          (``(".sgf",)``; compared without case);
+        - ``read(path: pathlib.Path, require_analysis: bool = True) ->
+          list[gnubg_blunder.model.Match]``: the matches of one file.
+          ``import`` calls ``read(path)``; ``convert`` calls
+          ``read(path, require_analysis=False)`` (a match without analysis
+          is read too), and ``read(path)`` when the importer does not take
+          the keyword.  For a file it cannot read it raises
+          ``gnubg_blunder.importers.records.MatchImportError`` with a
+          one-line message for the user (``import`` reports an ``OSError``
+          or ``UnicodeError`` the same way) and the other files are
+          imported all the same.
+
+    One importer per suffix: where two plugins read the same suffix, the
+    plugin registered last wins, so an installed plugin replaces a
+    built-in importer.
     """
 
 
+# -------------------------------------------------------------------------
+# 2. Storing a match, and after a new analysis is stored
+# -------------------------------------------------------------------------
+
+
 @hookspec(firstresult=True)
-def store_match(store, match):
-    """Store one imported match; return a ``gnubg_blunder.store.StoreResult``.
+def store_match(store: "SQLiteStore", match: "Match") -> Optional["StoreResult"]:
+    """Store one imported match (each match ``import``, ``analyse``,
+    ``bdb.analyse()`` or ``bdb.store()`` reads).
 
-    The first plugin that returns a result wins (the built-in store step
-    writes it to the SQLite store in one transaction)."""
+    :param store: the open store (``gnubg_blunder.store.SQLiteStore``).
+    :param match: the match an importer read (``gnubg_blunder.model.Match``).
+    :return: a ``gnubg_blunder.store.StoreResult`` (``status``: ``"stored"``,
+        ``"analysis added"`` or ``"already stored"``; ``match_id``;
+        ``analysis_id``), or None to let the next implementation store it.
 
-
-@hookspec
-def post_analysis(store, match, result, context):
-    """Called with each newly stored match or analysis.
-
-    ``match`` is the :class:`gnubg_blunder.model.Match` just stored,
-    ``result`` its ``StoreResult`` (``status`` is ``"stored"`` or
-    ``"analysis added"``, never ``"already stored"``), ``store`` the open
-    store and ``context`` a :class:`gnubg_blunder.commands.Context` (its
-    ``out`` stream is gnubg's console inside gnubg; ``context.summary`` is
-    True where the user asked for the match summary)."""
+    The first implementation that returns a result wins; the built-in store
+    step (``trylast``) writes the match to the SQLite store in one
+    transaction.
+    """
 
 
 @hookspec
-def register_commands(registry):
-    """Add commands: ``registry.add(command)`` with a
-    :class:`gnubg_blunder.commands.Command`.  Every command serves both the
-    ``gnubg-blunder`` CLI and ``bdb("...")`` inside gnubg."""
+def post_analysis(store: "SQLiteStore", match: "Match", result: "StoreResult", context: "Context") -> None:
+    """Called after each match or analysis that :func:`store_match` stored:
+    ``result.status`` is ``"stored"`` or ``"analysis added"``, never
+    ``"already stored"``.
+
+    :param store: the open store.
+    :param match: the ``gnubg_blunder.model.Match`` just stored.
+    :param result: its ``gnubg_blunder.store.StoreResult`` (``match_id`` is
+        the stored match's id).
+    :param context: the running command's ``gnubg_blunder.commands.Context``:
+        write with ``context.print(...)`` / ``context.error(...)`` (its
+        ``out`` is gnubg's console inside gnubg); ``context.summary`` is True
+        where the user asked for the match summary (``bdb.analyse()``,
+        ``bdb.store()``), ``context.inside_gnubg`` inside gnubg.
+
+    Every implementation is called (the built-in ones print the console
+    summary and write the automatic report, ``report --auto FILE``).  An
+    exception propagates to the command: catch what is a convenience.
+    """
+
+
+# -------------------------------------------------------------------------
+# 3. Commands and views
+# -------------------------------------------------------------------------
 
 
 @hookspec
-def register_metrics(register):
-    """Add metrics: ``register(name, function)`` where ``function(selection,
-    thresholds, decision_type) -> dict`` is pure (arrays in, figures out;
-    no SQL, no I/O; ``selection`` is a
-    :class:`gnubg_blunder.metrics.arrays.Selection`).  ``stats`` shows each
-    under its name (JSON: ``plugin_metrics``)."""
+def register_commands(registry: "Registry") -> None:
+    """Add commands: each serves the ``gnubg-blunder`` command line and
+    ``bdb("...")`` inside gnubg with the same words.
+
+    :param registry: a ``gnubg_blunder.commands.Registry``; call
+        ``registry.add(command)`` with either
+
+        - a ``gnubg_blunder.commands.View``: a command that prints figures or
+          rows over the one filter.  ``View(name, help, compute, text,
+          table=None, html=None, options=None, metric=False,
+          decision_type=True)``: ``compute(scope) -> dict`` returns the JSON
+          object (the kit adds its ``filter``); ``text(obj) -> str``;
+          ``table(obj) -> gnubg_blunder.views.formatting.Table(headers, rows)``
+          for a view with one table (its CSV and HTML table; without it no
+          ``--format csv``); ``html(obj) -> str`` where the view has a richer
+          HTML form; ``options(parser)`` adds the view's own arguments.  The
+          kit gives it the filter options (``--player``, ``--from``/``--to``,
+          ``--length``, ``--tournament``, ``--decision-type``, ``--engine``,
+          ``--min-depth``, ``--no-config``), ``--format``, ``--metric`` when
+          ``metric=True``, and a ``gnubg_blunder.commands.Scope``: ``store``,
+          ``filter`` (the saved filter with this run's flags over it),
+          ``selection`` (``gnubg_blunder.metrics.arrays.Selection``, read
+          once), ``thresholds``, ``metric``, ``args``, ``ctx``,
+          ``filter_json``, ``select(filter)``; an unknown ``--player`` is
+          refused with the closest names;
+        - a ``gnubg_blunder.commands.Command(name, help, run, configure=None)``
+          for anything else: ``configure(parser)`` adds its arguments to an
+          ``argparse`` parser, ``run(args, ctx) -> int`` runs it with a
+          ``gnubg_blunder.commands.Context`` (``ctx.store()``, ``ctx.print``)
+          and returns the exit status.  Build its options with the kit's
+          ``add_filter_arguments(parser, decision_type=True)``,
+          ``add_metric(parser)``, ``add_format(parser, csv=False)`` and
+          ``filter_from_args(args, ctx)``.
+
+    Raise ``gnubg_blunder.commands.UserError`` for the user's mistakes: one
+    line, exit status 2, no traceback.  A name already registered raises
+    ``ValueError``: a plugin's command cannot take a built-in command's name.
+    """
+
+
+# -------------------------------------------------------------------------
+# 4. Metrics
+# -------------------------------------------------------------------------
 
 
 @hookspec
-def register_report_sections(register):
-    """Add HTML report sections: ``register(name, function)`` where
-    ``function(selection, context) -> str`` returns an HTML fragment."""
+def register_metrics(register: Callable[[str, Callable[["Selection", "Thresholds", str], dict]], None]) -> None:
+    """Add metrics, which ``stats`` shows beside its own figures.
+
+    :param register: call ``register(name, function)``; ``stats`` calls
+        ``function(selection, thresholds, decision_type) -> dict`` (by
+        position) over its filter's selection:
+
+        - ``selection``: ``gnubg_blunder.metrics.arrays.Selection``, the
+          decision and roll arrays of the filter's matches; ``sides`` (and
+          ``decision_side_mask()``) say which sides are the filter's player
+          (both sides without one);
+        - ``thresholds``: ``gnubg_blunder.metrics.counting.Thresholds``, the
+          database's error and blunder thresholds (EMG);
+        - ``decision_type``: ``"all"``, ``"checker"`` or ``"cube"``.
+
+        The function is pure: arrays in, figures out (no SQL, no I/O); the
+        dict's values are numbers, strings or None (never measured).
+        ``stats`` prints ``NAME (plugin): key value, ...``; its JSON has them
+        under ``plugin_metrics[NAME]``, its CSV as ``NAME.key`` columns.
+
+    One function per name: the plugin registered last wins.
+    """
+
+
+# -------------------------------------------------------------------------
+# 5. The HTML report's sections
+# -------------------------------------------------------------------------
+
+
+@hookspec
+def register_report_sections(register: Callable[..., None]) -> None:
+    """Add sections to the HTML report (``report --html FILE``, ``bdb.report()``,
+    ``report --auto FILE``).
+
+    :param register: call ``register(name, function, order=100)``:
+
+        - ``name: str``: shown in the page if the section fails;
+        - ``function(context: gnubg_blunder.views.report.ReportContext) ->
+          str``: an HTML fragment, usually one ``<section id="...">``; an
+          empty string leaves the section out.  ``context`` holds ``store``,
+          ``filter``, ``selection``, ``thresholds``, ``metric`` (the one
+          ``--metric`` asked for), ``once(key, compute)`` (figures computed
+          once for every section) and ``view_object(view, **args)`` (a
+          view's JSON object over the report's scope, e.g.
+          ``context.view_object(gnubg_blunder.views.errors.VIEW)``);
+        - ``order: int``: sections are laid out by order, then name.  The
+          built-in ones: headline 10, summary 20, progression 30, errors 40,
+          breakdowns 50, players 60, matches 90, lists 95.
+
+    The page allows no script and no external reference: escape every name
+    and comment (``html.escape``); ``gnubg_blunder.views.formatting.table_html``
+    writes a table in the report's style, ``views/svgcharts.py`` inline SVG
+    charts.  A section that raises is replaced by a line saying so; the rest
+    of the report is written.
+    """

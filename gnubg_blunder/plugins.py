@@ -83,7 +83,8 @@ def importers(pm=None) -> dict:
 
 def metrics(pm=None) -> dict:
     """{name: function} of the plugins' metrics (``register_metrics``):
-    ``function(selection, thresholds=..., decision_type=...) -> dict``, pure."""
+    ``function(selection, thresholds, decision_type) -> dict``, pure (``stats``
+    calls it by position); the plugin registered last wins a name."""
     pm = pm or get_plugin_manager()
     found: dict = {}
 
