@@ -170,3 +170,18 @@ def test_a_section_is_its_views_html_of_its_json(cli, db, tmp_path, view, sectio
         theirs = re.sub(r"<svg\b.*?</svg>|<br><i>[^<]*</i>", "", theirs)
         mine = re.sub(r"<br><i>[^<]*</i>", "", mine)
     assert kit.html is not None and mine == theirs
+
+
+def test_report_refuses_a_player_no_match_has(cli, db, tmp_path):
+    out = tmp_path / "r.html"
+    res = cli("--no-config", "report", "--html", out, "--player", "charlot", db=db, check=False)
+    assert res.returncode == 2 and "no player 'charlot'" in res.stderr and "charlot1" in res.stderr
+    assert not out.exists()
+
+
+def test_report_metric_is_the_progression_charts(cli, db, tmp_path):
+    out = tmp_path / "r.html"
+    cli("--no-config", "report", "--html", out, "--metric", "mwc7", db=db)
+    assert "L7 per match of both sides pooled" in out.read_text(encoding="utf-8")
+    cli("--no-config", "report", "--html", out, db=db)
+    assert "PR per match of both sides pooled" in out.read_text(encoding="utf-8")

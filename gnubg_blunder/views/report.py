@@ -202,7 +202,7 @@ def progression_section(ctx: ReportContext) -> str:
     else the main player, else both sides pooled), trend, goal, tournaments."""
     from .progression import VIEW, progression_html
 
-    return progression_html(ctx.view_object(VIEW))
+    return progression_html(ctx.view_object(VIEW, metric=ctx.metric))
 
 
 def errors_section(ctx: ReportContext) -> str:
@@ -263,6 +263,10 @@ def _configure(p) -> None:
 
     p.add_argument("--html", metavar="FILE", help="write the report to FILE")
     add_metric(p)
+    for action in p._actions:
+        if action.dest == "metric":
+            action.help = "the metric of the progression chart (the other sections show PR and L7 side by side); " \
+                + action.help
     p.add_argument("--title", metavar="TEXT")
     p.add_argument("--auto", metavar="FILE|off",
                    help="write the report to FILE after each newly stored match (off: stop)")
@@ -286,6 +290,12 @@ def _run(args, ctx) -> int:
         raise UserError("report needs --html FILE")
     store = ctx.store()
     flt = filter_from_args(args, ctx)
+    if flt.player:
+        from ..commands import unknown_player
+
+        names = store.player_names()
+        if store.canonical_name(flt.player).casefold() not in {n.casefold() for n in names}:
+            raise unknown_player(flt.player, names)
     try:
         write_report(store, flt, thresholds_for(store), args.html, metric=args.metric, title=args.title)
     except OSError as exc:
