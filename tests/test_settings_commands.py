@@ -7,12 +7,13 @@ import io
 
 import pytest
 
-from fixture_db import build_fixture_db
 
 
 @pytest.fixture()
-def db(tmp_path):
-    return build_fixture_db(tmp_path / "fx.db")
+def db(db_copy):
+    """These tests write (aliases, goals, the main player): the shared
+    fixture database's copy of the test's own."""
+    return db_copy
 
 
 @pytest.fixture()
@@ -67,6 +68,10 @@ def test_filter_set_show_reset(cli):
     assert "player charlot1" in cli("filter", "show")[1]
     out = cli("filter", "reset")[1]
     assert "player charlot1" in out and "lengths" not in out
+    # the saved player is forgotten only when asked (`filter set --player ""` is refused)
+    out = cli("filter", "reset", "--player")[1]
+    assert "player" not in out.split(":", 1)[1] and "every match, both sides" in out
+    assert "every match, both sides" in cli("filter", "show")[1]
 
 
 def _one_line_error(result, *words):

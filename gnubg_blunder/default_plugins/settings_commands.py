@@ -15,7 +15,8 @@ def _filter_configure(p):
     sub = p.add_subparsers(dest="filter_command", metavar="SUBCOMMAND")
     s = sub.add_parser("set", help="save a filter (the flags given replace those saved)")
     add_filter_arguments(s)
-    sub.add_parser("reset", help="clear the saved filter, all but the player")
+    r = sub.add_parser("reset", help="clear the saved filter, all but the player")
+    r.add_argument("--player", dest="forget_player", action="store_true", help="forget the saved player too")
     sub.add_parser("show", help="show the saved filter")
 
 
@@ -33,7 +34,8 @@ def _filter_run(args, ctx):
             path = save_filter(values)
             ctx.print(f"saved filter ({path}): {_describe(values)}")
         elif cmd == "reset":
-            values = {k: v for k, v in saved_filter().items() if k == "player"}
+            keep = () if args.forget_player else ("player",)
+            values = {k: v for k, v in saved_filter().items() if k in keep}
             path = save_filter(values)
             ctx.print(f"filter reset ({path}): {_describe(values)}")
         else:
