@@ -194,3 +194,22 @@ def test_views_do_no_arithmetic_on_figures():
         for rx in (r"\b500\s*\*", r"\*\s*500\b", r"sqrt", r"\b1000\s*\*", r"\*\s*1000\b", r"\b100\s*\*",
                    r"\*\s*100\b"):
             assert not re.search(rx, text), (p.name, rx)
+
+
+@pytest.mark.parametrize("view", ["stats", "summary", "matches", "errors", "breakdowns", "positions"])
+def test_scope_line_says_whose_figures(view, db, cli):
+    """Rough edge: with a filter but no player, the scope line said only
+    "tournaments Club A"; it says both sides, or the player."""
+    first = cli("--no-config", view, "--tournament", "Club A", db=db).stdout.splitlines()[0]
+    assert "tournaments Club A, both sides" in first, first
+    first = cli("--no-config", view, "--tournament", "Club A", "--player", "charlot1", db=db).stdout.splitlines()[0]
+    assert "player charlot1" in first and "both sides" not in first, first
+    first = cli("--no-config", view, db=db).stdout.splitlines()[0]
+    assert "every stored match, both sides" in first, first
+
+
+def test_progression_scope_names_the_perspective(db, cli):
+    first = cli("--no-config", "progression", "--tournament", "Club A", db=db).stdout.splitlines()[0]
+    assert "tournaments Club A" in first and "figures of both sides pooled" in first, first
+    first = cli("--no-config", "progression", "--player", "charlot2", db=db).stdout.splitlines()[0]
+    assert "figures of charlot2" in first, first

@@ -39,8 +39,10 @@ def safe_text(s) -> str:
 
 
 def scope_text(f: dict, ignored: tuple = (), everything: str = "every stored match, both sides") -> str:
-    """The filter in words (every view names its scope); ``f`` is
-    ``Filter.to_json()``; keys in ``ignored`` are left out."""
+    """The filter in words (every view names its scope, and whose figures
+    they are: a player, or both sides); ``f`` is ``Filter.to_json()``; keys
+    in ``ignored`` are left out (a view that names its players itself
+    ignores "player")."""
     parts = []
     if f.get("player") and "player" not in ignored:
         parts.append(f"player {safe_text(f['player'])}")
@@ -56,6 +58,8 @@ def scope_text(f: dict, ignored: tuple = (), everything: str = "every stored mat
         parts.append(f"engine {f['engine']}")
     if f.get("min_depth") is not None:
         parts.append(f"depth ≥ {f['min_depth']:g}")
+    if parts and not f.get("player") and "player" not in ignored:
+        parts.append("both sides")
     return ", ".join(parts) if parts else everything
 
 

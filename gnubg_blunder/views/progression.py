@@ -65,7 +65,8 @@ def progression_text(obj: dict) -> str:
     key = metric_named(metric).figure
     name = metric_named(metric).label
     whose = obj["perspective"] or "both sides pooled"
-    lines = [f"Progression — scope: {scope_text(obj['filter'])}; figures of {whose}; metric {name}",
+    lines = [f"Progression — scope: {scope_text(obj['filter'], ('player',), 'every stored match')}; "
+             f"figures of {whose}; metric {name}",
              _goal_line(obj), _now_line(obj), ""]
     if obj["tournaments"]:
         lines.append("By tournament (date = its earliest match; the figure of one player per tournament):")
