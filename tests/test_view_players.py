@@ -291,10 +291,11 @@ def test_compare_dash_decides_nothing(db):
 
 def test_compare_tie_decides_nothing():
     from gnubg_blunder.metrics.players import compare
+    from gnubg_blunder.views.players import COMPARE_ROWS
 
     a = {"pr": 5.004, "checker_pr": 4.0, "cube_pr": None, "snowie_er": 3.0, "blunders_per_100": 2.0, "l7": 1.0}
     b = {"pr": 4.996, "checker_pr": 4.0, "cube_pr": 3.0, "snowie_er": 3.001, "blunders_per_100": 1.0, "l7": None}
-    rows = {r["key"]: r["better"] for r in compare(a, b)}
+    rows = {r["key"]: r["better"] for r in compare(a, b, COMPARE_ROWS)}
     # 5.00 v 5.00, 4.00 v 4.00, 3.00 v 3.00 at the digits shown: ties; — decides nothing
     assert rows["pr"] is None and rows["checker_pr"] is None and rows["snowie_er"] is None
     assert rows["cube_pr"] is None and rows["l7"] is None

@@ -214,17 +214,20 @@ def player_rows(sel: Selection, thresholds: Thresholds = Thresholds(), splits: b
     return rows
 
 
+RANK_DIGITS = 2  # the ranking shows its figure to two decimals
+
+
 def ranking(rows: list, min_decisions: int = 1, metric: str = "pr") -> tuple:
     """(ranked rows, left out): players with at least ``min_decisions``
     counted decisions and a figure, by ``metric`` (pr, mwc_loss or l7; lower
     is better), ties by name; each ranked row gets ``rank`` (equal figures
-    at two decimals share a rank)."""
+    at the two decimals the ranking shows share a rank)."""
     key = vocabulary.metric(metric).figure
     kept = [r for r in rows if r["decisions"] >= min_decisions and r.get(key) is not None]
     out = sorted(kept, key=lambda r: (r[key], r["player"].casefold()))
     ranked, last, rank = [], None, 0
     for i, r in enumerate(out):
-        shown = _shown(r[key])
+        shown = _shown(r[key], RANK_DIGITS)
         if shown != last:
             rank, last = i + 1, shown
         ranked.append(dict(r, rank=rank))
@@ -233,42 +236,26 @@ def ranking(rows: list, min_decisions: int = 1, metric: str = "pr") -> tuple:
 
 # -- compare ------------------------------------------------------------------
 
-# (key, label, relative: a verdict is given, lower is better)
-COMPARE_ROWS = (
-    ("matches", "matches", False),
-    ("wins", "wins", False),
-    ("losses", "losses", False),
-    ("decisions", "decisions", False),
-    ("pr", "PR", True),
-    ("pr_ci", "PR 95% interval", False),
-    ("checker_pr", "checker PR", True),
-    ("cube_pr", "cube PR", True),
-    ("snowie_er", "Snowie ER", True),
-    ("blunders", "blunders", False),
-    ("blunders_per_100", "blunders per 100 decisions", True),
-    ("l7", "L7 (% points)", True),
-    ("luck_per_roll", "luck per roll (mpt)", False),
-)
-COMPARE_DIGITS = 2  # figures equal at the digits shown are a tie
-
-
-def _shown(x, digits: int = COMPARE_DIGITS) -> Optional[Decimal]:
+def _shown(x, digits: int) -> Optional[Decimal]:
+    """A figure at the digits the table shows: equal there is a tie."""
     if x is None:
         return None
     return Decimal(float(x)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN)
 
 
-def compare(row_a: dict, row_b: dict) -> list:
-    """Side by side: one dict per figure with ``a``, ``b``, ``relative`` and
+def compare(row_a: dict, row_b: dict, rows) -> list:
+    """Side by side, for each ``(key, label, relative, digits)`` of ``rows``
+    (the players table's declaration, ``views.players.COMPARE_ROWS``): one
+    dict per figure with ``a``, ``b``, ``relative`` and
     ``better`` (0 = A, 1 = B, None): a verdict only on relative figures
     (rates, lower is better), never on counts nor on luck (not skill); a tie
     at the digits shown, or a figure never measured, decides nothing."""
     out = []
-    for key, label, relative in COMPARE_ROWS:
+    for key, label, relative, digits in rows:
         a, b = row_a.get(key), row_b.get(key)
         better = None
         if relative:
-            sa, sb = _shown(a), _shown(b)
+            sa, sb = _shown(a, digits), _shown(b, digits)
             if sa is not None and sb is not None and sa != sb:
                 better = 0 if sa < sb else 1
         out.append({"key": key, "label": label, "a": a, "b": b, "relative": relative, "better": better})

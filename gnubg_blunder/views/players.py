@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Optional
 
 import dataclasses
+from dataclasses import dataclass
 
 from ..commands import UserError, View
 from ..metrics.vocabulary import metric as metric_named
@@ -48,34 +49,66 @@ def _ci_cells(ci) -> list:
 
 # -- players table --------------------------------------------------------------
 
-PLAYER_COLUMNS = (
-    Column("player", "player", "text", aliases=("name",)),
-    Column("matches", "matches", digits=0),
-    Column("wins", "W", digits=0, aliases=("won", "w")),
-    Column("losses", "L", digits=0, aliases=("lost", "l")),
-    Column("undecided", "undecided", digits=0, aliases=("unfinished",)),
-    Column("decisions", "decisions", digits=0, aliases=("n",)),
-    Column("pr", "PR", digits=2),
-    Column("checker_pr", "checker PR", digits=2, aliases=("checker",)),
-    Column("cube_pr", "cube PR", digits=2, aliases=("cube",)),
-    Column("snowie_er", "Snowie ER", digits=2, aliases=("snowie",)),
-    Column("errors", "errors", digits=0),
-    Column("blunders", "blunders", digits=0),
-    Column("blunders_per_100", "blunders/100", digits=1, aliases=("blunder rate",)),
-    Column("luck_per_roll", "luck/roll", digits=1, aliases=("luck",)),
-    Column("mwc_loss", "MWC lost", digits=2, aliases=("mwc",)),
-    Column("l7", "L7", digits=2, aliases=("mwc7",)),
-    Column("level", "level", "text"),
-)
-PLAYER_COLUMN = PLAYER_COLUMNS[0]
-DEFAULT_SORT = ("pr", False)  # best first (seed 002); never measured last
+@dataclass(frozen=True)
+class Field:
+    """One column of the players table, declared once: its JSON key (the
+    order here is the JSON's), the header of the text and HTML tables and
+    the name ``--sort``/``--where`` take, the digits shown, the CSV column(s)
+    (an interval is two: ``KEY_low``, ``KEY_high``), and its row in
+    ``compare``: None (not compared), "count" (shown, no verdict) or "rate"
+    (a verdict, lower is better)."""
 
-# JSON keys of a players row, in order (docs/views-players.md)
-PLAYER_KEYS = (
-    "player", "matches", "wins", "losses", "undecided", "decisions", "checker_decisions", "cube_decisions",
-    "pr", "pr_ci", "checker_pr", "cube_pr", "level", "snowie_er", "errors", "blunders", "blunders_per_100",
-    "luck_per_roll", "luck_rolls", "mwc_loss", "l7", "l7_ci", "elo", "elo_bound", "tournaments",
+    key: str
+    label: str
+    kind: str = "number"  # number, text, interval, flag
+    digits: Optional[int] = None
+    aliases: tuple = ()
+    compare: Optional[str] = None
+    title: Optional[str] = None  # the compare row's label, when longer than ``label``
+
+    def column(self) -> Column:
+        return Column(self.key, self.label, "text" if self.kind == "text" else "number", self.digits, self.aliases)
+
+    def csv_keys(self) -> list:
+        return [f"{self.key}_low", f"{self.key}_high"] if self.kind == "interval" else [self.key]
+
+    def csv_cells(self, row: dict) -> list:
+        return _ci_cells(row.get(self.key)) if self.kind == "interval" else [row.get(self.key)]
+
+
+PLAYER_FIELDS = (
+    Field("player", "player", "text", aliases=("name",)),
+    Field("matches", "matches", digits=0, compare="count"),
+    Field("wins", "W", digits=0, aliases=("won", "w"), compare="count", title="wins"),
+    Field("losses", "L", digits=0, aliases=("lost", "l"), compare="count", title="losses"),
+    Field("undecided", "undecided", digits=0, aliases=("unfinished",)),
+    Field("decisions", "decisions", digits=0, aliases=("n",), compare="count"),
+    Field("checker_decisions", "checker decisions", digits=0),
+    Field("cube_decisions", "cube decisions", digits=0),
+    Field("pr", "PR", digits=2, compare="rate"),
+    Field("pr_ci", "95% PR", "interval", digits=2, compare="count", title="PR 95% interval"),
+    Field("checker_pr", "checker PR", digits=2, aliases=("checker",), compare="rate"),
+    Field("cube_pr", "cube PR", digits=2, aliases=("cube",), compare="rate"),
+    Field("level", "level", "text"),
+    Field("snowie_er", "Snowie ER", digits=2, aliases=("snowie",), compare="rate"),
+    Field("errors", "errors", digits=0),
+    Field("blunders", "blunders", digits=0, compare="count"),
+    Field("blunders_per_100", "blunders/100", digits=1, aliases=("blunder rate",), compare="rate",
+          title="blunders per 100 decisions"),
+    Field("luck_per_roll", "luck/roll", digits=1, aliases=("luck",), compare="count", title="luck per roll (mpt)"),
+    Field("luck_rolls", "luck rolls", digits=0),
+    Field("mwc_loss", "MWC lost", digits=2, aliases=("mwc",)),
+    Field("l7", "L7", digits=2, aliases=("mwc7",), compare="rate", title="L7 (% points)"),
+    Field("l7_ci", "95% L7", "interval", digits=2),
+    Field("elo", "Elo", digits=0),
+    Field("elo_bound", "Elo is a bound", "flag"),
+    Field("tournaments", "tournaments", digits=0),
 )
+PLAYER_KEYS = tuple(f.key for f in PLAYER_FIELDS)  # JSON key order (docs/views-players.md)
+PLAYER_COLUMNS = tuple(f.column() for f in PLAYER_FIELDS if f.kind in ("number", "text"))  # --sort, --where
+PLAYER_COLUMN = PLAYER_COLUMNS[0]
+COMPARE_ROWS = tuple((f.key, f.title or f.label, f.compare == "rate", f.digits) for f in PLAYER_FIELDS if f.compare)
+DEFAULT_SORT = ("pr", False)  # best first (seed 002); never measured last
 SPLIT_KEYS = ("checker_mwc_loss", "cube_mwc_loss", "checker_l7", "cube_l7")
 
 
@@ -178,38 +211,30 @@ def players_html(obj: dict) -> str:
             "</section>")
 
 
-PLAYER_CSV = (
-    "player", "matches", "wins", "losses", "undecided", "decisions", "pr", "pr_ci_low", "pr_ci_high",
-    "checker_pr", "cube_pr", "snowie_er", "errors", "blunders", "blunders_per_100", "luck_per_roll",
-    "mwc_loss", "l7", "l7_ci_low", "l7_ci_high", "level", "highlight",
-)
-
-
 def players_table(obj: dict) -> Table:
+    """CSV and HTML of ``players``: the columns of PLAYER_FIELDS, then
+    ``highlight`` and, with --metric mwc or mwc7, the checker and cube parts."""
     objs = obj["players"]
-    rows = []
-    for o in objs:
-        d = dict(o)
-        d["pr_ci_low"], d["pr_ci_high"] = _ci_cells(o["pr_ci"])
-        d["l7_ci_low"], d["l7_ci_high"] = _ci_cells(o["l7_ci"])
-        rows.append([d[k] for k in PLAYER_CSV] + [o[k] for k in SPLIT_KEYS if k in o])
     extra = [k for k in SPLIT_KEYS if objs and k in objs[0]]
-    return Table(list(PLAYER_CSV) + extra, rows)
+    headers = [k for f in PLAYER_FIELDS for k in f.csv_keys()] + ["highlight"] + extra
+    rows = [[c for f in PLAYER_FIELDS for c in f.csv_cells(o)] + [o["highlight"]] + [o[k] for k in extra]
+            for o in objs]
+    return Table(headers, rows)
 
 
 # -- compare -----------------------------------------------------------------------
 
-_DIGITS = {"matches": None, "wins": None, "losses": None, "decisions": None, "blunders": None,
-           "blunders_per_100": 2, "luck_per_roll": 1}
+_FIELD = {f.key: f for f in PLAYER_FIELDS}
 
 
 def _cell(key, x):
-    if key.endswith("_ci"):
-        return interval(x) if x else DASH
+    """A value of the players table as text, with its field's digits."""
+    f = _FIELD[key]
+    if f.kind == "interval":
+        return interval(x, f.digits) if x else DASH
     if key == "luck_per_roll":
-        return _signed(x)
-    d = _DIGITS.get(key, 2)
-    return _int(x) if d is None else num(x, d)
+        return _signed(x, f.digits)
+    return _int(x) if f.digits == 0 else num(x, f.digits)
 
 
 def compare_object(rows: list, a: dict, b: dict, flt: dict) -> dict:
@@ -566,7 +591,7 @@ def compare_compute(scope) -> dict:
 
     sel, players, a, b = _two_selected(scope)
     rows = player_rows(sel, scope.thresholds, players=players)
-    return compare_object(compare(rows[a], rows[b]), rows[a], rows[b], scope.filter_json)
+    return compare_object(compare(rows[a], rows[b], COMPARE_ROWS), rows[a], rows[b], scope.filter_json)
 
 
 # contrast
