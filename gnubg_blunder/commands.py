@@ -225,22 +225,39 @@ def unknown_player(name: str, names: list, what: str = "stored match") -> UserEr
     return UserError(f"no player {name!r} in any {what}{hint}")
 
 
+def check_player(store, flt) -> None:
+    """Refuse a filter's player whom no stored match has (SPEC §14: a typo
+    must not print an empty view as if it were a figure)."""
+    if flt.player:
+        names = store.player_names()
+        if store.canonical_name(flt.player).casefold() not in {n.casefold() for n in names}:
+            raise unknown_player(flt.player, names)
+
+
 class Scope:
     """What a view computes over: the store, this run's filter, the
-    thresholds, and the selection (read once, when first asked for)."""
+    thresholds, and the selection (read once, when first asked for).
+
+    ``Scope(args, ctx)`` is a command's: the filter from the saved one and
+    the flags, its player checked.  ``Scope.over(...)`` is a scope whose
+    parts are already known (the report computes every view over its one
+    selection)."""
 
     def __init__(self, args, ctx: Context):
         self.args = args
         self.ctx = ctx
         self.store = ctx.store()
         self.filter = filter_from_args(args, ctx)
-        if self.filter.player:
-            names = self.store.player_names()
-            wanted = self.store.canonical_name(self.filter.player).casefold()
-            if wanted not in {n.casefold() for n in names}:
-                raise unknown_player(self.filter.player, names)
+        check_player(self.store, self.filter)
         self._selection = None
         self._thresholds = None
+
+    @classmethod
+    def over(cls, args, store, flt, selection=None, thresholds=None) -> "Scope":
+        scope = cls.__new__(cls)
+        scope.args, scope.ctx, scope.store, scope.filter = args, None, store, flt
+        scope._selection, scope._thresholds = selection, thresholds
+        return scope
 
     @property
     def thresholds(self):

@@ -74,37 +74,14 @@ class ReportContext:
         key = ("view", view.name, tuple(sorted(args.items())))
 
         def compute():
-            obj = view.compute(ViewScope(self, _view_args(view, args)))
+            from ..commands import Scope
+
+            scope = Scope.over(_view_args(view, args), self.store, self.filter, self.selection, self.thresholds)
+            obj = view.compute(scope)
             obj.setdefault("filter", self.filter.to_json())
             return obj
 
         return self.once(key, compute)
-
-
-class ViewScope:
-    """A :class:`gnubg_blunder.commands.Scope` over a report's context: the
-    attributes a view's ``compute`` reads (store, filter, selection,
-    thresholds, args, metric, select, filter_json), without reading the
-    selection again."""
-
-    def __init__(self, report: ReportContext, args):
-        self.args = args
-        self.ctx = None
-        self.store = report.store
-        self.filter = report.filter
-        self.selection = report.selection
-        self.thresholds = report.thresholds
-
-    def select(self, flt):
-        return self.store.select(flt)
-
-    @property
-    def metric(self) -> str:
-        return getattr(self.args, "metric", None) or "pr"
-
-    @property
-    def filter_json(self) -> dict:
-        return self.filter.to_json()
 
 
 def _view_args(view, args: dict):
@@ -274,7 +251,7 @@ def _configure(p) -> None:
 
 
 def _run(args, ctx) -> int:
-    from ..commands import UserError, filter_from_args
+    from ..commands import UserError, check_player, filter_from_args
     from ..db_settings import thresholds_for
     from ..user_config import load_config, save_config
 
@@ -290,12 +267,7 @@ def _run(args, ctx) -> int:
         raise UserError("report needs --html FILE")
     store = ctx.store()
     flt = filter_from_args(args, ctx)
-    if flt.player:
-        from ..commands import unknown_player
-
-        names = store.player_names()
-        if store.canonical_name(flt.player).casefold() not in {n.casefold() for n in names}:
-            raise unknown_player(flt.player, names)
+    check_player(store, flt)
     try:
         write_report(store, flt, thresholds_for(store), args.html, metric=args.metric, title=args.title)
     except OSError as exc:
