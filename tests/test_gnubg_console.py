@@ -54,6 +54,9 @@ def test_install_gnubg_then_analyse_in_gnubg(home):
         f'import mat "{MAT}"',
         ">bdb.analyse()",
         '>bdb("stats --player charlot1")',
+        '>bdb("summary --help")',
+        '>bdb("progression --help")',
+        '>bdb("summary --player charlot1 --metric mwc7")',
         "show statistics match",
         "",
     ])
@@ -63,6 +66,10 @@ def test_install_gnubg_then_analyse_in_gnubg(home):
     assert "stored as match 1" in out
     assert "PR [95%]" in out and "charlot1" in out and "charlot2" in out  # the summary
     assert "Scope: player charlot1" in out  # bdb("stats ...")
+    # the --metric help (its "%" once crashed argparse, inside gnubg too), and a view with it
+    assert "usage: gnubg-blunder summary" in out and "usage: gnubg-blunder progression" in out
+    assert "Traceback" not in out and "ValueError" not in out
+    assert "Summary — scope: player charlot1" in out and "MWC-7 (L7)" in out
     screen = parse_gnubg_statistics(out[out.index("Player "):])
 
     # the default database, the one the plugin wrote
