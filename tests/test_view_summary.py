@@ -134,6 +134,33 @@ def test_top_ties_by_mwc_then_match_order():
     assert top[0]["mwc_loss"] is None and top[1]["mwc_loss"] == pytest.approx(5.0)
 
 
+def test_top_by_mwc_with_the_mwc_metrics():
+    """Rough edge: ``summary --metric mwc`` ranked its top 10 by e; it ranks
+    them by MWC lost (money decisions, which have none, after every
+    match-play one; ties by e)."""
+    sel = selection([0.1, 0.05, 0.2, 0.03], n_matches=2, match=[0, 0, 1, 0])
+    sel.decisions.mwc_per_emg[:] = [0.2, 0.6, np.nan, 1.0]  # ℓ = .020, .030, money, .030
+    sel.matches[1].length = 0
+    by_e = [t["error_mpt"] for t in summary_figures(sel)["top"]]
+    assert by_e == [200.0, 100.0, 50.0, 30.0]
+    for metric in ("mwc", "mwc7"):
+        top = summary_figures(sel, metric=metric)["top"]
+        # ℓ .030 (e .050) and ℓ .030 (e .030) tie on MWC: the larger e first; then ℓ .020; money last
+        assert [t["error_mpt"] for t in top] == [50.0, 30.0, 100.0, 200.0], metric
+        assert [t["mwc_loss"] for t in top][:3] == [pytest.approx(3.0), pytest.approx(3.0), pytest.approx(2.0)]
+
+
+def test_top_charlot1_by_mwc(db):
+    s = summary_json(db, "--player", "charlot1", "--metric", "mwc")
+    got = [(t["match_id"], t["error_mpt"], t["mwc_loss"]) for t in s["top"]]
+    # MWC = e × 0.5 here, so the order is e's with the money decisions (match 4) last
+    assert got == [(2, 120.0, pytest.approx(6.0)), (2, 100.0, pytest.approx(5.0)), (1, 80.0, pytest.approx(4.0)),
+                   (2, 50.0, pytest.approx(2.5)), (1, 20.0, pytest.approx(1.0)), (5, 10.0, pytest.approx(0.5)),
+                   (4, 90.0, None), (4, 30.0, None)]
+    text = cli("--no-config", "summary", "--player", "charlot1", "--metric", "mwc", db=db).stdout
+    assert "by MWC lost (money decisions last)" in text
+
+
 # -- the fixture database ----------------------------------------------------------
 
 def test_summary_charlot1(db):
