@@ -138,8 +138,10 @@ def run(argv: list, ctx: Optional[Context] = None) -> int:
         return 2
     except (sqlite3.Error, StoreError) as exc:
         from .store import default_db_path
+        from .store.check import CHECK_HINT, DamagedDatabase, is_damage
 
-        ctx.error(f"error: database {ctx.db_path or default_db_path()}: {exc}")
+        hint = f" ({CHECK_HINT})" if is_damage(exc) and not isinstance(exc, DamagedDatabase) else ""
+        ctx.error(f"error: database {ctx.db_path or default_db_path()}: {exc}{hint}")
         return 1
     finally:
         ctx.close()

@@ -22,6 +22,7 @@ DEFAULT_PLUGINS = (
     "gnubg_blunder.default_plugins.report_sections",
     "gnubg_blunder.default_plugins.convert_command",
     "gnubg_blunder.default_plugins.summary_commands",
+    "gnubg_blunder.default_plugins.check_command",
 )
 
 ENTRY_POINT_GROUP = "gnubg_blunder"

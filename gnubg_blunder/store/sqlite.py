@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import sqlite3
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -20,10 +21,31 @@ import numpy as np
 from ..filters import Filter
 from ..metrics.arrays import KIND_CODES, LABELS, DecisionArrays, MatchInfo, RollArrays, Selection
 from ..model import Match, match_identity
+from .check import CHECK_HINT, DamagedDatabase, refuses_damage
 from .schema import migrate
 
 # The packed-array cache's format: bump when the columns change.
-ARRAYS_FORMAT = 2  # 2: the dice of each decision
+ARRAYS_FORMAT = 3  # 2: the dice of each decision; 3: comments stay in their rows (the cache lists which), a checksum
+
+
+def _cache_crc(dec, rol, comments) -> int:
+    crc = zlib.crc32(rol, zlib.crc32(dec))
+    return zlib.crc32((comments or "").encode(), crc)
+
+
+def _seal(dec: bytes, rol: bytes, comments) -> bytes:
+    """The decisions blob as stored: a CRC-32 of the analysis' whole cache
+    (decision records, roll records, the list of commented decisions) ahead
+    of the records, so that a damaged cache is refused, never computed from."""
+    return _cache_crc(dec, rol, comments).to_bytes(4, "little") + dec
+
+
+def _unseal(dec, rol, comments):
+    """The decision records of a stored cache, or None when its checksum differs."""
+    view = memoryview(dec)
+    if len(view) < 4 or int.from_bytes(view[:4], "little") != _cache_crc(view[4:], rol, comments):
+        return None
+    return view[4:]
 
 STORED = "stored"
 ALREADY_STORED = "already stored"
@@ -94,6 +116,7 @@ class SQLiteStore:
         return self.conn.execute("DELETE FROM meta WHERE key = ?", (key,)).rowcount > 0
 
     # -- writing -------------------------------------------------------------
+    @refuses_damage  # quick_check before this store's first write (store/check.py)
     def add_match(self, match: Match) -> StoreResult:
         """Store a match in one transaction.  A match already stored is a
         no-op; a new analysis of a stored match is added beside the others."""
@@ -403,10 +426,14 @@ class SQLiteStore:
 
     def _pack(self, analysis_id: int) -> tuple:
         """The analysis' decisions and rolls as numpy record bytes (read back
-        with ``np.frombuffer``: no parsing), and its comments as JSON."""
+        with ``np.frombuffer``: no parsing), and which of its decisions have a
+        comment: JSON ``[index, ...]`` or None.  A comment's text is stored
+        once, in its decisions row (``_arrays`` reads it from there).  The
+        decisions blob starts with the checksum of the three (``_seal``)."""
         spec, dec_dtype, roll_dtype = self._record_dtypes()
         rows = self.conn.execute(
-            "SELECT " + ", ".join(e for _, e in spec) + ", COALESCE(d.position_id, ''), d.comment "
+            "SELECT " + ", ".join(e for _, e in spec) + ", COALESCE(d.position_id, ''), "
+            "d.comment IS NOT NULL AND d.comment != '' "
             "FROM decisions d WHERE d.analysis_id = ? ORDER BY d.game, d.seq, d.id", (analysis_id,)
         ).fetchall()
         dec = np.zeros(len(rows), dtype=dec_dtype)
@@ -416,7 +443,7 @@ class SQLiteStore:
                 dtype = DecisionArrays.SPEC[name][0]
                 dec[name] = np.array(values, dtype=np.float64 if dtype == np.float64 else dtype)
             dec["position"] = np.array(cols[-2], dtype="S16")
-            comments = [[k, c] for k, c in enumerate(cols[-1]) if c]
+            comments = [k for k, has in enumerate(cols[-1]) if has]
         else:
             comments = []
         rrows = self.conn.execute(
@@ -427,7 +454,8 @@ class SQLiteStore:
         if rrows:
             for name, values in zip(roll_dtype.names, zip(*rrows)):
                 rol[name] = np.array(values, dtype=np.float64 if rol.dtype[name] == np.float64 else rol.dtype[name])
-        return dec.tobytes(), rol.tobytes(), json.dumps(comments) if comments else None
+        comments = json.dumps(comments) if comments else None
+        return _seal(dec.tobytes(), rol.tobytes(), comments), rol.tobytes(), comments
 
     def _store_arrays(self, analysis_id: int) -> None:
         dec, rol, comments = self._pack(analysis_id)
@@ -457,7 +485,8 @@ class SQLiteStore:
 
     def _arrays(self, infos: list, sides: np.ndarray, player: Optional[str]) -> Selection:
         """The decisions and rolls of the chosen analyses, from the array
-        cache: two record blobs per analysis, concatenated."""
+        cache: two record blobs per analysis, concatenated.  Comments are
+        read from their rows, by id (the cache says which decisions have one)."""
         spec, dec_dtype, roll_dtype = self._record_dtypes()
         ids = [m.analysis_id for m in infos]
         self._ensure_arrays(ids)
@@ -473,14 +502,18 @@ class SQLiteStore:
         offset = 0
         for i, a in enumerate(ids):
             d, r, cm = got[a]
-            dp = np.frombuffer(d, dtype=dec_dtype)
+            records = _unseal(d, r, cm)
+            if records is None:
+                raise DamagedDatabase(f"the array cache of analysis {a} is damaged (its checksum differs): "
+                                      f"no figure was computed from it. {CHECK_HINT}")
+            dp = np.frombuffer(records, dtype=dec_dtype)
             rp = np.frombuffer(r, dtype=roll_dtype)
             dec_parts.append(dp)
             roll_parts.append(rp)
             dec_match.append(np.full(len(dp), i, dtype=np.int32))
             roll_match.append(np.full(len(rp), i, dtype=np.int32))
             if cm:
-                comments += [(offset + k, text) for k, text in json.loads(cm)]
+                comments += [(offset + k, int(dp["row_id"][k])) for k in json.loads(cm)]
             offset += len(dp)
         dec_all = np.concatenate(dec_parts) if dec_parts else np.zeros(0, dtype=dec_dtype)
         roll_all = np.concatenate(roll_parts) if roll_parts else np.zeros(0, dtype=roll_dtype)
@@ -491,14 +524,24 @@ class SQLiteStore:
         position = inverse.astype(np.int32) - (1 if has_empty else 0)
         positions = [p.decode() for p in (uniq[1:] if has_empty else uniq)]
         comment = np.empty(len(dec_all), dtype=object)
-        for k, text in comments:
-            comment[k] = text
+        texts = self._comment_texts([row_id for _, row_id in comments])
+        for k, row_id in comments:
+            comment[k] = texts.get(row_id)
         dec = DecisionArrays(**cols, position=position, comment=comment)
         rcols = {name: np.ascontiguousarray(roll_all[name]) for name in roll_dtype.names}
         rcols["match"] = np.concatenate(roll_match) if roll_match else np.zeros(0, dtype=np.int32)
         rolls = RollArrays(**rcols)
         return Selection(matches=infos, decisions=dec, rolls=rolls, sides=sides, player_filter=player,
                          positions=positions)
+
+    def _comment_texts(self, row_ids) -> dict:
+        """{decision id: its comment} (stored once, in the decisions row)."""
+        out = {}
+        for start in range(0, len(row_ids), 900):
+            part = row_ids[start:start + 900]
+            out.update(self.conn.execute(
+                f"SELECT id, comment FROM decisions WHERE id IN ({','.join('?' * len(part))})", part))
+        return out
 
     def decision_rows(self, row_ids) -> list:
         """Full rows of decisions (for drill-down lists and reviews), with

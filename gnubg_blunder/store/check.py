@@ -1,0 +1,567 @@
+"""Damage: is the database file whole, and does what is derived from its
+rows agree with them?  ``gnubg-blunder check [--repair]`` (docs/reliability.md).
+
+Three layers, each one finding a line:
+
+- the file: SQLite's ``PRAGMA integrity_check`` (every page, every index
+  against its table);
+- the array cache (``analysis_arrays``, sqlite.py): each analysis' cached
+  records decoded and compared with the records its rows give now — the
+  number of decisions and rolls, Σ error, and which columns differ;
+- the labels (phase, game plan, theme): recomputed from each decision's
+  position and analysis (labels.py) and compared with the stored ones.
+
+What can be rebuilt from the rows is repaired by ``--repair``: the array
+cache, the labels, and — when a page of the file is damaged but every table
+of rows still reads whole — the file itself (rows copied into a new file,
+indexes and cache remade, written back over the damaged file with SQLite's
+backup API; the damaged file is kept beside it).  Rows lost to a damaged
+page cannot be rebuilt: ``check`` names the table and says so.
+
+What writes refuse: the store's ``add_match`` runs :func:`assert_whole`
+(``PRAGMA quick_check``) once per opened store before its first write — once
+per ``import``/``analyse`` run, once per ``bdb.store()`` inside gnubg — and
+turns an SQLITE_CORRUPT / SQLITE_NOTADB raised while writing into the same
+refusal (:class:`DamagedDatabase`).  quick_check reads the whole file, so it
+is not run when a store is merely opened or read.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import shutil
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from .schema import StoreError
+
+# SQLITE_CORRUPT, SQLITE_NOTADB (primary result codes)
+_DAMAGE_CODES = {11, 26}
+# Tables that are caches of the others: rebuilt, never needed to rebuild.
+DERIVED_TABLES = ("analysis_arrays",)
+CHECK_HINT = "`gnubg-blunder check` says what is damaged; `gnubg-blunder check --repair` rebuilds what can be rebuilt"
+
+
+class DamagedDatabase(StoreError):
+    """The database file is damaged: nothing is written into it."""
+
+
+def is_damage(exc: BaseException) -> bool:
+    """Whether SQLite raised because the file is damaged (SQLITE_CORRUPT,
+    SQLITE_NOTADB), rather than busy, read-only, full..."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return (code & 0xFF) in _DAMAGE_CODES
+    text = str(exc).lower()
+    return "malformed" in text or "not a database" in text
+
+
+def _problems(conn, pragma: str) -> list:
+    """The lines a ``PRAGMA integrity_check``/``quick_check`` prints, [] when
+    it says ok; SQLite raising SQLITE_CORRUPT mid-check is one problem."""
+    try:
+        rows = conn.execute(f"PRAGMA {pragma}").fetchall()
+    except sqlite3.DatabaseError as exc:
+        if not is_damage(exc):
+            raise
+        return [f"{pragma.split('(')[0]} stopped: {exc}"]
+    lines = [line.strip() for (text,) in rows for line in str(text).splitlines()]
+    lines = [line for line in lines if line and not line.startswith("*** in database")]
+    return [] if lines == ["ok"] else lines
+
+
+def quick_check(conn, limit: int = 20) -> list:
+    """``PRAGMA quick_check``: the file's pages and b-trees (not the indexes'
+    content against their tables).  [] = whole.  It reads every page: a
+    fraction of a second for a few MB, seconds for a GB."""
+    return _problems(conn, f"quick_check({int(limit)})")
+
+
+def integrity_check(conn, limit: int = 100) -> list:
+    """``PRAGMA integrity_check``: quick_check and every index against its
+    table.  [] = whole."""
+    return _problems(conn, f"integrity_check({int(limit)})")
+
+
+def damaged_message(problems: list, action: str = "nothing was written") -> str:
+    """One line: what SQLite found, that the file was left alone, and ``check``."""
+    first = problems[0] if problems else "SQLite reports damage"
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return f"the database file is damaged: {first}{more}; {action}. {CHECK_HINT}"
+
+
+def assert_whole(conn) -> None:
+    """Raise :class:`DamagedDatabase` if ``PRAGMA quick_check`` finds damage."""
+    problems = quick_check(conn, limit=5)
+    if problems:
+        raise DamagedDatabase(damaged_message(problems))
+
+
+def refuses_damage(write):
+    """Decorate a store's write method (``add_match``): before the store's
+    first write, ``PRAGMA quick_check`` (once per opened store: it reads the
+    whole file); SQLITE_CORRUPT / SQLITE_NOTADB raised while writing is the
+    same refusal.  Either way :class:`DamagedDatabase`, nothing written."""
+    import functools
+
+    @functools.wraps(write)
+    def checked(store, *args, **kwargs):
+        if not getattr(store, "_found_whole", False):
+            # found damaged once: refused again without reading the file again
+            problems = getattr(store, "_damage", None) or quick_check(store.conn, limit=5)
+            if problems:
+                store._damage = problems
+                raise DamagedDatabase(damaged_message(problems))
+            store._found_whole = True
+        try:
+            return write(store, *args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            if is_damage(exc):
+                store._found_whole, store._damage = False, [f"SQLite: {exc}"]
+                raise DamagedDatabase(damaged_message(store._damage)) from exc
+            raise
+
+    return checked
+
+
+# -- the report --------------------------------------------------------------------
+
+
+@dataclass
+class Finding:
+    kind: str  # "file", "array cache", "labels"
+    message: str
+    repairable: bool
+    analysis_id: Optional[int] = None
+    damage: bool = True  # False: a note (e.g. labels of an older version, redone when read)
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "message": self.message, "repairable": self.repairable,
+                "analysis_id": self.analysis_id, "damage": self.damage}
+
+
+@dataclass
+class CheckReport:
+    path: str
+    findings: list = field(default_factory=list)
+    repaired: list = field(default_factory=list)  # lines: what --repair rebuilt
+    unrepaired: list = field(default_factory=list)  # lines: what it could not
+    checked: dict = field(default_factory=dict)  # what was looked at (counts)
+    after: Optional["CheckReport"] = None  # the check of the repaired file
+
+    @property
+    def damaged(self) -> bool:
+        return any(f.damage for f in self.findings)
+
+    @property
+    def ok(self) -> bool:
+        """Whole now: no damage, or every damage repaired and the file checked again whole."""
+        if not self.damaged:
+            return True
+        return self.after is not None and not self.after.damaged and not self.unrepaired
+
+    def to_json(self) -> dict:
+        return {
+            "database": self.path, "ok": self.ok, "damaged": self.damaged, "checked": self.checked,
+            "findings": [f.to_json() for f in self.findings], "repaired": self.repaired,
+            "unrepaired": self.unrepaired, "after_repair": self.after.to_json() if self.after else None,
+        }
+
+    def lines(self) -> list:
+        out = [f"{f.kind}: {f.message}" + ("" if f.damage else " (not damage)") for f in self.findings]
+        out += [f"repaired: {line}" for line in self.repaired]
+        out += [f"not repaired: {line}" for line in self.unrepaired]
+        if self.after is not None:
+            out += [f"after repair: {line}" for line in self.after.lines()[:-1]]
+        if self.ok and not self.damaged:
+            c = self.checked
+            parts = ["SQLite's integrity check ok"]
+            if "array_caches" in c:
+                parts.append(f"the array caches of {c['array_caches']} of {c['analyses']} analyses agree with "
+                             "their rows")
+            if c.get("labels"):
+                parts.append(f"the labels of {c['labels']} of {c['decisions']} decisions agree with their positions")
+            out.append(f"{self.path}: whole: " + "; ".join(parts))
+        elif self.ok:
+            out.append(f"{self.path}: repaired; checked again: whole")
+        else:
+            n = sum(1 for f in self.findings if f.damage)
+            hint = ""
+            if not self.repaired and not self.unrepaired:
+                hint = ("; `gnubg-blunder check --repair` rebuilds it" if all(f.repairable for f in self.findings
+                                                                             if f.damage)
+                        else "; what the rows held cannot be rebuilt: restore a backup, or import the match"
+                             " files again into a new database")
+            out.append(f"{self.path}: damaged ({n} finding{'s' if n != 1 else ''}){hint}")
+        return out
+
+
+# -- checking ------------------------------------------------------------------------
+
+
+def check_database(path, repair: bool = False) -> CheckReport:
+    """Check the database at ``path`` (which must exist); with ``repair``,
+    rebuild what can be rebuilt from the rows and check again."""
+    path = str(path)
+    report = CheckReport(path)
+    from .schema import SCHEMA_VERSION, current_version
+
+    conn = sqlite3.connect(path, timeout=30, isolation_level=None)
+    try:
+        problems = integrity_check(conn)
+        if problems:
+            _locate(conn, problems, report)
+        else:
+            version = current_version(conn)
+    finally:
+        conn.close()
+    if problems:
+        if repair:
+            _repair_file(path, report)
+        return report
+    if version > SCHEMA_VERSION or (version < SCHEMA_VERSION and not repair):
+        # check writes nothing unasked: an older schema is upgraded by the next command (or --repair)
+        what = "a newer gnubg-blunder's" if version > SCHEMA_VERSION else "upgraded by the next command or --repair"
+        report.findings.append(Finding(
+            "schema", f"schema version {version} ({what}; this one's is {SCHEMA_VERSION}): the array cache and "
+            "the labels were not compared", False, damage=False))
+        return report
+    from .sqlite import SQLiteStore
+
+    with SQLiteStore(path) as store:
+        _check_rows(store, report, repair)
+    return report
+
+
+def _tables(conn) -> list:
+    return [n for (n,) in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rootpage")]
+
+
+def _q(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _locate(conn, problems: list, report: CheckReport) -> None:
+    """Findings for a file SQLite finds damaged: its lines (with the table or
+    index each damaged page belongs to), and which tables can no longer be
+    read whole (a table of rows: its rows cannot be rebuilt)."""
+    try:
+        tables = _tables(conn)
+    except sqlite3.DatabaseError as exc:
+        report.findings += [Finding("file", p, False) for p in problems]
+        report.findings.append(Finding("file", f"the list of tables cannot be read ({exc})", False))
+        return
+    if all(p.startswith("integrity_check stopped") for p in problems):
+        # SQLite gave up at the first damaged page; quick_check may say which page
+        problems = problems + [p for p in quick_check(conn) if not p.startswith("quick_check stopped")]
+    lost = []
+    for t in tables:
+        try:
+            cur = conn.execute(f"SELECT * FROM {_q(t)} NOT INDEXED")
+            while cur.fetchmany(2000):
+                pass
+        except sqlite3.DatabaseError as exc:
+            if not is_damage(exc):
+                raise
+            lost.append(t)
+    owners = _page_owners(conn)
+    rows_hit = []  # tables of rows a damaged page belongs to
+    lines = []
+    for p in problems:
+        where = []
+        for page in _pages_named(p):
+            if page in owners:
+                kind, name, table = owners[page]
+                where.append(f"page {page}: {kind} {name}" + (f" of table {table}" if kind == "index" else ""))
+                if kind == "table" and table not in DERIVED_TABLES and table not in rows_hit:
+                    rows_hit.append(table)
+        lines.append(p + (f" ({'; '.join(where)})" if where else ""))
+    rows_lost = [t for t in lost if t not in DERIVED_TABLES] + [t for t in rows_hit if t not in lost]
+    for line in lines:
+        report.findings.append(Finding("file", line, not rows_lost))
+    for t in lost:
+        what = ("the array cache, rebuilt from the rows by --repair" if t in DERIVED_TABLES
+                else "its rows cannot be rebuilt")
+        report.findings.append(Finding("file", f"table {t} cannot be read whole: {what}", t in DERIVED_TABLES))
+    for t in rows_hit:
+        if t not in lost:
+            report.findings.append(Finding("file", f"a damaged page belongs to table {t}: its rows cannot be "
+                                           "trusted", False))
+    report.checked["tables"] = len(tables)
+
+
+def _pages_named(problem: str) -> list:
+    import re
+
+    return [int(n) for n in re.findall(r"\b(?:[Pp]age|tree page)\s+(\d+)", problem)]
+
+
+def _page_owners(conn) -> dict:
+    """{page number: (kind, name, table)} of what SQLite can still walk
+    (``dbstat``; {} where SQLite is built without it)."""
+    owners = {}
+    try:
+        objects = conn.execute("SELECT type, name, tbl_name FROM sqlite_master WHERE rootpage > 0").fetchall()
+    except sqlite3.DatabaseError:
+        return owners
+    for kind, name, table in objects:
+        try:
+            for (page,) in conn.execute("SELECT pageno FROM dbstat WHERE name = ?", (name,)):
+                owners[page] = (kind, name, table)
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                return owners  # SQLite without dbstat
+        except sqlite3.DatabaseError:
+            continue
+    return owners
+
+
+def _check_rows(store, report: CheckReport, repair: bool) -> None:
+    """The array cache and the labels of a whole file, against its rows."""
+    from .sqlite import ARRAYS_FORMAT
+
+    conn = store.conn
+    analyses = dict(conn.execute("SELECT id, match_id FROM analyses"))
+    report.checked["analyses"] = len(analyses)
+    report.checked["decisions"] = conn.execute("SELECT COUNT(*) FROM decisions").fetchone()[0]
+    bad, orphans = [], []
+    cached = 0
+    for a, fmt in conn.execute("SELECT analysis_id, format FROM analysis_arrays ORDER BY analysis_id").fetchall():
+        if a not in analyses:
+            orphans.append(a)
+            report.findings.append(Finding("array cache", f"a cache of analysis {a}, which does not exist", True, a))
+            continue
+        if fmt != ARRAYS_FORMAT:
+            continue  # another format: rebuilt when read, not damage
+        cached += 1
+        problem = _compare_cache(store, a)
+        if problem:
+            bad.append(a)
+            report.findings.append(Finding(
+                "array cache", f"analysis {a} (match {analyses[a]}): {problem}", True, a))
+    report.checked["array_caches"] = cached
+    labels_bad = _check_labels(store, analyses, report)
+    if not repair or not (bad or orphans or labels_bad):
+        return
+    if labels_bad:
+        n = store.relabel()  # clears the whole array cache: rebuilt below
+        report.repaired.append(f"labels of {n} decisions recomputed from their positions")
+        bad = sorted(analyses)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for a in orphans:
+            conn.execute("DELETE FROM analysis_arrays WHERE analysis_id = ?", (a,))
+        for a in bad:
+            store._store_arrays(a)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    if orphans:
+        report.repaired.append(f"array cache of {len(orphans)} analyses that do not exist deleted")
+    if bad:
+        report.repaired.append(f"array cache of {len(bad)} analyses rebuilt from their rows")
+    report.after = CheckReport(report.path)
+    _check_rows(store, report.after, repair=False)
+    report.after.findings[:0] = [Finding("file", p, False) for p in integrity_check(conn)]
+
+
+def _compare_cache(store, analysis_id: int) -> Optional[str]:
+    """What differs between the analysis' cached records and its rows (None: nothing)."""
+    import numpy as np
+
+    from .sqlite import _unseal
+
+    _spec, dec_dtype, roll_dtype = store._record_dtypes()
+    d_blob, r_blob, c_json = store.conn.execute(
+        "SELECT decisions, rolls, comments FROM analysis_arrays WHERE analysis_id = ?", (analysis_id,)).fetchone()
+    d_new, r_new, c_new = store._pack(analysis_id)
+    if (bytes(d_blob), bytes(r_blob), c_json) == (d_new, r_new, c_new):
+        return None
+    parts = [] if _unseal(d_blob, r_blob, c_json) is not None else ["checksum differs"]
+    fresh, rolls_fresh = np.frombuffer(d_new[4:], dtype=dec_dtype), np.frombuffer(r_new, dtype=roll_dtype)
+    d_records = bytes(d_blob)[4:]
+    if len(d_records) % dec_dtype.itemsize or len(r_blob) % roll_dtype.itemsize:
+        parts.append(f"blobs of {len(d_blob)} and {len(r_blob)} bytes are not whole records; "
+                     f"{len(fresh)} decisions and {len(rolls_fresh)} rolls in the rows")
+        return "; ".join(parts)
+    cached, rolls_cached = np.frombuffer(d_records, dtype=dec_dtype), np.frombuffer(r_blob, dtype=roll_dtype)
+    if len(cached) != len(fresh):
+        parts.append(f"{len(cached)} decisions cached, {len(fresh)} rows")
+    if len(rolls_cached) != len(rolls_fresh):
+        parts.append(f"{len(rolls_cached)} rolls cached, {len(rolls_fresh)} rows")
+    e_cached, e_rows = float(np.nansum(cached["error"])), float(np.nansum(fresh["error"]))
+    if e_cached != e_rows:
+        parts.append(f"Σ error {e_cached:.6f} cached, {e_rows:.6f} in the rows")
+    if len(cached) == len(fresh) and len(fresh):
+        cols = [n for n in dec_dtype.names if cached[n].tobytes() != fresh[n].tobytes()]
+        if cols:
+            a = cached.view(np.uint8).reshape(len(cached), -1)
+            b = fresh.view(np.uint8).reshape(len(fresh), -1)
+            k = int(np.count_nonzero(np.any(a != b, axis=1)))
+            parts.append(f"{k} decision{'s' if k != 1 else ''} differ in {', '.join(cols)}")
+    if len(rolls_cached) == len(rolls_fresh) and rolls_cached.tobytes() != rolls_fresh.tobytes():
+        cols = [n for n in roll_dtype.names if rolls_cached[n].tobytes() != rolls_fresh[n].tobytes()]
+        parts.append(f"rolls differ in {', '.join(cols)}")
+    if c_json != c_new:
+        parts.append("the list of commented decisions differs")
+    return "; ".join(parts) or "the cached bytes differ from the rows'"
+
+
+def _check_labels(store, analyses: dict, report: CheckReport) -> bool:
+    """Stored labels against those recomputed from each decision (labels.py).
+    True when some differ (damage).  Labels of an older rules version are a
+    note: they are redone when the store is next read."""
+    from ..labels import LABELS_VERSION, decision_labels
+
+    if not store.labels_current():
+        report.checked["labels"] = 0
+        report.findings.append(Finding(
+            "labels", f"made by label rules {store.get_meta('labels_version')!s}, now {LABELS_VERSION}: "
+            "recomputed when the store is next read", True, damage=False))
+        return False
+    differ: dict = {}
+    for (rid, aid, kind, pid, err, cands, pi, nd, dt, dp, phase, plan, theme) in store.conn.execute(
+        "SELECT d.id, d.analysis_id, d.kind, d.position_id, d.error, c.candidates, d.played_index, d.nd, d.dt, "
+        "d.dp, d.phase, d.game_plan, d.theme FROM decisions d "
+        "LEFT JOIN decision_candidates c ON c.decision_id = d.id ORDER BY d.id"
+    ):
+        try:
+            want = decision_labels(kind, pid, err, json.loads(cands) if cands else [], pi, nd, dt, dp)
+        except Exception as exc:  # a position or candidate list that no longer parses
+            want = ("?", f"unreadable ({exc.__class__.__name__})", None)
+        if tuple(want) != (phase, plan, theme):
+            differ.setdefault(aid, []).append(rid)
+    for aid, rids in sorted(differ.items()):
+        ids = ", ".join(map(str, rids[:5])) + (", …" if len(rids) > 5 else "")
+        report.findings.append(Finding(
+            "labels", f"analysis {aid} (match {analyses.get(aid)}): {len(rids)} decision"
+            f"{'s' if len(rids) != 1 else ''} labelled otherwise than their position gives (decision {ids})",
+            True, aid))
+    report.checked["labels"] = report.checked.get("decisions", 0) - sum(map(len, differ.values()))
+    return bool(differ)
+
+
+# -- repairing a damaged file ---------------------------------------------------------
+
+
+def _repair_file(path: str, report: CheckReport) -> None:
+    """Rebuild a damaged file from its tables of rows, when they all read
+    whole: a new file, indexes and the array cache remade, then written over
+    the damaged one (SQLite's backup API, under its locks).  The damaged
+    file is kept as ``PATH.damaged-<time>``."""
+    if any(not f.repairable for f in report.findings if f.damage):
+        report.unrepaired.append(
+            "rows lost to the damage cannot be rebuilt: restore a backup, or import the match files again into "
+            "a new database (the file was left as it was)")
+        return
+    stamp = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
+    tmp = f"{path}.rebuild-{stamp}"
+    kept = f"{path}.damaged-{stamp}"
+    try:
+        counts = _copy_rows(path, tmp)
+        from .sqlite import SQLiteStore
+
+        with SQLiteStore(tmp) as store:
+            ids = [a for (a,) in store.conn.execute("SELECT id FROM analyses")]
+            store._ensure_arrays(ids)
+            problems = integrity_check(store.conn)
+            if problems:
+                raise DamagedDatabase(f"the rebuilt file is not whole either: {problems[0]}")
+            store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        _keep_copy(path, kept)
+        src = sqlite3.connect(tmp)
+        dst = sqlite3.connect(path, timeout=30)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+            src.close()
+    except (sqlite3.DatabaseError, StoreError, OSError) as exc:
+        report.unrepaired.append(f"the file could not be rebuilt ({exc}); it was left as it was")
+        return
+    finally:
+        import glob
+
+        # the new file, and a copy an upgrade of it may have made (a damaged file of an older schema)
+        for leftover in [tmp + s for s in ("", "-wal", "-shm")] + glob.glob(glob.escape(tmp) + ".v*-backup*.db"):
+            with _suppress():
+                os.remove(leftover)
+    rows = sum(counts.values())
+    report.repaired.append(f"the file rebuilt from its {rows} rows ({len(counts)} tables); indexes and the array "
+                           f"cache of {len(ids)} analyses remade; the damaged file kept as {kept}")
+    report.after = check_database(path, repair=False)
+
+
+class _suppress:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return exc[0] is not None and issubclass(exc[0], OSError)
+
+
+def _keep_copy(path: str, kept: str) -> None:
+    shutil.copy2(path, kept)
+    if os.path.exists(path + "-wal"):
+        shutil.copy2(path + "-wal", kept + "-wal")
+
+
+def _copy_rows(path: str, tmp: str) -> dict:
+    """The damaged file's schema and every table of rows (not the caches)
+    into a new file; {table: rows}."""
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(tmp + suffix):
+            os.remove(tmp + suffix)
+    src = sqlite3.connect(path, timeout=30)
+    try:
+        page_size = src.execute("PRAGMA page_size").fetchone()[0]
+        objects = src.execute(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' "
+            "ORDER BY rootpage").fetchall()
+        pragmas = {p: src.execute(f"PRAGMA {p}").fetchone()[0] for p in ("user_version", "application_id")}
+    finally:
+        src.close()
+    dst = sqlite3.connect(tmp, isolation_level=None)
+    counts = {}
+    try:
+        dst.execute(f"PRAGMA page_size = {int(page_size)}")
+        dst.execute("PRAGMA journal_mode = WAL")
+        for p, v in pragmas.items():
+            dst.execute(f"PRAGMA {p} = {int(v)}")
+        dst.execute("ATTACH DATABASE ? AS damaged", (path,))
+        dst.execute("BEGIN")
+        for kind, name, _tbl, sql in objects:
+            if kind == "table":
+                dst.execute(sql)
+        for kind, name, _tbl, _sql in objects:
+            if kind != "table" or name in DERIVED_TABLES:
+                continue
+            cols = ", ".join(_q(c[1]) for c in dst.execute(f"PRAGMA main.table_info({_q(name)})"))
+            dst.execute(f"INSERT INTO main.{_q(name)}(_rowid_, {cols}) "
+                        f"SELECT _rowid_, {cols} FROM damaged.{_q(name)} NOT INDEXED")
+            counts[name] = dst.execute(f"SELECT COUNT(*) FROM main.{_q(name)}").fetchone()[0]
+        for kind, _name, _tbl, sql in objects:
+            if kind in ("index", "trigger", "view"):
+                dst.execute(sql)
+        dst.execute("COMMIT")
+        dst.execute("DETACH DATABASE damaged")
+    except BaseException:
+        if dst.in_transaction:
+            dst.execute("ROLLBACK")
+        raise
+    finally:
+        dst.close()
+    return counts
+
+
+def database_exists(path) -> bool:
+    return Path(path).is_file()
