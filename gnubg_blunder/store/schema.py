@@ -1,14 +1,19 @@
 """The SQLite schema, created and migrated by numbered steps.
 
-Each step is applied once, in order, inside one transaction; the schema
-version lives in ``meta``.  A later step alters what an earlier one made:
-never edit a step that has shipped.
+Each step is applied once, in order, as one transaction of its own
+(``BEGIN IMMEDIATE``, the version read again, the step, the new version,
+``COMMIT``): a crash leaves the database at the last version it reached,
+whole, and processes opening one database at once make each step once.  The
+schema version lives in ``meta``.  A later step alters what an earlier one
+made: never edit a step that has shipped.  docs/reliability.md.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
-from typing import Callable, Union
+from typing import Callable, Optional, Union
+from urllib.parse import quote
 
 
 def _beaver_takes(conn: sqlite3.Connection) -> None:
@@ -242,28 +247,174 @@ def current_version(conn: sqlite3.Connection) -> int:
     return int(row[0]) if row else 0
 
 
-def migrate(conn: sqlite3.Connection) -> int:
-    """Bring the database to SCHEMA_VERSION; returns the version found before."""
-    found = current_version(conn)
-    if found > SCHEMA_VERSION:
+def _refuse_newer(version: int) -> None:
+    if version > SCHEMA_VERSION:
         raise StoreError(
-            f"database schema version {found} is newer than this gnubg-blunder ({SCHEMA_VERSION}); upgrade it"
+            f"database schema version {version} is newer than this gnubg-blunder ({SCHEMA_VERSION}); upgrade it"
         )
-    for version, sql in MIGRATIONS:
-        if version <= found:
-            continue
-        with conn:
-            if callable(sql):
-                sql(conn)
-            else:
-                for stmt in _statements(sql):
-                    conn.execute(stmt)
-            conn.execute(
-                "INSERT INTO meta(key, value) VALUES('schema_version', ?) "
-                "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-                (str(version),),
-            )
+
+
+def migrate(conn: sqlite3.Connection, path: Optional[str] = None, report: Optional[Callable] = None) -> int:
+    """Bring the database to SCHEMA_VERSION; returns the version found before.
+
+    Each step is one transaction: ``BEGIN IMMEDIATE`` (waiting for any other
+    process' step), the version read again (another process may have made
+    the step meanwhile: then it is not made twice), the step, the version,
+    ``COMMIT``.  The connection's own transaction handling is set aside
+    meanwhile (SQLite DDL is transactional only in explicit transactions).
+
+    Before the first step this process makes on a database that holds
+    matches: ``PRAGMA quick_check`` (a damaged file is not upgraded: one line
+    naming ``gnubg-blunder check``), then, when ``path`` is a file, a copy of
+    it beside it with SQLite's backup API, ``NAME.v<old>-backup.db``, said in
+    one line through ``report``."""
+    found = current_version(conn)
+    _refuse_newer(found)
+    if found == SCHEMA_VERSION:
+        return found
+    level = conn.isolation_level
+    conn.isolation_level = None  # BEGIN / COMMIT / ROLLBACK are ours
+    first_step = True
+    try:
+        for version, step in MIGRATIONS:
+            if version <= found:
+                continue
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                now = current_version(conn)
+                _refuse_newer(now)
+                if now >= version:  # made by another process meanwhile
+                    conn.execute("COMMIT")
+                    first_step = False
+                    continue
+                if first_step and now == found and now > 0 and _holds_matches(conn):
+                    _quick_check(conn, now)
+                    if path:
+                        _backup(conn, path, now, report)
+                first_step = False
+                _run_step(conn, step)
+                conn.execute(
+                    "INSERT INTO meta(key, value) VALUES('schema_version', ?) "
+                    "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                    (str(version),),
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    try:
+                        conn.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass  # the error that stopped the step is the one to see
+                raise
+    finally:
+        conn.isolation_level = level
     return found
+
+
+def _run_step(conn: sqlite3.Connection, step) -> None:
+    if callable(step):
+        step(conn)
+        return
+    for stmt in _statements(step):
+        try:
+            conn.execute(stmt)
+        except sqlite3.OperationalError as exc:
+            if not _made_before(stmt, exc):
+                raise
+
+
+def _made_before(stmt: str, exc: sqlite3.OperationalError) -> bool:
+    """Before steps were transactions (gnubg-blunder up to schema version
+    6 as first shipped), each CREATE and ALTER of a step was committed on its
+    own and the version written last: a crash in between left a database
+    holding part of a step without its version, which no open could upgrade
+    ("table aliases already exists", "duplicate column name: kind").  Those
+    statements, found done, are passed over; the rest of the step is made."""
+    text = " ".join(stmt.split()).upper()
+    message = str(exc)
+    if text.startswith(("CREATE TABLE", "CREATE INDEX")) and message.endswith("already exists"):
+        return True
+    return " ADD COLUMN " in text and message.startswith("duplicate column name")
+
+
+def _holds_matches(conn: sqlite3.Connection) -> bool:
+    has = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='matches'").fetchone()
+    return bool(has) and conn.execute("SELECT 1 FROM matches LIMIT 1").fetchone() is not None
+
+
+def _quick_check(conn: sqlite3.Connection, version: int) -> None:
+    """Refuse to upgrade a damaged file (the upgrade would rewrite tables
+    from damaged pages)."""
+    try:
+        rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check(5)")]
+    except sqlite3.DatabaseError as exc:
+        rows = [str(exc)]
+    lines = [line.strip() for row in rows for line in row.splitlines()]
+    lines = [line for line in lines if line and not line.startswith("*** in database")]
+    if lines != ["ok"]:
+        first = lines[0] if lines else "no answer"
+        more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
+        raise StoreError(
+            f"the database file is damaged (PRAGMA quick_check: {first}{more}); it was left at schema version "
+            f"{version}, not upgraded to {SCHEMA_VERSION}: `gnubg-blunder check` says what is damaged"
+        )
+
+
+def backup_path(path: str, version: int) -> str:
+    """``NAME.v<version>-backup.db`` beside ``path`` (``NAME.v3-backup-2.db``
+    when that one exists: a backup is never overwritten)."""
+    stem, ext = os.path.splitext(path)
+    if ext.lower() not in (".db", ".sqlite", ".sqlite3"):
+        stem = path
+    candidate = f"{stem}.v{version}-backup.db"
+    n = 2
+    while os.path.exists(candidate):
+        candidate = f"{stem}.v{version}-backup-{n}.db"
+        n += 1
+    return candidate
+
+
+def _backup(conn: sqlite3.Connection, path: str, version: int, report: Optional[Callable]) -> None:
+    """A copy of the database as it is (SQLite's backup API), written under a
+    temporary name and renamed when whole.  It is read by a second
+    connection: ``conn`` holds the step's write lock (no other process
+    writes meanwhile) and SQLite backs up no database from the connection
+    writing it; WAL lets the second one read the last commit, which is what
+    the step upgrades."""
+    target = backup_path(path, version)
+    part = target + ".part"
+    _remove(part)
+    try:
+        src = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True, timeout=30)
+        try:
+            dst = sqlite3.connect(part)
+            try:
+                src.backup(dst)
+                dst.execute("PRAGMA journal_mode = DELETE")  # one file, whatever mode the database is in
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        os.replace(part, target)
+    except (sqlite3.Error, OSError) as exc:
+        _remove(part)
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise StoreError(
+            f"cannot write the backup {target} before upgrading from schema version {version} "
+            f"({reason}); the database was not changed"
+        ) from exc
+    line = (f"gnubg-blunder: database {path}: saved a copy as {target} (schema version {version}) "
+            f"before upgrading it to version {SCHEMA_VERSION}")
+    if report is not None:
+        report(line)
+
+
+def _remove(path: str) -> None:
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        try:
+            os.remove(path + suffix)
+        except FileNotFoundError:
+            pass
 
 
 def _statements(sql: str):
