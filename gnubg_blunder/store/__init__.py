@@ -24,5 +24,10 @@ def default_db_path() -> Path:
     return Path(base) / "gnubg-blunder" / "gnubg-blunder.db"
 
 
-def open_store(path=None) -> SQLiteStore:
-    return SQLiteStore(path if path is not None else default_db_path())
+def open_store(path=None, report=None, upgrade: bool = True) -> SQLiteStore:
+    """The store at ``path`` (default: :func:`default_db_path`), its schema
+    brought up to date.  ``report(line)`` takes its one-line notes for the
+    user (a backup written before an upgrade, a read-only database read from
+    a copy); default: standard error.  ``upgrade=False`` opens it as it is
+    (``check``).  docs/reliability.md."""
+    return SQLiteStore(path if path is not None else default_db_path(), report=report, upgrade=upgrade)

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import os
 import sqlite3
+import sys
+import time
+import urllib.parse
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +26,7 @@ from ..filters import Filter
 from ..metrics.arrays import KIND_CODES, LABELS, DecisionArrays, MatchInfo, RollArrays, Selection
 from ..model import Match, match_identity
 from .check import CHECK_HINT, DamagedDatabase, refuses_damage
-from .schema import migrate
+from .schema import StoreError, migrate
 
 # The packed-array cache's format: bump when the columns change.
 ARRAYS_FORMAT = 3  # 2: the dice of each decision; 3: comments stay in their rows (the cache lists which), a checksum
@@ -64,6 +68,96 @@ def _sql_text(text: str) -> str:
     return "'" + str(text).replace("'", "''") + "'"
 
 
+# How long a statement waits for a lock another program holds (gnubg
+# storing a match, another import) before it fails with "database is locked"
+# (docs/reliability.md).  GNUBG_BLUNDER_BUSY_TIMEOUT (seconds) changes it.
+BUSY_TIMEOUT = 30.0
+
+
+def busy_timeout() -> float:
+    import os
+
+    try:
+        value = float(os.environ.get("GNUBG_BLUNDER_BUSY_TIMEOUT", BUSY_TIMEOUT))
+    except ValueError:
+        return BUSY_TIMEOUT
+    return value if 0 <= value <= 1e6 else BUSY_TIMEOUT
+
+
+# A read-only database that needs a schema upgrade, its labels redone or
+# its array cache built is brought up to date in a copy in memory, up to
+# this size; above, it is refused (docs/reliability.md).
+MEMORY_COPY_LIMIT = 512 * 2**20
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+def _read_only_reason(path: Path) -> Optional[str]:
+    """Why the existing database ``path`` cannot be written (its mount, its
+    file, its folder: SQLite writes its -wal and -shm beside it), or None."""
+    if not path.exists():
+        return None
+    try:
+        if os.statvfs(path).f_flag & os.ST_RDONLY:
+            return "the file system holding it is mounted read-only"
+    except (OSError, AttributeError):
+        pass
+    if not os.access(path, os.W_OK):
+        return "the file is read-only"
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        return f"its folder {path.parent} is read-only"
+    return None
+
+
+def _error_code(exc: sqlite3.Error) -> Optional[int]:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
+def _is_read_only_error(exc: sqlite3.Error) -> bool:
+    return _error_code(exc) in (8, 14)  # SQLITE_READONLY, SQLITE_CANTOPEN
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    code = _error_code(exc)
+    return code in (5, 6) if code is not None else "locked" in str(exc)  # SQLITE_BUSY, SQLITE_LOCKED
+
+
+def _use_wal(conn: sqlite3.Connection, timeout: float) -> None:
+    """WAL, so that gnubg and the command line read while the other writes.
+    Processes opening a new database at once all ask for it: one that finds
+    the file busy asks again (up to the busy timeout)."""
+    deadline = time.monotonic() + timeout
+    delay = 0.002
+    while True:
+        try:
+            mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+            if mode.lower() != "wal":
+                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode.lower() == "wal":
+                return
+            problem = f"its journal mode stays {mode}"
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
+                raise
+            problem = str(exc)
+        if time.monotonic() >= deadline:
+            raise StoreError(f"cannot set it to WAL mode ({problem})")
+        time.sleep(delay)
+        delay = min(delay * 2, 0.1)
+
+
+def _wal_frames(path: Path) -> bool:
+    """Whether the database's -wal file holds changes (a writer stopped
+    before merging them into the file)."""
+    try:
+        return os.path.getsize(str(path) + "-wal") > 0
+    except OSError:
+        return False
+
+
 def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
@@ -72,24 +166,156 @@ class SQLiteStore:
     """Storage behind one interface: ``add_match``, ``matches``, ``select``,
     ``get_meta``/``set_meta``.  A PostgreSQL engine would implement the same."""
 
-    def __init__(self, path):
+    def __init__(self, path, report=None, upgrade: bool = True):
+        """Open (or create) the database at ``path``, migrated to the current
+        schema (``upgrade=False``: as it is, for ``check``).  ``report`` takes
+        the one-line notes the opening has for the user (a backup made before
+        an upgrade, a read-only database read from a copy); default: stderr.
+
+        Any number of processes may open one database at once.  A database
+        that cannot be written (its file, folder or mount read-only) is
+        opened read-only: every read works, a write says why it cannot be
+        made (``read_only_reason``).  docs/reliability.md."""
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        self.report = report if report is not None else _say
+        self.busy_timeout = busy_timeout()  # seconds a write waits for another program's lock
+        self.read_only = False
+        self.read_only_reason: Optional[str] = None  # why nothing can be written, when read_only
+        self.memory_copy = False  # read from a copy in memory (read-only, brought up to date)
+        if self.path == ":memory:":
+            self.conn = self._connect(self.path)
+        else:
+            self.conn = self._open_file(Path(self.path))
         self.conn.execute("PRAGMA foreign_keys = ON")
-        if self.path != ":memory:":
-            self.conn.execute("PRAGMA journal_mode = WAL")
-        self.conn.execute("PRAGMA synchronous = NORMAL")
-        self._migrate()
+        if not self.read_only:
+            self.conn.execute("PRAGMA synchronous = NORMAL")
+        if upgrade:
+            self._migrate()
+
+    def _connect(self, target: str, uri: bool = False) -> sqlite3.Connection:
+        # isolation_level None: no implicit transactions; writes say BEGIN IMMEDIATE ... COMMIT
+        return sqlite3.connect(target, timeout=self.busy_timeout, isolation_level=None, uri=uri)
+
+    def _open_file(self, path: Path) -> sqlite3.Connection:
+        reason = _read_only_reason(path)
+        if reason is None:
+            if not path.exists():
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise StoreError(f"cannot create its folder {path.parent} ({exc.strerror or exc})") from exc
+                if not os.access(path.parent, os.W_OK | os.X_OK):
+                    raise StoreError(f"cannot create it: its folder {path.parent} is read-only")
+            conn = self._connect(self.path)
+            try:
+                _use_wal(conn, self.busy_timeout)
+                return conn
+            except sqlite3.OperationalError as exc:
+                conn.close()
+                if not _is_read_only_error(exc) or not path.exists():
+                    raise
+                reason = "SQLite can only open it read-only"
+        self.read_only, self.read_only_reason = True, reason
+        return self._open_read_only(path)
+
+    def _open_read_only(self, path: Path) -> sqlite3.Connection:
+        """A read-only connection.  A WAL database needs its -shm file: where
+        it cannot be made (a read-only folder or mount) the file is opened
+        ``immutable`` (nobody can write it there), unless its -wal holds
+        changes not yet in the file: then they are read from a copy."""
+        uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
+        error = None
+        for query in ("", "&immutable=1"):
+            if query and _wal_frames(path):
+                return self._copy_with_wal(path)
+            conn = self._connect(uri + query, uri=True)
+            try:
+                conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+                return conn
+            except sqlite3.OperationalError as exc:
+                conn.close()
+                error = exc
+        raise error
+
+    def _copy_with_wal(self, path: Path) -> sqlite3.Connection:
+        """The database and its -wal copied to a temporary folder, opened
+        there (SQLite merges the -wal), then into memory."""
+        import shutil
+        import tempfile
+
+        self._check_copy_size(path, "its last changes are in its -wal file")
+        tmp = tempfile.mkdtemp(prefix="gnubg-blunder-ro-")
+        try:
+            copy = os.path.join(tmp, "copy.db")
+            shutil.copyfile(path, copy)
+            shutil.copyfile(str(path) + "-wal", copy + "-wal")
+            src = self._connect(copy)
+            try:
+                mem = self._connect(":memory:")
+                src.backup(mem)
+            finally:
+                src.close()
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        self.memory_copy = True
+        return mem
+
+    def _check_copy_size(self, path: Path, why: str) -> None:
+        size = sum(os.path.getsize(f) for f in (str(path), str(path) + "-wal") if os.path.exists(f))
+        if size > MEMORY_COPY_LIMIT:
+            raise StoreError(
+                f"read-only ({self.read_only_reason}) and {why}: at {size / 2**20:.0f} MB it is too large to read "
+                f"from a copy in memory (limit {MEMORY_COPY_LIMIT / 2**20:.0f} MB); open it once where it can be written"
+            )
 
     def _migrate(self):
-        # migrate() manages its own transactions
-        self.conn.isolation_level = ""
-        try:
+        if self.read_only:
+            self._up_to_date_read_only()
+        else:
+            migrate(self.conn, path=None if self.path == ":memory:" else self.path, report=self.report)
+
+    def _up_to_date_read_only(self):
+        """A read-only database is never written.  One that needs a schema
+        upgrade, its labels redone or its array cache built is copied into
+        memory and brought up to date there, for this run (one line says
+        so); above MEMORY_COPY_LIMIT that is refused.  Then writes fail."""
+        from ..labels import LABELS_VERSION
+        from .schema import SCHEMA_VERSION, current_version
+
+        version = current_version(self.conn)
+        if version > SCHEMA_VERSION:
+            migrate(self.conn)  # refuses, one line
+        if version < SCHEMA_VERSION:
+            why = f"at schema version {version} (this gnubg-blunder reads {SCHEMA_VERSION})"
+        elif not self.labels_current():
+            why = f"its labels are of rules version {self.get_meta('labels_version')} (now {LABELS_VERSION})"
+        elif self._analyses_without_cache():
+            why = "its array cache is not built"
+        else:
+            why = None
+        if why:
+            if not self.memory_copy:
+                self._check_copy_size(Path(self.path), why)
+                mem = self._connect(":memory:")
+                self.conn.backup(mem)
+                self.conn.close()
+                self.conn, self.memory_copy = mem, True
+                self.conn.execute("PRAGMA foreign_keys = ON")
             migrate(self.conn)
-        finally:
-            self.conn.isolation_level = None
+            if not self.labels_current():
+                self.relabel()
+            self._ensure_arrays([a for (a,) in self.conn.execute("SELECT id FROM analyses")])
+            self.report(f"gnubg-blunder: database {self.path} is read-only ({self.read_only_reason}) and {why}: "
+                        "read from a copy in memory brought up to date (the file is unchanged)")
+        elif self.memory_copy:
+            self.report(f"gnubg-blunder: database {self.path} is read-only ({self.read_only_reason}) and its last "
+                        "changes are in its -wal file: read from a copy in memory (the file is unchanged)")
+        self.conn.execute("PRAGMA query_only = ON")
+
+    def _analyses_without_cache(self) -> int:
+        return self.conn.execute(
+            "SELECT COUNT(*) FROM analyses a WHERE NOT EXISTS (SELECT 1 FROM analysis_arrays x "
+            "WHERE x.analysis_id = a.id AND x.format = ?)", (ARRAYS_FORMAT,)).fetchone()[0]
 
     def close(self):
         self.conn.close()
@@ -120,6 +346,8 @@ class SQLiteStore:
     def add_match(self, match: Match) -> StoreResult:
         """Store a match in one transaction.  A match already stored is a
         no-op; a new analysis of a stored match is added beside the others."""
+        if self.read_only:
+            raise StoreError(f"cannot store into it: {self.read_only_reason}")
         identity = match_identity(match)
         a = match.analysis
         c = self.conn
