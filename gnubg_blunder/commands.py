@@ -219,12 +219,15 @@ def closest_names(name: str, names: list, limit: int = 5) -> list:
 
 
 def unknown_player(name: str, names: list, what: str = "stored match") -> UserError:
-    """The one-line refusal of a player name that no match has."""
+    """The one-line refusal of a player name that no match has (names shown
+    as text output shows user data: escaped and cut, ``safe_text``)."""
+    from .views.formatting import safe_text
+
     if not names:
-        return UserError(f"no player {name!r}: the database has no {what} yet")
+        return UserError(f"no player '{safe_text(name)}': the database has no {what} yet")
     near = closest_names(name, names)
-    hint = f" (closest names: {', '.join(near)})" if near else ""
-    return UserError(f"no player {name!r} in any {what}{hint}")
+    hint = f" (closest names: {', '.join(safe_text(n) for n in near)})" if near else ""
+    return UserError(f"no player '{safe_text(name)}' in any {what}{hint}")
 
 
 def check_player(store, flt) -> None:

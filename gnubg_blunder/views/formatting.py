@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from typing import Optional
 
 DASH = "—"
@@ -31,11 +33,54 @@ def elo_text(elo: Optional[float], bound: bool) -> str:
     return ("≤ " if bound else "") + f"{round(elo) + 0:d}"
 
 
-def safe_text(s) -> str:
-    """User data as printable text (control characters escaped)."""
+# -- user text in text output (docs/reliability.md, "Hostile text and impossible values") --------
+#
+# Names, events, comments and move notations come from the files: in text
+# output a control character (Unicode category Cc: ESC, newline, tab, CR,
+# ...), a bidi control (U+202A-202E, U+2066-2069) or a line/paragraph
+# separator (U+2028, U+2029) is shown escaped ("\x1b", "\n", "\u202e"), and a
+# long field is cut with "…".  JSON keeps the exact string; HTML escapes it.
+
+FIELD_WIDTH = 60  # the most characters text output shows of one user string (a name, an event, a move)
+CELL_WIDTH = 128  # the most characters of one text-table cell (two names and " v " fit)
+ELLIPSIS = "…"
+
+_BIDI_CONTROLS = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))
+_SEPARATORS = frozenset((0x2028, 0x2029))
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _shown(c: str) -> str:
+    """One character as text output shows it: itself, or escaped."""
+    o = ord(c)
+    if o in _BIDI_CONTROLS or o in _SEPARATORS or unicodedata.category(c) == "Cc":
+        return _NAMED.get(c) or (f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}")
+    return c
+
+
+def clean_text(s: str, limit: Optional[int] = FIELD_WIDTH) -> str:
+    """``s`` with its control characters escaped, cut to ``limit``
+    characters (the last one "…") when longer; None: never cut."""
+    head = s if limit is None else s[:limit + 1]  # escaping only lengthens: no more is needed
+    pieces = [_shown(c) for c in head]
+    if limit is None or (len(s) <= limit and sum(map(len, pieces)) <= limit):
+        return "".join(pieces)
+    out, n = [], 0
+    for p in pieces:  # whole escapes only: never a cut "\x1"
+        if n + len(p) > limit - 1:
+            break
+        out.append(p)
+        n += len(p)
+    return "".join(out) + ELLIPSIS
+
+
+def safe_text(s, limit: Optional[int] = FIELD_WIDTH) -> str:
+    """User data (a name, an event, a comment, a move) as text output shows
+    it: control and bidi characters escaped, cut to ``limit`` characters
+    (``FIELD_WIDTH``; None: whole); None is "—"."""
     if s is None:
         return DASH
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(s))
+    return clean_text(str(s), limit)
 
 
 def scope_text(f: dict, ignored: tuple = (), everything: str = "every stored match, both sides") -> str:
@@ -55,7 +100,7 @@ def scope_text(f: dict, ignored: tuple = (), everything: str = "every stored mat
     if f.get("decision_type") and f["decision_type"] != "all" and "decision_type" not in ignored:
         parts.append(f"{f['decision_type']} decisions")
     if f.get("engine"):
-        parts.append(f"engine {f['engine']}")
+        parts.append(f"engine {safe_text(f['engine'])}")
     if f.get("min_depth") is not None:
         parts.append(f"depth ≥ {f['min_depth']:g}")
     if parts and not f.get("player") and "player" not in ignored:
@@ -73,8 +118,12 @@ def whose(f: dict) -> str:
 
 
 def table(rows: list, headers: list, align: Optional[str] = None) -> str:
-    """A plain text table; align is a string of 'l'/'r' per column."""
-    cells = [[str(h) for h in headers]] + [[str(c) for c in r] for r in rows]
+    """A plain text table; align is a string of 'l'/'r' per column.  Every
+    cell and header is shown through :func:`clean_text` (control and bidi
+    characters escaped, cut at ``CELL_WIDTH``): a name cannot split a row,
+    move the cursor or make the table megabytes wide."""
+    cells = [[clean_text(str(h), CELL_WIDTH) for h in headers]] + [
+        [clean_text(str(c), CELL_WIDTH) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
     align = align or "l" + "r" * (len(headers) - 1)
     lines = []
@@ -86,8 +135,15 @@ def table(rows: list, headers: list, align: Optional[str] = None) -> str:
     return "\n".join(lines)
 
 
+# characters json.dumps leaves raw with ensure_ascii=False (it escapes U+0000-001F itself)
+_JSON_RAW = re.compile("[\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
 def to_json(obj) -> str:
-    return json.dumps(obj, indent=2, ensure_ascii=False)
+    """The JSON text of ``obj``: strings exact, but every control and bidi
+    character written as a ``\\uXXXX`` escape (lossless), never raw."""
+    text = json.dumps(obj, indent=2, ensure_ascii=False)
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 class Table:
@@ -141,15 +197,38 @@ def table_html(rows: list, headers: list, align: Optional[str] = None, row_class
     return "".join(out)
 
 
+# A text cell a spreadsheet would evaluate as a formula starts with one of
+# these (the full-width forms too: some spreadsheets read them as formulas).
+FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def csv_cell(v):
+    """One CSV cell: None is empty (unknown); a text cell a spreadsheet
+    would run as a formula (leading ``= + - @``, tab, CR) gets the usual
+    ``'`` in front; numbers stay numbers (a luck of -0.5 is ``-0.5``)."""
+    if v is None:
+        return ""
+    if isinstance(v, str) and v.startswith(FORMULA_LEADS):
+        return "'" + v
+    return v
+
+
 def csv_text(rows: list, headers: list) -> str:
     """A table as CSV (RFC 4180); None is written as an empty field (the
-    reader's "unknown"), never 0."""
+    reader's "unknown"), never 0; text cells (headers too) that a
+    spreadsheet would evaluate are neutralised (:func:`csv_cell`); text is
+    otherwise exact, as in JSON."""
     import csv
     import io
 
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(headers)
-    for r in rows:
-        w.writerow(["" if v is None else v for v in r])
-    return buf.getvalue().rstrip("\n")
+    # "\r\n" as the writer's terminator makes it quote a field holding a CR
+    # as well as a LF; the rows are then joined with "\n"
+    w = csv.writer(buf, lineterminator="\r\n")
+    lines = []
+    for r in [[str(h) for h in headers]] + rows:
+        buf.seek(0)
+        buf.truncate()
+        w.writerow([csv_cell(v) for v in r])
+        lines.append(buf.getvalue()[:-2])
+    return "\n".join(lines)

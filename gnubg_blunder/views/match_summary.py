@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..metrics.figures import per_side
 from ..db_settings import thresholds_for
-from .formatting import DASH, interval, num, table
+from .formatting import DASH, interval, num, safe_text, table
 
 
 def match_summary_text(store, match_id: int) -> str:
@@ -14,7 +14,7 @@ def match_summary_text(store, match_id: int) -> str:
     m = sel.matches[0]
     sides = per_side(sel, thresholds_for(store))
     kind = "money session" if m.is_money else f"{m.length}-point match"
-    head = f"gnubg-blunder: match {m.id}, {m.players[0]} vs {m.players[1]}, {kind}, " \
+    head = f"gnubg-blunder: match {m.id}, {safe_text(m.players[0])} vs {safe_text(m.players[1])}, {kind}, " \
            f"{m.n_games} games, analysis {m.engine} {m.depth_label or ''}".rstrip()
     rows = []
     for s in sides:

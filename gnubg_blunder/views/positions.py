@@ -83,7 +83,7 @@ def _criteria_text(criteria: dict) -> str:
         if criteria.get(k):
             parts.append(f"{k.replace('_', ' ')} {criteria[k]}")
     if criteria.get("tag"):
-        parts.append("#" + criteria["tag"].lstrip("#"))
+        parts.append("#" + safe_text(criteria["tag"].lstrip("#")))
     return ", ".join(parts) if parts else "every counted decision"
 
 

@@ -8,7 +8,7 @@ from ..commands import View
 from ..metrics.progression import TREND_NOTE
 from ..metrics.vocabulary import metric as metric_named
 from ..metrics.summary import BANDS_NOTE
-from .formatting import DASH, POOLED, Table, interval, num, table, table_html
+from .formatting import DASH, POOLED, Table, interval, num, safe_text, table, table_html
 from .summary import band_text, scope_text
 
 
@@ -33,7 +33,7 @@ def _now_line(obj: dict) -> str:
     cur = obj["current"]
     m = metric_named(obj["metric"])
     key = m.figure
-    who = obj["perspective"] or "both sides pooled"
+    who = safe_text(obj["perspective"]) if obj["perspective"] else "both sides pooled"
     if not cur["decisions"]:
         return f"Now ({who}): no counted decisions."
     text = (f"Now ({who}): {m.label} {num(cur[key])}{m.unit} over "
@@ -64,7 +64,7 @@ def progression_text(obj: dict) -> str:
     metric = obj["metric"]
     key = metric_named(metric).figure
     name = metric_named(metric).label
-    whose = obj["perspective"] or "both sides pooled"
+    whose = safe_text(obj["perspective"]) if obj["perspective"] else "both sides pooled"
     lines = [f"Progression — scope: {scope_text(obj['filter'], ('player',), 'every stored match')}; "
              f"figures of {whose}; metric {name}",
              _goal_line(obj), _now_line(obj), ""]
@@ -83,12 +83,12 @@ def progression_text(obj: dict) -> str:
     else:
         lines.append("By tournament: no match of this scope names an event.")
     lines.append("")
-    who = obj["perspective"]
+    who = safe_text(obj["perspective"]) if obj["perspective"] else None
     lines.append(f"By match ({who + ' only' if who else 'both sides pooled; --player NAME for one player'}):")
     if obj["matches"]:
         rows = []
         for m in obj["matches"]:
-            other = m["opponent"] if who else " v ".join(m["players"])
+            other = m["opponent"] if who else " v ".join(safe_text(p) for p in m["players"])
             rows.append([m["date"], m["match_id"], m["event"] or DASH,
                          "money" if m["length"] == 0 else m["length"], other, m["decisions"], num(m[key])])
         lines.append(table(rows, ["date", "match", "event", "length", "opponent" if who else "players",
@@ -191,7 +191,7 @@ VIEW = View("progression", "PR per tournament and per match, the goal and a tren
 
 def suggestion_text(s: dict) -> str:
     """The sentence of ``goal suggest`` from ``goal_suggestion_figures``."""
-    who = s["player"] or "both sides pooled (no --player and no main player)"
+    who = safe_text(s["player"]) if s["player"] else "both sides pooled (no --player and no main player)"
     if not s["decisions"]:
         return f"{who}: no counted decisions in this selection: nothing to suggest."
     head = f"{who}: PR {num(s['pr'])} over {s['decisions']} decisions is {band_text(s['level_band'])}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..commands import View
 from ..metrics.levels import level_band
-from .formatting import DASH, POOLED, Table, elo_text, interval, num, scope_text, whose
+from .formatting import DASH, POOLED, Table, elo_text, interval, num, safe_text, scope_text, whose
 
 
 def stats_object(figures: dict, flt) -> dict:
@@ -43,8 +43,8 @@ def stats_text(obj: dict) -> str:
         + ("" if obj["luck_per_roll_mpt"] is None else f" ({obj['luck_per_roll_mpt']:+.1f} mpt a roll)")
     )
     for name, values in (obj.get("plugin_metrics") or {}).items():
-        shown = ", ".join(f"{k} {DASH if v is None else v}" for k, v in values.items())
-        lines.append(f"{name} (plugin): {shown}")
+        shown = ", ".join(f"{safe_text(k)} {safe_text(v)}" for k, v in values.items())
+        lines.append(f"{safe_text(name)} (plugin): {shown}")
     return "\n".join(lines)
 
 

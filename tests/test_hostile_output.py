@@ -1,0 +1,300 @@
+"""Hostile text through every output (docs/reliability.md, "Hostile text and
+impossible values").
+
+One database holds names, events, comments and move notations made to
+break an output: HTML and SQL, spreadsheet formula leaders (= + - @), ESC
+sequences (clear the screen, set the window title), a newline, a tab and a
+CR, bidi controls, and a 100 KB name.  They come two ways: hand-built
+matches stored through the real store (as tests/fixture_db.py does), and
+the real gnubg SGF of tests/fixtures/real/sgf with hostile PW/PB/EV/C
+properties, imported by the command line.  Every view of the registry is
+then run in text, JSON and CSV, its HTML rendered, and the report written:
+
+- text: no control character (Unicode Cc) but the line ends, no bidi
+  control, no line or output of the 100 KB name's size;
+- CSV: no cell a spreadsheet would run as a formula; numbers stay numbers;
+- JSON: valid, names exact (the 100 KB one whole), no raw control or bidi
+  character in the text (escaped, lossless);
+- HTML: no script element, no event-handler attribute, no javascript: URL;
+  the names are there as text.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA
+from fixture_db import HOSTILE, build_matches
+
+NAMES = {
+    "html": HOSTILE,
+    "img": "<img src=x onerror=alert(2)>",
+    "sql": "x'); DROP TABLE matches; --",
+    "eq": '=HYPERLINK("http://example.invalid/","click")',
+    "plus": "+1+1",
+    "minus": "-2+3",
+    "at": "@SUM(1,1)",
+    "esc": "\x1b[2J\x1b]0;owned\x07name",
+    "newline": "first line\nsecond line",
+    "rtl": "\u202eevil\u202c \u2066x\u2069",
+    "long": "L" * 100_000,
+    "tabcr": "\tTab\rCR",
+}
+# the players of the hand-built matches (fixture_db's five, then three copies)
+PAIRS = [("eq", "esc"), ("eq", "newline"), ("esc", "rtl"), ("eq", "esc"), ("long", "html"),
+         ("sql", "img"), ("plus", "minus"), ("at", "tabcr")]
+EVENTS = ['=cmd|" /C calc"!A0', "\x1b[31mred event\x1b[0m", "E" * 100_000, None, None,
+          "-event", "@event", "\u202eevent\nnext line"]
+COMMENT = "#blitz \x1b[2J<script>alert(3)</script>\n=1+1 \u202e"
+# the real SGF's players, event and a comment, as its PW/PB/EV/C
+SGF_NAMES = ("=SUM(A1)\x1b[2J]sgf", "\u202eRTL\nsgf \\ name")
+SGF_EVENT = "@event\x1b]0;title\x07 <b>bold</b>"
+
+# in text output: no control character but the line end, no bidi control or separator
+UNSAFE_TEXT = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+FORMULA = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+TWO_PLAYER_VIEWS = ("compare", "contrast", "h2h")
+
+
+def _sgf_value(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _hostile_sgf(path: Path) -> Path:
+    """The real charlot SGF with hostile names, event and a comment."""
+    src = (DATA / "sgf" / "charlot1-charlot2_7p_2025-11-08-2305.sgf").read_text(encoding="utf-8")
+    a, b = SGF_NAMES
+    src = src.replace("PW[charlot1]", f"PW[{_sgf_value(a)}]").replace("PB[charlot2]", f"PB[{_sgf_value(b)}]")
+    src = src.replace("DT[2025-11-08]", f"DT[2025-11-08]EV[{_sgf_value(SGF_EVENT)}]", 1)
+    first_move = src.index(";B[41lpab]")
+    src = src[:first_move] + src[first_move:].replace("LU[-inf]", f"LU[-inf]C[{_sgf_value(COMMENT)}]", 1)
+    path.write_text(src, encoding="utf-8")
+    return path
+
+
+def _hostile_matches() -> list:
+    matches = build_matches() + build_matches()[:3]
+    for k, m in enumerate(matches[5:]):  # copies: other rolls, so other matches
+        for g in m.games:
+            for r in g.rolls:
+                r.position_after += f"-hostile-{k}"
+    for m, (a, b), event in zip(matches, PAIRS, EVENTS):
+        m.players = (NAMES[a], NAMES[b])
+        m.event = event
+        for d in m.decisions():
+            if d.comment:
+                d.comment = COMMENT
+            if d.kind == "checker":  # move notations a spreadsheet would run
+                d.played_move, d.best_move = "-", "=1+1"
+    return matches
+
+
+@pytest.fixture(scope="module")
+def hostile_db(tmp_path_factory) -> Path:
+    from conftest import run_cli_inprocess
+    from gnubg_blunder.store import SQLiteStore
+
+    folder = tmp_path_factory.mktemp("hostile")
+    path = folder / "hostile.db"
+    with SQLiteStore(path) as st:
+        for m in _hostile_matches():
+            st.add_match(m)
+    run_cli_inprocess("import", _hostile_sgf(folder / "hostile.sgf"), db=path)
+    run_cli_inprocess("main-player", NAMES["newline"], db=path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def views():
+    import os
+
+    from gnubg_blunder import plugins
+    from gnubg_blunder.commands import get_registry
+
+    os.environ["GNUBG_BLUNDER_NO_PLUGINS"] = "1"
+    plugins.reset_plugin_manager()
+    return {name: c.view for name, c in get_registry().commands.items() if c.view is not None}
+
+
+# -- the checks ----------------------------------------------------------------------------
+
+def check_text(out: str, where) -> None:
+    bad = UNSAFE_TEXT.search(out)
+    assert bad is None, (where, repr(out[max(0, bad.start() - 40):bad.end() + 40]))
+    assert len(out) < 300_000, (where, len(out))
+    assert max(map(len, out.splitlines()), default=0) < 3_000, where
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        return math.isfinite(float(cell))
+    except ValueError:
+        return False
+
+
+def check_csv(out: str, where) -> list:
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows, where
+    for row in rows:
+        for cell in row:
+            if cell.startswith(FORMULA):
+                assert _is_number(cell), (where, cell[:80])
+    return rows
+
+
+def check_json(out: str, where):
+    def refuse(constant):
+        raise AssertionError(f"{where}: {constant} is not JSON")
+
+    obj = json.loads(out, parse_constant=refuse)
+    bad = UNSAFE_TEXT.search(out)
+    assert bad is None, (where, repr(out[max(0, bad.start() - 40):bad.end() + 40]))
+    return obj
+
+
+class _Elements(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.attrs, self.text = [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attrs += attrs
+
+    handle_startendtag = handle_starttag
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def check_html(page: str, where) -> str:
+    """No executable HTML: no script element, no on* attribute, no
+    javascript: URL; returns the page's text."""
+    p = _Elements()
+    p.feed(page)
+    p.close()
+    assert "script" not in p.tags, where
+    for name, value in p.attrs:
+        assert not name.lower().startswith("on"), (where, name)
+        assert not (value or "").strip().lower().startswith("javascript:"), (where, name)
+    for raw in (HOSTILE, NAMES["img"], "<b>bold</b>", "<script>alert(3)"):
+        assert raw not in page, (where, raw)
+    return "".join(p.text)
+
+
+# -- every view, every format ----------------------------------------------------------------
+
+def _args(name: str) -> list:
+    if name in TWO_PLAYER_VIEWS:
+        return [name, NAMES["eq"], NAMES["esc"]]
+    return [name] + (["--limit", "0"] if name == "positions" else [])
+
+
+def test_every_view_is_safe_in_text_json_csv_and_html(hostile_db, views, cli):
+    assert set(TWO_PLAYER_VIEWS) <= set(views) and len(views) >= 13
+    for name, view in sorted(views.items()):
+        args = ["--no-config", *_args(name)]
+        text = cli(*args, db=hostile_db).stdout
+        check_text(text, (name, "text"))
+        obj = check_json(cli(*args, "--format", "json", db=hostile_db).stdout, (name, "json"))
+        if view.table is not None:
+            check_csv(cli(*args, "--format", "csv", db=hostile_db).stdout, (name, "csv"))
+        check_html(view.render(obj, "html"), (name, "html"))
+        if view.table is not None:
+            check_html(view.table(obj).html(), (name, "html table"))
+
+
+@pytest.mark.parametrize("player", ["esc", "newline", "rtl", "long", "eq"])
+def test_a_hostile_filter_player_names_the_scope_safely(player, hostile_db, views, cli):
+    """The filter's player is in every view's first line (and the
+    progression's perspective): shown escaped and cut, in every view."""
+    for name in sorted(views):
+        if name in TWO_PLAYER_VIEWS:
+            continue
+        text = cli("--no-config", *_args(name), "--player", NAMES[player], db=hostile_db).stdout
+        check_text(text, (name, player))
+    text = cli("--no-config", "summary", "--player", NAMES[player], "--list", "errors", db=hostile_db).stdout
+    check_text(text, ("summary --list", player))
+
+
+def test_names_are_escaped_and_cut_in_text_exact_in_json(hostile_db, cli):
+    from gnubg_blunder.views.formatting import FIELD_WIDTH
+
+    text = cli("--no-config", "players", db=hostile_db).stdout
+    check_text(text, "players")
+    # a newline in a name does not split its row: it is shown as \n
+    assert "first line\\nsecond line" in text
+    assert not any(line.startswith("second line") for line in text.splitlines())
+    assert "\\x1b[2J\\x1b]0;owned\\x07name" in text and "\\u202eevil\\u202c" in text
+    # the 100 KB name: cut with "…" in text
+    cut = [w for w in text.split() if w.startswith("LLLL")]
+    assert cut and all(w.endswith("…") and len(w) <= FIELD_WIDTH for w in cut), cut[:1]
+    # JSON keeps every name exact and whole
+    obj = json.loads(cli("--no-config", "players", "--format", "json", db=hostile_db).stdout)
+    names = {p["player"] for p in obj["players"]}
+    assert set(NAMES.values()) | set(SGF_NAMES) <= names
+    # positions of every decision: before, one 100 KB name made 15.6 MB of text
+    out = cli("--no-config", "positions", "--limit", "0", db=hostile_db).stdout
+    check_text(out, "positions")
+    assert len(out) < 200_000
+
+
+def test_csv_neutralises_formulas_and_keeps_numbers(hostile_db, cli):
+    rows = check_csv(cli("--no-config", "players", "--format", "csv", db=hostile_db).stdout, "players")
+    cells = {c for r in rows for c in r}
+    for key in ("eq", "plus", "minus", "at", "tabcr"):
+        assert "'" + NAMES[key] in cells, key
+    # text that is no formula is exact (CSV, like JSON, is data)
+    assert NAMES["esc"] in cells and NAMES["newline"] in cells and NAMES["long"] in cells
+    # numbers stay numbers: a negative luck is -0.1, not '-0.1
+    rows = check_csv(cli("--no-config", "matches", "--format", "csv", db=hostile_db).stdout, "matches")
+    luck = [r[rows[0].index("luck_emg")] for r in rows[1:]]
+    assert any(c.startswith("-") and _is_number(c) for c in luck), luck
+    assert "'" + EVENTS[0] in {r[rows[0].index("event")] for r in rows[1:]}
+    # a move notation "-" in a text column is text; "=1+1" is no formula
+    rows = check_csv(cli("--no-config", "positions", "--limit", "0", "--format", "csv", db=hostile_db).stdout,
+                     "positions")
+    played = {r[rows[0].index("played")] for r in rows[1:]}
+    assert "'-" in played and "-" not in played
+    assert "'=1+1" in {r[rows[0].index("best")] for r in rows[1:]}
+    # headers too: compare's columns are the players' names
+    rows = check_csv(cli("--no-config", "compare", NAMES["eq"], NAMES["esc"], "--format", "csv",
+                         db=hostile_db).stdout, "compare")
+    assert "'" + NAMES["eq"] in rows[0]
+
+
+def test_the_report_has_no_executable_html(hostile_db, cli, tmp_path):
+    for extra in ([], ["--player", NAMES["esc"]], ["--player", NAMES["long"]]):
+        out = tmp_path / "report.html"
+        cli("--no-config", "report", "--html", out, "--title", HOSTILE, *extra, db=hostile_db)
+        page = out.read_text(encoding="utf-8")
+        text = check_html(page, ("report", extra[:1]))
+        assert "could not be made" not in page  # every section rendered
+        assert HOSTILE in text and NAMES["img"] in text  # the names are there, as text
+
+
+def test_the_console_match_summary_is_safe(hostile_db):
+    """The summary printed inside gnubg after >bdb.analyse()."""
+    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.views.match_summary import match_summary_text
+
+    with SQLiteStore(hostile_db) as st:
+        ids = [m.id for m in st.select().matches]
+        assert len(ids) == 9
+        for i in ids:
+            check_text(match_summary_text(st, i), ("match summary", i))
+
+
+def test_a_refused_player_names_the_closest_names_safely(hostile_db, cli):
+    res = cli("--no-config", "compare", "owned", NAMES["newline"], db=hostile_db, check=False)
+    assert res.returncode == 2 and "closest names" in res.stderr
+    assert res.stderr.count("\n") == 1  # one line
+    check_text(res.stderr, "unknown player")
