@@ -179,6 +179,7 @@ class Match:
     source_path: Optional[str] = None
     ratings: tuple = (None, None)
     kind: str = "match"  # "match", or "position" for a one-position file (.xgp)
+    warnings: list = field(default_factory=list)  # lines for the user: what the import changed (an impossible date)
 
     @property
     def is_money(self) -> bool:

@@ -65,10 +65,13 @@ def describe(match, result, store=None) -> str:
     what = f"{players[0]} vs {players[1]}, "
     what += "money session" if match.is_money else f"{match.length}-point match"
     what += f", {len(match.games)} game{'s' if len(match.games) != 1 else ''}"
+    # what the import changed (an impossible date dropped): on the file's line
+    warned = "".join(f"; warning: {w}" for w in getattr(match, "warnings", ()))
     if result.status == ALREADY_STORED:
-        return f"already stored (match {result.match_id}: {what})"
+        return f"already stored (match {result.match_id}: {what}){warned}"
     a = match.analysis
-    return f"{result.status} as match {result.match_id} ({what}; analysis {a.engine} {a.depth_label or 'depth unknown'})"
+    return (f"{result.status} as match {result.match_id} ({what}; analysis {a.engine} "
+            f"{a.depth_label or 'depth unknown'}){warned}")
 
 
 def importer_suffixes(table=None) -> list:

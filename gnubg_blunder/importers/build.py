@@ -9,6 +9,9 @@ error e and MWC factor are set.
 
 from __future__ import annotations
 
+import datetime as _dt
+import math
+import re
 from typing import Optional
 
 from ..board.moves import IllegalMove, apply_steps, find_play, legal_plays
@@ -73,6 +76,75 @@ def analysis_depth(depths: list) -> tuple:
     if max(ranks) > mode:
         label += "+"
     return mode, label
+
+
+# -- values no analysis writes (docs/reliability.md, "Hostile text and impossible values") -----
+#
+# An analysis' match winning chances lie in [0, 1]; a money equity, normalised
+# to the cube before any double, is at most a backgammon (3) at a beavered
+# cube (x4): 12.  Beyond these bounds, with a margin for rollout noise, or
+# not a finite number at all (nan, inf), a value is no analysis': the file is
+# refused with a line naming the game and move, and nothing of it is stored.
+MWC_MARGIN = 0.5  # MWC accepted in [-0.5, 1.5]; match-play EMG: what those give at the decision's score and cube
+MONEY_EQUITY_BOUND = 16.0  # money EMG accepted in [-16, 16] (12 possible at most, + 4 for rollout noise)
+LUCK_MWC_BOUND = 1.0 + 2 * MWC_MARGIN  # a roll's luck in match play: at most a whole match (+ the margins) in MWC
+
+
+def _where(game_no: int, seq: int) -> str:
+    return f"game {game_no + 1}, move {seq + 1}"
+
+
+def _impossible(where: str, what: str, value: float, problem: str) -> MatchImportError:
+    return MatchImportError(f"{where}: {what} is {value!r}, {problem}; no analysis writes it "
+                            "(the file is refused, nothing stored)")
+
+
+def check_mwc(value: float, what: str, where: str) -> None:
+    """Refuse an MWC an analysis cannot give (not finite, or outside [0, 1]
+    by more than ``MWC_MARGIN``)."""
+    if not math.isfinite(value):
+        raise _impossible(where, what, value, "not a number")
+    if not -MWC_MARGIN <= value <= 1 + MWC_MARGIN:
+        raise _impossible(where, what, value, f"outside {-MWC_MARGIN:g} to {1 + MWC_MARGIN:g} (match winning chances)")
+
+
+def equity_bounds(met, length: int, score_self: int, score_opp: int, cube: int, crawford: bool,
+                  player: int) -> tuple:
+    """(low, high) EMG an analysis can write for ``player`` at this score and
+    cube: money +-``MONEY_EQUITY_BOUND``; match play, the EMG of MWC
+    -``MWC_MARGIN`` and 1 + ``MWC_MARGIN``."""
+    if not length:
+        return -MONEY_EQUITY_BOUND, MONEY_EQUITY_BOUND
+    lo, hi = (met.mwc2eq(m, length, score_self, score_opp, cube, crawford, player=player)
+              for m in (-MWC_MARGIN, 1 + MWC_MARGIN))
+    return min(lo, hi), max(lo, hi)
+
+
+def check_equity(value: float, what: str, where: str, bounds: tuple) -> None:
+    """Refuse an equity (EMG) an analysis cannot give: not finite, or outside ``bounds``."""
+    if not math.isfinite(value):
+        raise _impossible(where, what, value, "not a number")
+    lo, hi = bounds
+    if not lo <= value <= hi:
+        raise _impossible(where, what, value, f"outside {lo:.2f} to {hi:.2f} EMG at this score and cube")
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def calendar_date(text: Optional[str]) -> tuple:
+    """(the date, warnings): an ISO date (YYYY-MM-DD) that is a day of the
+    calendar is kept; any other (2026-13-45, 2025-11) is dropped with a
+    warning: the match is valid, it is stored undated."""
+    if text is None:
+        return None, []
+    if _ISO_DATE.fullmatch(text):
+        try:
+            _dt.date.fromisoformat(text)
+            return text, []
+        except ValueError:
+            pass
+    return None, [f"date {ascii(text[:40])} is not a calendar date: the match is stored undated"]
 
 
 def cube_action(nd: float, dt: float, dp: float) -> str:
@@ -146,9 +218,24 @@ class _Replay:
         me, opp = self.scores(player)
         return self.met.mwc2eq(value, self.match.length, me, opp, cube, self.sgame.crawford, player=player)
 
-    def normalise_cube(self, cube: Optional[SourceCube], player: int):
+    def bounds(self, player: int, cube: int) -> tuple:
+        """The EMG an analysis can write for ``player`` at this score and cube."""
+        me, opp = self.scores(player)
+        return equity_bounds(self.met, self.match.length, me, opp, cube, bool(self.sgame.crawford), player)
+
+    def check(self, value: float, in_mwc: bool, what: str, seq: int, player: int, cube: int) -> None:
+        """Refuse a value no analysis writes (:func:`check_mwc`, :func:`check_equity`)."""
+        where = _where(self.game_no, seq)
+        if in_mwc:
+            check_mwc(value, what, where)
+        else:
+            check_equity(value, what, where, self.bounds(player, cube))
+
+    def normalise_cube(self, cube: Optional[SourceCube], player: int, seq: int):
         if cube is None:
             return None
+        self.check(cube.nd, cube.in_mwc, "the no-double figure of the cube analysis", seq, player, self.cube)
+        self.check(cube.dt, cube.in_mwc, "the double/take figure of the cube analysis", seq, player, self.cube)
         nd = self.to_emg(cube.nd, cube.in_mwc, player, self.cube)
         dt = self.to_emg(cube.dt, cube.in_mwc, player, self.cube)
         return nd, dt, 1.0
@@ -181,6 +268,7 @@ def build_match(src: SourceMatch, require_analysis: bool = True) -> Match:
     if require_analysis and not _has_analysis(src):
         raise MatchImportError("it has no analysis (gnubg files: analyse them in gnubg first, "
                                "or use `gnubg-blunder analyse`)")
+    date, warnings = calendar_date(src.date)
     games = []
     depths = []
     for gno, sgame in enumerate(src.games):
@@ -200,7 +288,7 @@ def build_match(src: SourceMatch, require_analysis: bool = True) -> Match:
         source=src.source,
         games=games,
         analysis=analysis,
-        date=src.date,
+        date=date,
         event=src.event,
         round=src.round,
         place=src.place,
@@ -212,6 +300,7 @@ def build_match(src: SourceMatch, require_analysis: bool = True) -> Match:
         source_path=src.source_path,
         ratings=src.ratings,
         kind=src.kind,
+        warnings=warnings,
     )
     label_match(match)
     return match
@@ -256,7 +345,7 @@ def _build_game(src: SourceMatch, gno: int, sgame, depths: list) -> Game:
                     _beaver(rp, game, seq, rec, double)
                     continue
                 board = rp.board_for(rec.player, rec.board)
-                cube = rp.normalise_cube(rec.cube, rec.player)
+                cube = rp.normalise_cube(rec.cube, rec.player, seq)
                 d = rp.decision(DOUBLE, rec.player, seq, board.position_id(), played_move="double",
                                 comment=rec.comment)
                 if cube is not None:
@@ -272,7 +361,7 @@ def _build_game(src: SourceMatch, gno: int, sgame, depths: list) -> Game:
                 # a cube decision to be made (a position file): the analysis
                 # without a played action, so without an error
                 board = rp.board_for(rec.player, rec.board)
-                cube = rp.normalise_cube(rec.cube, rec.player)
+                cube = rp.normalise_cube(rec.cube, rec.player, seq)
                 d = rp.decision(NO_DOUBLE, rec.player, seq, board.position_id(), comment=rec.comment)
                 _set_cube(d, cube, NO_DOUBLE, rec.cube, depths)
                 d.error = None
@@ -383,7 +472,8 @@ def _move_record(rp: _Replay, game: Game, seq: int, rec, depths: list) -> None:
     board = rp.board_for(p, rec.board)
     pos = board.position_id()
     # The player's cube decision before rolling (a no double: they rolled).
-    cube = rp.normalise_cube(rec.cube, p)
+    cube = rp.normalise_cube(rec.cube, p, seq)
+    _check_luck(rp, seq, rec.luck, p)
     if cube is not None:
         d = rp.decision(NO_DOUBLE, p, seq, pos, played_move="no double",
                         gnubg_dead_cube=rp.gnubg_owner not in (-1, p))
@@ -427,7 +517,7 @@ def _move_record(rp: _Replay, game: Game, seq: int, rec, depths: list) -> None:
         )
     )
     if played is not None:
-        cands, played_index = _candidates(rp, board, d1, d2, rec, after)
+        cands, played_index = _candidates(rp, board, d1, d2, rec, after, seq)
         d = rp.decision(
             CHECKER,
             p,
@@ -452,6 +542,26 @@ def _move_record(rp: _Replay, game: Game, seq: int, rec, depths: list) -> None:
     rp.board = after  # a comment on a dance has no decision to attach to: it is not kept
 
 
+def _check_luck(rp: _Replay, seq: int, luck: Optional[float], player: int) -> None:
+    """Refuse a luck no analysis writes: not finite (unknown luck, gnubg's
+    -inf, is None by now), or larger than the equities allow: money
+    ``MONEY_EQUITY_BOUND``, match play ``LUCK_MWC_BOUND`` in MWC."""
+    if luck is None:
+        return
+    where = _where(rp.game_no, seq)
+    if not math.isfinite(luck):
+        raise _impossible(where, "the luck of the roll", luck, "not a number")
+    mpe = rp.mwc_per_emg(player, rp.cube)
+    if mpe is None:
+        if abs(luck) > MONEY_EQUITY_BOUND:
+            raise _impossible(where, "the luck of the roll", luck,
+                              f"outside {-MONEY_EQUITY_BOUND:g} to {MONEY_EQUITY_BOUND:g} EMG")
+    elif abs(luck) * mpe > LUCK_MWC_BOUND:
+        bound = LUCK_MWC_BOUND / mpe
+        raise _impossible(where, "the luck of the roll", luck, f"outside {-bound:.2f} to {bound:.2f} EMG at this score "
+                          "and cube")
+
+
 def _illegal_result(board: Board, steps: tuple, result_board: Optional[str]) -> Optional[Board]:
     """Where an illegal move leaves the checkers: as the source says, or by
     applying its steps (None when even that is impossible)."""
@@ -468,7 +578,7 @@ def _illegal_result(board: Board, steps: tuple, result_board: Optional[str]) -> 
             return None
 
 
-def _candidates(rp: _Replay, board: Board, d1: int, d2: int, rec, after: Board):
+def _candidates(rp: _Replay, board: Board, d1: int, d2: int, rec, after: Board, seq: int):
     if not rec.candidates:
         return [], None
     target = after.position_id()
@@ -481,7 +591,11 @@ def _candidates(rp: _Replay, board: Board, d1: int, d2: int, rec, after: Board):
             )
         pid = play.result.position_id()
         eq = sc.equity
-        if eq is None and sc.mwc is not None:
+        what = f"the equity of candidate {i + 1} ({play.notation})"
+        if eq is not None:
+            rp.check(eq, False, what, seq, rec.player, rp.cube)
+        elif sc.mwc is not None:
+            rp.check(sc.mwc, bool(rp.match.length), what, seq, rec.player, rp.cube)
             eq = rp.to_emg(sc.mwc, bool(rp.match.length), rec.player, rp.cube)
         cands.append(Candidate(move=play.notation, equity=eq, position_id=pid, probs=sc.probs, depth=sc.depth))
         if pid == target and played_index is None:

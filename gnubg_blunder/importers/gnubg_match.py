@@ -24,11 +24,17 @@ from .records import (
 _SIDE = {"X": 0, "O": 1}
 
 
-def _finite(x) -> Optional[float]:
-    if x is None:
-        return None
-    x = float(x)
-    return x if math.isfinite(x) else None
+def _number(x) -> Optional[float]:
+    """An equity as gnubg gives it (None: absent).  A value no analysis
+    writes (nan, inf) is kept: the builder refuses the match, naming it."""
+    return None if x is None else float(x)
+
+
+def _luck(x) -> Optional[float]:
+    """``luck-value``: -inf (luck never computed) is unknown (None), as in
+    SGF files; any other value goes to the builder's checks."""
+    x = _number(x)
+    return None if x is not None and math.isinf(x) and x < 0 else x
 
 
 def _plies_label(ctx: dict, default: dict) -> str:
@@ -50,8 +56,8 @@ def _candidates(analysis: dict, default_ctx: dict, match_play: bool) -> Optional
             out.append(
                 SourceCandidate(
                     steps=_steps(c.get("move")),
-                    equity=None if match_play else _finite(c.get("cubeful-eq")),
-                    mwc=_finite(c.get("cubeful-eq")) if match_play else None,
+                    equity=None if match_play else _number(c.get("cubeful-eq")),
+                    mwc=_number(c.get("cubeful-eq")) if match_play else None,
                     probs=tuple(c.get("probs") or ()) or None,
                     depth="rollout",
                 )
@@ -60,7 +66,7 @@ def _candidates(analysis: dict, default_ctx: dict, match_play: bool) -> Optional
             out.append(
                 SourceCandidate(
                     steps=_steps(c.get("move")),
-                    equity=_finite(c.get("score")),
+                    equity=_number(c.get("score")),
                     probs=tuple(c.get("probs") or ()) or None,
                     depth=_plies_label(c.get("evalcontext") or {}, default_ctx),
                 )
@@ -71,7 +77,7 @@ def _candidates(analysis: dict, default_ctx: dict, match_play: bool) -> Optional
 def _cube(analysis: dict, default_ctx: dict, match_play: bool) -> Optional[SourceCube]:
     if not analysis or "nd-cubeful-eq" not in analysis or "dt-cubeful-eq" not in analysis:
         return None
-    nd, dt = _finite(analysis["nd-cubeful-eq"]), _finite(analysis["dt-cubeful-eq"])
+    nd, dt = _number(analysis["nd-cubeful-eq"]), _number(analysis["dt-cubeful-eq"])
     if nd is None or dt is None:
         return None
     depth = "rollout" if analysis.get("type") == "rollout" else _plies_label(
@@ -141,7 +147,7 @@ def _record(rec: dict, default_ctx: dict, match_play: bool) -> SourceRecord:
             candidates=_candidates(analysis, default_ctx, match_play),
             played_index=analysis.get("imove"),
             cube=_cube(analysis, default_ctx, match_play),
-            luck=_finite(analysis.get("luck-value")),
+            luck=_luck(analysis.get("luck-value")),
             comment=comment,
             board=rec.get("board"),
         )

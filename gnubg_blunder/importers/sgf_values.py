@@ -536,7 +536,9 @@ def parse_double_analysis(value: Union[str, Sequence[str]]) -> DoubleAnalysis:
 
 def parse_luck(value: Union[str, Sequence[str]]) -> Optional[float]:
     """``LU[]``: the luck of the roll for the mover, EMG. ``-inf`` (luck not
-    computed) gives ``None``."""
+    computed) gives ``None``; any other number is returned as written (the
+    builder refuses one no analysis writes, nan or inf, naming its game and
+    move)."""
     if not isinstance(value, str):
         vals = _as_values(value)
         if not vals:
@@ -545,8 +547,6 @@ def parse_luck(value: Union[str, Sequence[str]]) -> Optional[float]:
     v = _float(value.strip(), "LU[]")
     if math.isinf(v) and v < 0:
         return None
-    if not math.isfinite(v):
-        raise SgfValueError(f"LU[]: not a luck value: {value!r}")
     return v
 
 

@@ -205,7 +205,8 @@ def _move_record(xg, rec: Move, cube: Optional[SourceCube]) -> Optional[SourceRe
         steps=play.steps if play is not None else None,
         candidates=candidates,
         cube=cube,
-        luck=rec.ErrLuck if _analysed(rec.ErrLuck) else None,
+        # -1000 is "not analysed"; any other value (nan too) goes to the builder's checks
+        luck=None if rec.ErrLuck is None or rec.ErrLuck <= NOT_ANALYSED + 0.5 else rec.ErrLuck,
         comment=_comment(xg, rec.CommentMove),
         board=board.position_id(),
         result_board=after.position_id(),
