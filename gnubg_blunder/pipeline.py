@@ -6,10 +6,14 @@ The path every match takes, whether it comes from ``gnubg-blunder import``,
 
 from __future__ import annotations
 
+import errno
 import os
 import shlex
+import sqlite3
+import stat
 from pathlib import Path
 
+from .importers.files import NotAMatchFile, check_match_file, os_reason, shown_path
 from .importers.records import MatchImportError
 from .plugins import get_plugin_manager, importers
 from .store import ALREADY_STORED, STORED
@@ -20,17 +24,59 @@ from .store import ALREADY_STORED, STORED
 ANALYSE_FIRST = (".mat",)
 
 
-def expand_paths(paths, suffixes) -> list:
-    """Files given, and the importable files of folders given (recursively,
-    sorted).  A path that does not exist is reported by the caller."""
+def _is_dir(path) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False  # a missing file, a loop, ...: the file check says what it is
+
+
+def _folder_files(folder, suffixes, unreadable: list) -> list:
+    """The files of ``folder`` with one of ``suffixes``, sub-folders too,
+    sorted; symbolic links to folders are followed, each folder read once
+    (a link back to a folder met before is a loop: not followed again).
+    Folders that cannot be read are added to ``unreadable`` as
+    (folder, reason)."""
+    seen = set()
+    try:
+        st = os.stat(folder)
+        seen.add((st.st_dev, st.st_ino))
+    except OSError:
+        pass
+
+    def onerror(exc: OSError):
+        reason = "permission denied" if exc.errno in (errno.EACCES, errno.EPERM) else (exc.strerror or str(exc))
+        unreadable.append((Path(exc.filename) if exc.filename else Path(folder), f"cannot read the folder: {reason}"))
+
+    found = []
+    for root, dirs, names in os.walk(folder, onerror=onerror, followlinks=True):
+        keep = []
+        # real folders before links to them: a folder met twice is read under its own name
+        for d in sorted(dirs, key=lambda d: (os.path.islink(os.path.join(root, d)), d)):
+            try:
+                st = os.stat(os.path.join(root, d))
+            except OSError:
+                keep.append(d)  # os.walk reports it
+                continue
+            if (st.st_dev, st.st_ino) not in seen:
+                seen.add((st.st_dev, st.st_ino))
+                keep.append(d)
+        dirs[:] = sorted(keep)
+        found.append((root, sorted(n for n in names if Path(n).suffix.lower() in suffixes)))
+    return [Path(root) / n for root, ns in sorted(found) for n in ns]
+
+
+def expand_paths(paths, suffixes, unreadable=None) -> list:
+    """Files given, and the files of folders given with one of ``suffixes``
+    (recursively, sorted; symbolic links to folders followed once).  A path
+    that does not exist is reported by the caller; folders that cannot be
+    read are added to ``unreadable`` (a list of (folder, reason))."""
     out = []
+    unreadable = [] if unreadable is None else unreadable
     for p in paths:
         path = Path(p)
-        if path.is_dir():
-            for root, _dirs, files in sorted(os.walk(path)):
-                for f in sorted(files):
-                    if Path(f).suffix.lower() in suffixes:
-                        out.append(Path(root) / f)
+        if _is_dir(path):
+            out += _folder_files(path, suffixes, unreadable)
         else:
             out.append(path)
     return out
@@ -108,28 +154,80 @@ def import_help(table=None) -> tuple:
     return paths_help.replace("%", "%%"), epilog
 
 
+def store_error(exc: Exception, ctx, subject: str = "this file", again: str = "import it again") -> tuple:
+    """(reason, per_file) for an error of the database met storing
+    ``subject``: one line with SQLite's own words and what to do.
+    ``per_file`` is False when the database cannot be used at all (damaged,
+    of a newer schema: the remaining files are not tried)."""
+    from .store import StoreError, default_db_path
+
+    db = shown_path(ctx.db_path or default_db_path())
+    code = getattr(exc, "sqlite_errorcode", None)
+    code = None if code is None else code & 0xFF
+    text = str(exc)
+    if code in (5, 6) or "database is locked" in text or "database table is locked" in text:
+        store = ctx._store
+        wait = store.busy_timeout if store is not None else _busy_timeout()
+        return (f"database is locked (database {db}): another program has held it for more than {wait:g} s, "
+                "a gnubg storing a match (bdb.analyse(), bdb.store()) or another gnubg-blunder import; "
+                f"nothing of {subject} was stored, {again} when that program is done"), True
+    if isinstance(exc, StoreError):
+        return f"database {db}: {text}", False
+    if code == 13 or "database or disk is full" in text:
+        return f"{text} (database {db}): nothing of {subject} was stored; free some space, then {again}", True
+    if code == 8 or "readonly database" in text:
+        return (f"{text} (database {db} is read-only: check the permissions of the file and of its folder); "
+                f"nothing of {subject} was stored"), True
+    if code in (11, 26) or "malformed" in text or "not a database" in text:
+        return f"database {db}: {text}{_check_hint()}", False
+    return f"{text} (database {db}): nothing of {subject} was stored", True
+
+
+def _check_hint() -> str:
+    try:
+        from .store.check import CHECK_HINT
+    except ImportError:
+        return ""
+    return f" ({CHECK_HINT})"
+
+
+def _busy_timeout() -> float:
+    from .store.sqlite import busy_timeout
+
+    return busy_timeout()
+
+
 def import_paths(ctx, paths) -> int:
     """Import files and folders: a line per file, then a summary; 1 if any
-    file failed (the others are stored all the same)."""
+    file failed (the others are stored all the same).  Every problem of a
+    file (unreadable, not a regular file, too large, not a match, the
+    database refusing it) is that file's line; the others are tried."""
+    from .store import StoreError
+
     table = importers()
-    files = expand_paths(paths, set(table))
     first = analyse_first_suffixes(table)
-    folders = [p for p in paths if Path(p).is_dir()]
+    unreadable = []  # (folder, reason)
+    found = expand_paths(paths, set(table) | set(first), unreadable)
+    direct = {Path(p) for p in paths if not _is_dir(Path(p))}
+    files = [f for f in found if f in direct or f.suffix.lower() in table]
+    folders = [p for p in paths if _is_dir(Path(p))]
     # .mat files in the folders given: not imported, said once
-    skipped = expand_paths(folders, set(first)) if first and folders else []
+    skipped = [f for f in found if f not in direct and f.suffix.lower() not in table]
+    for folder, reason in unreadable:
+        ctx.error(f"{shown_path(folder)}: error: {reason}")
     counts = {"stored": 0, "already stored": 0, "analysis added": 0, "failed": 0}
     if not files:
-        line = "no importable files found in: " + ", ".join(str(p) for p in paths)
+        line = "no importable files found in: " + ", ".join(shown_path(p) for p in paths)
         if skipped:
             kinds = "/".join(sorted({f.suffix.lower() for f in skipped}))
             line += f" ({_files(len(skipped), kinds)}: " + analyse_hint(kinds, " ".join(map(_quote, folders))) + ")"
         ctx.error(line)
         return 1
-    for f in files:
-        label = str(f)
+    not_tried = 0
+    for i, f in enumerate(files):
+        label = shown_path(f)
         try:
-            if not f.exists():
-                raise MatchImportError("no such file")
+            check_match_file(f)
             importer = table.get(f.suffix.lower())
             if importer is None and f.suffix.lower() in first:
                 raise MatchImportError(analyse_hint(f.suffix.lower(), _quote(f)))
@@ -138,6 +236,16 @@ def import_paths(ctx, paths) -> int:
                     f"unknown file type {f.suffix or '(none)'} (known: {', '.join(sorted(table))})"
                 )
             matches = importer.read(f)
+            try:
+                ctx.store()
+            except (sqlite3.Error, StoreError) as exc:
+                reason, per_file = store_error(exc, ctx)
+                if not per_file:
+                    # the database cannot be used: said once, no file is tried
+                    ctx.error(f"error: {reason}")
+                    not_tried = len(files) - i
+                    break
+                raise
             lines = []
             for m in matches:
                 res = store_match(ctx, m)
@@ -147,17 +255,28 @@ def import_paths(ctx, paths) -> int:
         except MatchImportError as exc:
             counts["failed"] += 1
             ctx.error(f"{label}: error: {exc}")
-        except (OSError, UnicodeError) as exc:
+        except NotAMatchFile as exc:
+            counts["failed"] += 1
+            ctx.error(f"{label}: error: {exc.strerror}")
+        except (sqlite3.Error, StoreError) as exc:
+            counts["failed"] += 1
+            ctx.error(f"{label}: error: not stored: {store_error(exc, ctx)[0]}")
+        except OSError as exc:
+            counts["failed"] += 1
+            ctx.error(f"{label}: error: {os_reason(exc, f)}")
+        except UnicodeError as exc:
             counts["failed"] += 1
             ctx.error(f"{label}: error: cannot read the file ({exc.__class__.__name__}: {exc})")
     n = len(files)
     ctx.print(
         f"{n} file{'s' if n != 1 else ''}: {counts['stored']} stored, {counts['analysis added']} analyses added, "
         f"{counts['already stored']} already stored, {counts['failed']} failed"
+        + (f", {not_tried} not tried (the database cannot be used)" if not_tried else "")
         + (f"; {_files(len(skipped), '/'.join(sorted({f.suffix.lower() for f in skipped})))} not imported "
            "(no analysis: use `gnubg-blunder analyse`)" if skipped else "")
+        + (f"; {len(unreadable)} folder{'s' if len(unreadable) != 1 else ''} could not be read" if unreadable else "")
     )
-    return 1 if counts["failed"] else 0
+    return 1 if counts["failed"] or not_tried or unreadable else 0
 
 
 def _files(n: int, kind: str) -> str:
@@ -165,4 +284,4 @@ def _files(n: int, kind: str) -> str:
 
 
 def _quote(path) -> str:
-    return shlex.quote(str(path))
+    return shlex.quote(shown_path(path))

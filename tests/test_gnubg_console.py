@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -128,3 +129,81 @@ def test_analyse_reports_a_file_gnubg_cannot_load(tmp_path):
     res = run_cli("analyse", "--plies", "0", bad, db=tmp_path / "b.db", env={"HOME": str(tmp_path)}, check=False)
     assert res.returncode == 1
     assert str(bad) in res.stderr and "Traceback" not in res.stderr
+
+
+# -- every bdb entry point: one line for any error, never a traceback ----------------
+
+_LOCK_HOLDER = r"""
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("PRAGMA locking_mode = EXCLUSIVE")  # readers are shut out too
+c.execute("BEGIN EXCLUSIVE")
+c.execute("INSERT INTO meta(key, value) VALUES ('held', 'yes') ON CONFLICT(key) DO UPDATE SET value = 'yes'")
+print("held", flush=True)
+sys.stdin.readline()
+"""
+
+
+def _bad_databases(tmp_path) -> dict:
+    import sqlite3
+
+    dbs = {k: tmp_path / f"{k}.db" for k in ("damaged", "newer", "locked")}
+    dbs["damaged"].write_bytes(bytes(range(256)) * 400)  # not a database
+    con = sqlite3.connect(dbs["newer"])
+    con.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT)")
+    con.execute("INSERT INTO meta VALUES ('schema_version', '999')")
+    con.commit()
+    con.close()
+    run_cli("import", DATA / "xg" / "match_with_comment.xg", db=dbs["locked"])
+    return dbs
+
+
+def test_bdb_says_one_line_for_a_database_it_cannot_use(home, tmp_path):
+    """Inside the real gnubg: a damaged database, one of a newer schema and
+    one another process has locked: ``>bdb.store()``, ``>bdb.analyse()`` and
+    ``>bdb("stats")`` each print one line, no traceback, and gnubg goes on
+    (the same session then stores the match into a good database)."""
+    env = user_env(home)
+    run_cli("install-gnubg", env=env)
+    dbs = _bad_databases(tmp_path)
+    good = tmp_path / "good.db"
+    sgf = DATA / "sgf" / "charlot1-charlot2_7p_2025-11-08-2305.sgf"  # analysed by gnubg
+    lines = [
+        "set analysis chequerplay evaluation plies 0",
+        "set analysis cubedecision evaluation plies 0",
+        f'load match "{sgf}"',
+        '>import os; os.environ["GNUBG_BLUNDER_BUSY_TIMEOUT"] = "1"',
+    ]
+    calls = {"store": ">bdb.store()", "analyse": ">bdb.analyse()", "stats": '>bdb("stats")'}
+    for kind, db in dbs.items():
+        lines.append(f'>os.environ["GNUBG_BLUNDER_DB"] = {str(db)!r}')
+        for name, call in calls.items():
+            lines += [f'>print("@@ {kind} {name}")', call]
+    lines += [f'>os.environ["GNUBG_BLUNDER_DB"] = {str(good)!r}', '>print("@@ good store")', ">bdb.store()",
+              '>print("@@ end")', ""]
+    holder = subprocess.Popen([sys.executable, "-c", _LOCK_HOLDER, str(dbs["locked"])],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        res = subprocess.run(["/usr/games/gnubg", "-t"], input="\n".join(lines), capture_output=True, text=True,
+                             env=env, timeout=300)
+    finally:
+        holder.stdin.write("\n")
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    out = res.stdout + res.stderr
+    assert "Traceback" not in out, out
+    said = {}
+    for block in out.split("@@ ")[1:]:
+        head, *rest = block.splitlines()
+        said[head.strip()] = [ln for ln in rest if ln.strip() and not ln.startswith("(gnubg)")]
+    words = {"damaged": "file is not a database", "newer": "newer than this gnubg-blunder",
+             "locked": "database is locked"}
+    for kind in dbs:
+        for name in calls:
+            got = said.get(f"{kind} {name}")
+            assert got is not None and len(got) == 1, (kind, name, got, out)
+            assert words[kind] in got[0] and str(dbs[kind]) in got[0], (kind, name, got)
+    assert "more than 1 s" in said["locked store"][0] and "gnubg" in said["locked store"][0]
+    assert any("stored as match 1" in ln for ln in said["good store"]), said["good store"]
+    assert "end" in said

@@ -10,13 +10,16 @@ only writes the dump.
 from __future__ import annotations
 
 import json
+import os
+import sqlite3
 import tempfile
 import time
 from pathlib import Path
 
+from ..importers.files import NotAMatchFile, check_match_file, os_reason, shown_path
 from ..importers.gnubg_match import match_from_dict
 from ..importers.records import MatchImportError
-from ..pipeline import describe, expand_paths, store_match
+from ..pipeline import describe, expand_paths, store_error, store_match
 from .process import GnubgNotFound, find_gnubg, run_commands
 
 LOADERS = {".mat": "import mat", ".sgf": "load match"}
@@ -52,47 +55,83 @@ def gnubg_script(path: Path, out: Path, plies=None) -> str:
 
 def _gnubg_complaint(output: str, path: Path) -> str:
     """What gnubg said about the file: its ``FILE: reason`` line."""
-    prefix = f"{path.resolve()}: "
+    prefix = f"{path}: "
     said = [line[len(prefix):].strip() for line in output.splitlines() if line.startswith(prefix)]
     return said[-1] if said else "gnubg gave no reason"
 
 
 def analyse_file(path: Path, plies=None):
-    """Run gnubg on one file; return the analysed ``gnubg.match()`` dict."""
+    """Run gnubg on one file; return the analysed ``gnubg.match()`` dict.
+    gnubg loads it through a link of a plain name in a temporary folder, so
+    that any path the OS gives (not UTF-8, with quotes) can be analysed."""
     with tempfile.TemporaryDirectory(prefix="gnubg-blunder-") as tmp:
         out = Path(tmp) / "match.json"
-        res = run_commands(gnubg_script(path.resolve(), out, plies), rc_files=True, timeout=3600)
+        link = Path(tmp) / ("match" + path.suffix.lower())
+        os.symlink(os.path.abspath(path), link)
+        res = run_commands(gnubg_script(link, out, plies), rc_files=True, timeout=3600)
         if "GNUBG_BLUNDER_NOTHING_LOADED" in res.stdout or not out.exists():
-            raise MatchImportError(f"gnubg could not load it ({_gnubg_complaint(res.stdout + res.stderr, path)})")
+            raise MatchImportError(f"gnubg could not load it ({_gnubg_complaint(res.stdout + res.stderr, link)})")
         with open(out, encoding="utf-8") as fh:
             return json.load(fh)
 
 
 def analyse_files(ctx, paths, plies=None) -> int:
+    """Each file analysed by gnubg and stored: a line per file (every
+    problem, the database's included, is that file's line; the others are
+    tried), then a summary; 1 if any file or folder failed."""
+    from ..store import StoreError
+
     try:
         find_gnubg()
     except GnubgNotFound as exc:
         ctx.error(f"error: {exc}")
         return 1
-    files = expand_paths(paths, set(LOADERS))
+    unreadable = []
+    files = expand_paths(paths, set(LOADERS), unreadable)
+    for folder, reason in unreadable:
+        ctx.error(f"{shown_path(folder)}: error: {reason}")
     if not files:
-        ctx.error("no .mat or .sgf files found in: " + ", ".join(map(str, paths)))
+        ctx.error("no .mat or .sgf files found in: " + ", ".join(shown_path(p) for p in paths))
         return 1
-    failed = 0
+    counts = {"stored": 0, "already stored": 0, "analysis added": 0, "failed": 0}
+    not_tried = 0
     depth = f"{plies}-ply" if plies is not None else "your analysis settings"
     for i, f in enumerate(files, 1):
         start = time.monotonic()
+        where = f"[{i}/{len(files)}] {shown_path(f)}"
         try:
-            if not f.exists():
-                raise MatchImportError("no such file")
+            check_match_file(f)
             if f.suffix.lower() not in LOADERS:
                 raise MatchImportError(f"gnubg analyse takes .mat and .sgf files, not {f.suffix or 'this file'}")
+            try:
+                ctx.store()  # the database is usable before gnubg analyses
+            except (sqlite3.Error, StoreError) as exc:
+                reason, per_file = store_error(exc, ctx)
+                if not per_file:
+                    ctx.error(f"error: {reason}")
+                    not_tried = len(files) - i + 1
+                    break
+                raise
             data = analyse_file(f, plies)
-            match = match_from_dict(data, source_path=str(f))
+            match = match_from_dict(data, source_path=os.fspath(f))
             result = store_match(ctx, match)
-            ctx.print(f"[{i}/{len(files)}] {f}: analysed ({depth}) in {time.monotonic() - start:.1f} s; "
+            counts[result.status] += 1
+            ctx.print(f"{where}: analysed ({depth}) in {time.monotonic() - start:.1f} s; "
                       + describe(match, result, ctx.store()))
-        except MatchImportError as exc:
-            failed += 1
-            ctx.error(f"[{i}/{len(files)}] {f}: error: {exc}")
-    return 1 if failed else 0
+        except (MatchImportError, NotAMatchFile) as exc:
+            counts["failed"] += 1
+            ctx.error(f"{where}: error: {exc}")
+        except (sqlite3.Error, StoreError) as exc:
+            counts["failed"] += 1
+            ctx.error(f"{where}: error: not stored: {store_error(exc, ctx, again='analyse it again')[0]}")
+        except OSError as exc:
+            counts["failed"] += 1
+            ctx.error(f"{where}: error: {os_reason(exc, f)}")
+    n = len(files)
+    ctx.print(
+        f"{n} file{'s' if n != 1 else ''}: {counts['stored']} stored, {counts['analysis added']} analyses added, "
+        f"{counts['already stored']} already stored, {counts['failed']} failed"
+        + (f", {not_tried} not tried (the database cannot be used)" if not_tried else "")
+        + (f"; {len(unreadable)} folder{'s' if len(unreadable) != 1 else ''} could not be read" if unreadable else "")
+    )
+    return 1 if counts["failed"] or not_tried or unreadable else 0

@@ -9,11 +9,13 @@ same words as the ``gnubg-blunder`` command line.
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 
 from .. import __version__
 from ..commands import Context, run_line
 from ..importers.records import MatchImportError
+from ..store.schema import StoreError
 
 
 def _gnubg():
@@ -22,23 +24,80 @@ def _gnubg():
     return gnubg
 
 
+class _Said:
+    """gnubg's console as a command's error stream, noting whether an error
+    line was written (then no exit-status line is added)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.used = False
+
+    def write(self, text):
+        self.used = self.used or bool(text.strip())
+        return self.stream.write(text)
+
+    def flush(self):
+        self.stream.flush()
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _failure(ctx, exc: BaseException, what: str) -> str:
+    """The one line for an exception met inside gnubg (never a traceback)."""
+    if isinstance(exc, MatchImportError):
+        return f"gnubg-blunder: {what}: {exc}"
+    if isinstance(exc, (sqlite3.Error, StoreError)):
+        from ..pipeline import store_error
+
+        return f"gnubg-blunder: {what}: " + store_error(exc, ctx, "this match", "try again")[0]
+    if isinstance(exc, KeyboardInterrupt):
+        return f"gnubg-blunder: {what}: interrupted"
+    return f"gnubg-blunder: {what}: internal error ({_one_line(exc)})"
+
+
 class Bdb:
-    """The plugin's commands inside gnubg."""
+    """The plugin's commands inside gnubg.  Every one of them prints one line
+    for any error (the database damaged, of a newer schema, locked,
+    read-only, full, ...) and never a traceback: gnubg keeps running."""
 
     def __init__(self, db_path=None):
         self.db_path = db_path
 
     def _ctx(self, summary=False) -> Context:
-        return Context(db_path=self.db_path, out=sys.stdout, err=sys.stdout, summary=summary, inside_gnubg=True)
+        return Context(db_path=self.db_path, out=sys.stdout, err=_Said(sys.stdout), summary=summary,
+                       inside_gnubg=True)
 
     def __call__(self, line: str = "--help") -> None:
         """Run a gnubg-blunder command: ``bdb("stats --player NAME")``."""
-        status = run_line(line, self._ctx())
-        if status:
+        ctx = self._ctx()
+        try:
+            status = run_line(line, ctx)
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:
+            if isinstance(exc, SystemExit) and not isinstance(exc.code, str):
+                status = int(exc.code or 0)
+            else:
+                print(_failure(ctx, exc, f"bdb({line!r})"))
+                return None
+        finally:
+            _close(ctx)
+        if status and not ctx.err.used:
             print(f"(gnubg-blunder: exit status {status})")
 
     def store(self):
         """Store the current match as gnubg analysed it, then print its summary."""
+        ctx = self._ctx(summary=True)
+        try:
+            return self._store(ctx)
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:
+            print(_failure(ctx, exc, "cannot store this match"))
+            return None
+        finally:
+            _close(ctx)
+
+    def _store(self, ctx):
         from ..importers.gnubg_match import match_from_dict
         from ..pipeline import describe, store_match
 
@@ -50,32 +109,35 @@ class Bdb:
         if not _has_analysis(data):
             print("gnubg-blunder: this match has no analysis yet: use bdb.analyse()")
             return None
-        ctx = self._ctx(summary=True)
-        try:
-            match = match_from_dict(data, source_path=None)
-            result = store_match(ctx, match)
-            print("gnubg-blunder: " + describe(match, result, ctx.store()))
-            if result.status == "already stored":
-                from ..views.match_summary import match_summary_text
+        match = match_from_dict(data, source_path=None)
+        result = store_match(ctx, match)
+        print("gnubg-blunder: " + describe(match, result, ctx.store()))
+        if result.status == "already stored":
+            from ..views.match_summary import match_summary_text
 
-                print(match_summary_text(ctx.store(), result.match_id))
-            return result.match_id
-        except MatchImportError as exc:
-            print(f"gnubg-blunder: cannot store this match: {exc}")
-            return None
-        finally:
-            ctx.close()
+            print(match_summary_text(ctx.store(), result.match_id))
+        return result.match_id
 
     def analyse(self):
         """gnubg's ``analyse match`` (or ``session``) with your analysis
-        settings, then store the match and print its summary."""
-        g = _gnubg()
-        data = g.match(analysis=0, boards=0)
-        if data is None:
-            print("gnubg-blunder: no match is loaded (load or import one first)")
+        settings, then store the match and print its summary.  A database
+        that cannot be opened is said before gnubg analyses."""
+        ctx = self._ctx()
+        try:
+            g = _gnubg()
+            data = g.match(analysis=0, boards=0)
+            if data is None:
+                print("gnubg-blunder: no match is loaded (load or import one first)")
+                return None
+            ctx.store()  # damaged, newer, locked: said now, not after the analysis
+            _close(ctx)
+            money = int(data["match-info"].get("match-length", 0)) == 0
+            g.command("analyse session" if money else "analyse match")
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:
+            print(_failure(ctx, exc, "cannot analyse and store this match"))
             return None
-        money = int(data["match-info"].get("match-length", 0)) == 0
-        g.command("analyse session" if money else "analyse match")
+        finally:
+            _close(ctx)
         return self.store()
 
     def open_xg(self, path):
@@ -132,13 +194,25 @@ class Bdb:
         import os
         import shlex
 
-        path = os.path.expanduser(path or "~/gnubg-blunder-report.html")
-        self(f"report --html {shlex.quote(path)} {options}".strip())
+        try:
+            path = os.path.expanduser(path or "~/gnubg-blunder-report.html")
+            line = f"report --html {shlex.quote(path)} {options}".strip()
+        except Exception as exc:  # a path that is not text
+            print(f"gnubg-blunder: report: {_one_line(exc)}")
+            return None
+        self(line)
         return path
 
     def __repr__(self):
         return (f"<gnubg-blunder {__version__}: bdb.analyse(), bdb.store(), bdb.report(), "
                 f'bdb.open_xg(FILE), bdb("stats --player NAME"), bdb("--help")>')
+
+
+def _close(ctx) -> None:
+    try:
+        ctx.close()
+    except Exception:
+        ctx._store = None
 
 
 def _has_analysis(data: dict) -> bool:

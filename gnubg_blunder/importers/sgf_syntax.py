@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Union
 
+from .files import read_match_bytes
+
 __all__ = [
     "SgfSyntaxError",
     "Node",
@@ -337,5 +339,5 @@ def read_sgf(path: Union[str, Path], source: Optional[str] = None) -> list:
     path = Path(path)
     if source is None:
         source = path.name
-    raw = path.read_bytes()
+    raw = read_match_bytes(path)  # a regular file within the size limit, never a blocking open
     return parse_sgf(decode_sgf_bytes(raw, source), source)

@@ -23,6 +23,7 @@ from typing import Optional
 import numpy as np
 
 from ..filters import Filter
+from ..importers.files import stored_path
 from ..metrics.arrays import KIND_CODES, LABELS, DecisionArrays, MatchInfo, RollArrays, Selection
 from ..model import Match, match_identity
 from .check import CHECK_HINT, DamagedDatabase, refuses_damage
@@ -82,6 +83,17 @@ def busy_timeout() -> float:
     except ValueError:
         return BUSY_TIMEOUT
     return value if 0 <= value <= 1e6 else BUSY_TIMEOUT
+
+
+def _rollback(conn) -> None:
+    """Roll back the open transaction, if SQLite has not already (it does
+    after some errors, e.g. a COMMIT that found the disk full): the error
+    that stopped the transaction is the one the caller sees."""
+    if conn.in_transaction:
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
 
 
 # A read-only database that needs a schema upgrade, its labels redone or
@@ -400,7 +412,7 @@ class SQLiteStore:
             c.execute("COMMIT")
             return StoreResult(STORED, match_id, analysis_id)
         except BaseException:
-            c.execute("ROLLBACK")
+            _rollback(c)  # never masks the error (a failed COMMIT may have rolled back already)
             raise
 
     def _note_labels_version(self, analysis_id: int) -> None:
@@ -421,7 +433,7 @@ class SQLiteStore:
                engine, engine_version, depth, depth_label, met, met_assumed, imported_at)
                VALUES (?,?,?,?,?,?,?,?,?,?,?,?)""",
             (
-                match_id, match.source, match.source_path, match.players[0], match.players[1],
+                match_id, match.source, stored_path(match.source_path), match.players[0], match.players[1],
                 a.engine, a.engine_version, a.depth, a.depth_label, a.met, int(a.met_assumed), _now(),
             ),
         )

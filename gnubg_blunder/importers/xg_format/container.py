@@ -26,6 +26,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
+from ..files import MAX_MATCH_FILE_SIZE, read_match_bytes
 from .binary import _i32, _i64, _u32, _wide
 from .records import (
     DMLI_MAGIC,
@@ -59,7 +60,7 @@ MEMBER_COMMENTS = "temp.xgc"
 # Bounds against hostile input (not from the facts): far above any real file.
 # A temp.xg of 64 MiB is 26,000 records (the samples: 400-700); the comments,
 # turned into text character by character, are held to 8 MiB (about 2 s).
-MAX_FILE_SIZE = 256 * 1024 * 1024
+MAX_FILE_SIZE = MAX_MATCH_FILE_SIZE  # 256 MiB, every match file's limit (importers/files.py)
 MAX_MEMBER_SIZE = 64 * 1024 * 1024
 MAX_COMMENTS_SIZE = 8 * 1024 * 1024
 MAX_MEMBERS = 1024
@@ -493,16 +494,9 @@ def read_xg(path: Union[str, "os.PathLike[str]"], kind: Optional[str] = None) ->
         raise XgFormatError(repr(path), f"not a file path ({type(path).__name__})") from e
     source = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
     try:
-        with open(path, "rb") as fh:
-            chunks = []
-            total = 0
-            while total <= MAX_FILE_SIZE:  # read() of a huge size would allocate it
-                chunk = fh.read(1 << 20)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                total += len(chunk)
-            data = b"".join(chunks)
+        # a regular file within MAX_FILE_SIZE, refused before it is read;
+        # the open never blocks (a FIFO)
+        data = read_match_bytes(path, MAX_FILE_SIZE)
     except OSError as e:
         raise XgFormatError(source, f"cannot read the file: {e.strerror or e}") from e
     return parse_xg_bytes(data, source, kind)

@@ -1,0 +1,162 @@
+"""Opening a match file safely: any path the OS gives, only regular files,
+a size limit checked before reading (docs/reliability.md).
+
+``check_match_file(path)`` says in one line why a path is not a match file
+to read (missing, a symbolic link loop, a FIFO, a device, too large, not
+permitted); ``read_match_bytes(path)`` opens without ever blocking (a FIFO
+would wait for a writer forever), checks the open file again and reads at
+most :data:`MAX_MATCH_FILE_SIZE` bytes.  Both importers read through it, and
+``import`` checks every file with it before an importer (a plugin's too) is
+called.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+
+# Real match files are kilobytes to a few megabytes (an XG file with long
+# comments, a gnubg SGF with rollouts); 256 MiB is far above any of them and
+# keeps a hostile file from being read into memory.
+MAX_MATCH_FILE_SIZE = 256 * 1024 * 1024
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+class NotAMatchFile(OSError):
+    """A path that is not read as a match file; ``strerror`` is the one-line reason."""
+
+    def __init__(self, reason: str):
+        super().__init__(errno.EINVAL, reason)
+
+    def __str__(self):
+        return self.strerror
+
+
+def size_text(n: int) -> str:
+    if n >= 1024 * 1024:
+        return f"{n / (1024 * 1024):.0f} MiB" if n % (1024 * 1024) == 0 else f"{n / (1024 * 1024):.1f} MiB"
+    return f"{n} bytes"
+
+
+def _refusal(st: os.stat_result, limit: int):
+    """Why a file of this status is not read, or None."""
+    mode = st.st_mode
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in _KINDS if test(mode)), None)
+        return f"not a regular file: {kind}" if kind else "not a regular file"
+    if st.st_size > limit:
+        return (f"too large: {size_text(st.st_size)}, above the limit of {size_text(limit)} for a match file "
+                "(not read)")
+    return None
+
+
+def os_reason(exc: OSError, path=None) -> str:
+    """One line for an OSError met opening or reading ``path``."""
+    if isinstance(exc, NotAMatchFile):
+        return exc.strerror
+    code = exc.errno
+    if code == errno.ELOOP:
+        return "a symbolic link loop (too many levels of symbolic links)"
+    if code == errno.ENOENT:
+        if path is not None and os.path.islink(path):
+            return f"a symbolic link to a missing file ({shown_path(os.readlink(path))})"
+        return "no such file"
+    if code in (errno.EACCES, errno.EPERM):
+        return "cannot read the file: permission denied"
+    return f"cannot read the file: {exc.strerror or exc}"
+
+
+def check_match_file(path, limit: int = MAX_MATCH_FILE_SIZE) -> os.stat_result:
+    """The status of a match file to read; raises :class:`NotAMatchFile`
+    (with a one-line reason) for anything else.  Nothing is opened."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise NotAMatchFile(os_reason(exc, path)) from None
+    reason = _refusal(st, limit)
+    if reason:
+        raise NotAMatchFile(reason)
+    if not os.access(path, os.R_OK):
+        raise NotAMatchFile("cannot read the file: permission denied")
+    return st
+
+
+def read_match_bytes(path, limit: int = MAX_MATCH_FILE_SIZE) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes.  The open
+    never blocks (O_NONBLOCK: a FIFO has no writer to wait for), the open
+    file is checked again (the path may have changed since it was checked)
+    and no more than ``limit`` + 1 bytes are ever read (a file growing while
+    it is read).  Raises :class:`NotAMatchFile` or the OSError met."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        reason = _refusal(st, limit)
+        if reason:
+            raise NotAMatchFile(reason)
+        chunks, total = [], 0
+        while total <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > limit:
+            raise NotAMatchFile(f"too large: above the limit of {size_text(limit)} for a match file")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def shown_path(path) -> str:
+    """A path as printed: text, with the bytes that are not UTF-8 written
+    ``\\xNN`` (a path is any bytes the OS gives; the terminal gets text).
+    Stored paths (``analyses.source_path``, text or, for such a path, its
+    bytes) are shown the same way."""
+    if path is None:
+        return ""
+    if isinstance(path, (bytes, bytearray)):
+        raw = bytes(path)
+    else:
+        text = os.fspath(path)
+        if isinstance(text, bytes):
+            raw = text
+        else:
+            try:
+                text.encode("utf-8")
+                return text
+            except UnicodeEncodeError:
+                try:
+                    raw = os.fsencode(text)
+                except UnicodeEncodeError:
+                    raw = text.encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def stored_path(path):
+    """How a source path is stored, losslessly: text when it is UTF-8,
+    else the path's bytes (a BLOB; read back with :func:`os.fsdecode`)."""
+    if path is None:
+        return None
+    text = os.fspath(path)
+    if isinstance(text, bytes):
+        try:
+            return text.decode("utf-8")
+        except UnicodeDecodeError:
+            return text
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        try:
+            return os.fsencode(text)
+        except UnicodeEncodeError:
+            return text.encode("utf-8", "surrogatepass")
