@@ -20,6 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from conftest import DATA, FIXTURES, gnubg_available, run_cli, run_cli_inprocess
@@ -523,3 +524,32 @@ def test_a_newer_read_only_database_is_refused(ro_place):
         os.chmod(db, 0o444)
     res = _user_cli(ro_place, "--db", db, "stats")
     assert res.returncode == 1 and "newer than this gnubg-blunder" in res.stderr
+
+
+def test_a_relabel_by_another_process_between_cache_and_read(tmp_path):
+    """Seen once in the 4-process upgrade: one process built the array
+    cache, another relabelled (which drops the cache), the first read it
+    and failed (KeyError). The read now builds again what is missing; the
+    automatic relabel is one transaction, done once."""
+    db = tmp_path / "r.db"
+    shutil.copy(SCHEMA_FIXTURES / "v3.db", db)
+    first = SQLiteStore(db)
+    before = first.select()
+    second = SQLiteStore(db)
+    build = first._ensure_arrays
+    calls = []
+
+    def build_then_other_process_relabels(ids):
+        build(ids)
+        if not calls:
+            calls.append(second.relabel())  # a real second connection drops the whole cache
+    first._ensure_arrays = build_then_other_process_relabels
+    after = first.select()
+    assert calls and calls[0] > 0
+    assert len(after.decisions) == len(before.decisions) and after.n_matches == before.n_matches == 7
+    assert np.nansum(after.decisions.error) == pytest.approx(np.nansum(before.decisions.error))
+    # the automatic relabel of a stale database happens once: the second finds it done
+    second.conn.execute("UPDATE meta SET value = 'old' WHERE key = 'labels_version'")
+    assert second.relabel(only_if_stale=True) > 0 and first.relabel(only_if_stale=True) == 0
+    first.close()
+    second.close()

@@ -8,6 +8,7 @@ selects decisions and hands arrays to :mod:`gnubg_blunder.metrics`.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import os
@@ -83,6 +84,21 @@ def busy_timeout() -> float:
     except ValueError:
         return BUSY_TIMEOUT
     return value if 0 <= value <= 1e6 else BUSY_TIMEOUT
+
+
+@contextlib.contextmanager
+def write_transaction(conn):
+    """One write transaction (the connection has no implicit ones):
+    BEGIN IMMEDIATE takes the write lock at once (waiting up to the busy
+    timeout), COMMIT at the end, a rollback on any error that does not
+    hide it (docs/reliability.md)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        _rollback(conn)
+        raise
 
 
 def _rollback(conn) -> None:
@@ -315,7 +331,7 @@ class SQLiteStore:
                 self.conn.execute("PRAGMA foreign_keys = ON")
             migrate(self.conn)
             if not self.labels_current():
-                self.relabel()
+                self.relabel(only_if_stale=True)
             self._ensure_arrays([a for (a,) in self.conn.execute("SELECT id FROM analyses")])
             self.report(f"gnubg-blunder: database {self.path} is read-only ({self.read_only_reason}) and {why}: "
                         "read from a copy in memory brought up to date (the file is unchanged)")
@@ -517,13 +533,13 @@ class SQLiteStore:
         if canonical.strip().lower() == alias.strip().lower():
             raise ValueError("a name is not an alias of itself")
         canonical = self.canonical_name(canonical)  # chains end at one name
-        with self.conn:
+        with write_transaction(self.conn):
             self.conn.execute("INSERT INTO aliases(alias, canonical) VALUES (?, ?) "
                               "ON CONFLICT(alias) DO UPDATE SET canonical=excluded.canonical", (alias.strip(), canonical))
             self.conn.execute("UPDATE aliases SET canonical=? WHERE lower(canonical)=lower(?)", (canonical, alias.strip()))
 
     def remove_alias(self, alias: str) -> bool:
-        with self.conn:
+        with write_transaction(self.conn):
             return self.conn.execute("DELETE FROM aliases WHERE alias = ?", (alias.strip(),)).rowcount > 0
 
     def canonical_name(self, name: str) -> str:
@@ -542,20 +558,26 @@ class SQLiteStore:
         return sorted(names.values(), key=str.casefold)
 
     # -- labels -------------------------------------------------------------
-    def relabel(self, progress=None) -> int:
+    def relabel(self, progress=None, only_if_stale: bool = False) -> int:
         """Recompute the derived labels of every decision (labels.py) and
-        record the rules' version; returns the number of decisions."""
+        record the rules' version; returns the number of decisions.
+        ``only_if_stale``: the automatic relabel after a rules change, which
+        another process may have done while this one waited (then 0)."""
         from ..labels import LABELS_VERSION, decision_labels
 
-        rows = self.conn.execute(
-            "SELECT d.id, d.kind, d.position_id, d.error, c.candidates, d.played_index, d.nd, d.dt, d.dp "
-            "FROM decisions d LEFT JOIN decision_candidates c ON c.decision_id = d.id"
-        ).fetchall()
-        updates = []
-        for rid, kind, pid, err, cands, pi, nd, dt, dp in rows:
-            labels = decision_labels(kind, pid, err, json.loads(cands) if cands else [], pi, nd, dt, dp)
-            updates.append(labels + (rid,))
-        with self.conn:
+        # one transaction: another process that opens the database meanwhile
+        # waits, then finds the labels current (and the cache it reads whole)
+        with write_transaction(self.conn):
+            if only_if_stale and self.get_meta("labels_version") == LABELS_VERSION:
+                return 0  # done by another process while this one waited
+            rows = self.conn.execute(
+                "SELECT d.id, d.kind, d.position_id, d.error, c.candidates, d.played_index, d.nd, d.dt, d.dp "
+                "FROM decisions d LEFT JOIN decision_candidates c ON c.decision_id = d.id"
+            ).fetchall()
+            updates = []
+            for rid, kind, pid, err, cands, pi, nd, dt, dp in rows:
+                labels = decision_labels(kind, pid, err, json.loads(cands) if cands else [], pi, nd, dt, dp)
+                updates.append(labels + (rid,))
             self.conn.executemany("UPDATE decisions SET phase=?, game_plan=?, theme=? WHERE id=?", updates)
             self.conn.execute("DELETE FROM analysis_arrays")  # rebuilt with the new labels when read
             self.set_meta("labels_version", LABELS_VERSION)
@@ -576,7 +598,7 @@ class SQLiteStore:
         names are merged through the aliases."""
         flt = flt or Filter()
         if not self.labels_current():
-            self.relabel()
+            self.relabel(only_if_stale=True)
         aliases = self.aliases()
 
         def canon(name):
@@ -714,14 +736,9 @@ class SQLiteStore:
         missing = [a for a in analysis_ids if a not in have]
         if not missing:
             return
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with write_transaction(self.conn):
             for a in missing:
                 self._store_arrays(a)
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
 
     def _arrays(self, infos: list, sides: np.ndarray, player: Optional[str]) -> Selection:
         """The decisions and rolls of the chosen analyses, from the array
@@ -729,15 +746,22 @@ class SQLiteStore:
         read from their rows, by id (the cache says which decisions have one)."""
         spec, dec_dtype, roll_dtype = self._record_dtypes()
         ids = [m.analysis_id for m in infos]
-        self._ensure_arrays(ids)
         got = {}
-        for start in range(0, len(ids), 900):
-            part = ids[start:start + 900]
-            for a, d, r, cm in self.conn.execute(
-                "SELECT analysis_id, decisions, rolls, comments FROM analysis_arrays "
-                f"WHERE analysis_id IN ({','.join('?' * len(part))})", part,
-            ):
-                got[a] = (d, r, cm)
+        for _attempt in range(3):
+            # another process may drop the cache between the build and the read
+            # (a relabel after a rules change): build what is missing again
+            self._ensure_arrays([a for a in ids if a not in got])
+            for start in range(0, len(ids), 900):
+                part = [a for a in ids[start:start + 900] if a not in got]
+                if not part:
+                    continue
+                for a, d, r, cm in self.conn.execute(
+                    "SELECT analysis_id, decisions, rolls, comments FROM analysis_arrays "
+                    f"WHERE analysis_id IN ({','.join('?' * len(part))}) AND format = ?", part + [ARRAYS_FORMAT],
+                ):
+                    got[a] = (d, r, cm)
+            if len(got) == len(set(ids)):
+                break
         dec_parts, roll_parts, dec_match, roll_match, comments = [], [], [], [], []
         offset = 0
         for i, a in enumerate(ids):
