@@ -17,6 +17,7 @@ from .importers.files import NotAMatchFile, check_match_file, os_reason, shown_p
 from .importers.records import MatchImportError
 from .plugins import get_plugin_manager, importers
 from .store import ALREADY_STORED, STORED
+from .views.formatting import safe_text
 
 # Match files that hold no analysis and that ``gnubg-blunder analyse`` loads
 # (gnubg/batch.py LOADERS): an import of one says where it goes, unless an
@@ -108,7 +109,7 @@ def describe(match, result, store=None) -> str:
     players = match.players
     if store is not None and result.status != STORED:
         players = stored_players(store, result.match_id) or players
-    what = f"{players[0]} vs {players[1]}, "
+    what = f"{safe_text(players[0])} vs {safe_text(players[1])}, "
     what += "money session" if match.is_money else f"{match.length}-point match"
     what += f", {len(match.games)} game{'s' if len(match.games) != 1 else ''}"
     # what the import changed (an impossible date dropped): on the file's line

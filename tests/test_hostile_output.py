@@ -298,3 +298,15 @@ def test_a_refused_player_names_the_closest_names_safely(hostile_db, cli):
     assert res.returncode == 2 and "closest names" in res.stderr
     assert res.stderr.count("\n") == 1  # one line
     check_text(res.stderr, "unknown player")
+
+
+def test_import_and_convert_lines_name_the_players_safely(cli, tmp_path):
+    """The line an import prints for a stored or already stored match, and
+    convert's, carry the file's player names: escaped like every text."""
+    sgf = _hostile_sgf(tmp_path / "hostile.sgf")
+    db = tmp_path / "i.db"
+    for _ in range(2):  # stored, then already stored (the names as stored)
+        res = cli("import", sgf, db=db)
+        check_text(res.stdout + res.stderr, "import")
+    res = cli("convert", sgf, tmp_path / "out.mat", check=False)
+    check_text(res.stdout + res.stderr, "convert")

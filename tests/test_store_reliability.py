@@ -112,11 +112,12 @@ def test_a_kill_before_each_statement_of_each_step_loses_nothing(source, tmp_pat
 
 
 def test_forty_sigkills_at_random_moments_of_a_new_database(tmp_path):
-    """40 real SIGKILLs at random moments while a new database is created:
-    every one opens afterwards with the whole schema."""
+    """40 real SIGKILLs landed at random moments while a new database is
+    created (a child that finished before its kill does not count): every
+    database opens afterwards with the whole schema."""
     out = helper("random-kills", 40, tmp_path)
     assert out["broken"] == [], out["broken"][:3]
-    assert out["trials"] == 40 and out["killed"] >= 20  # most kills landed inside the creation
+    assert out["killed"] == 40, out
 
 
 @pytest.mark.parametrize("version", [1, 3])

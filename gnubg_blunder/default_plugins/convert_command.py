@@ -20,7 +20,9 @@ class ConvertError(Exception):
 def describe_match(match) -> str:
     what = "money session" if not match.length else f"{match.length}-point match"
     n = len(match.games)
-    return f"{match.players[0]} vs {match.players[1]}, {what}, {n} game{'' if n == 1 else 's'}"
+    from ..views.formatting import safe_text
+
+    return f"{safe_text(match.players[0])} vs {safe_text(match.players[1])}, {what}, {n} game{'' if n == 1 else 's'}"
 
 
 def read_match_file(path) -> object:
