@@ -36,6 +36,7 @@ VIEWS = {
     "h2h": ("charlot1", "charlot2"),
     "windows": (),
     "positions": (),
+    "biases": (),
 }
 NOT_VIEWS = {"report", "board", "filter", "install-gnubg", "plugins", "import", "analyse", "convert", "alias",
              "main-player", "goal", "thresholds", "relabel"}
