@@ -23,6 +23,7 @@ DEFAULT_PLUGINS = (
     "gnubg_blunder.default_plugins.convert_command",
     "gnubg_blunder.default_plugins.summary_commands",
     "gnubg_blunder.default_plugins.check_command",
+    "gnubg_blunder.default_plugins.review_commands",
 )
 
 ENTRY_POINT_GROUP = "gnubg_blunder"

@@ -37,6 +37,7 @@ VIEWS = {
     "windows": (),
     "positions": (),
     "biases": (),
+    "review": ("last",),
 }
 NOT_VIEWS = {"report", "board", "filter", "install-gnubg", "plugins", "import", "analyse", "convert", "alias",
              "main-player", "goal", "thresholds", "relabel"}

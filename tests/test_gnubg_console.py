@@ -58,6 +58,11 @@ def test_install_gnubg_then_analyse_in_gnubg(home):
         '>bdb("summary --help")',
         '>bdb("progression --help")',
         '>bdb("summary --player charlot1 --metric mwc7")',
+        '>print("@@ store again")',
+        ">bdb.store()",
+        '>print("@@ review")',
+        ">bdb.review()",
+        '>print("@@ end")',
         "show statistics match",
         "",
     ])
@@ -72,6 +77,19 @@ def test_install_gnubg_then_analyse_in_gnubg(home):
     assert "Traceback" not in out and "ValueError" not in out
     assert "Summary — scope: player charlot1" in out and "MWC-7 (L7)" in out
     screen = parse_gnubg_statistics(out[out.index("Player "):])
+    # the match review after the figures (>bdb.analyse()), after >bdb.store() and from >bdb.review(),
+    # its luck-adjusted result that of gnubg's screen
+    first = out[:out.index("@@ store again")]
+    assert first.index("PR [95%]") < first.index("Match review — match 1: charlot1 vs charlot2")
+    assert first.count("Decision") and "Position ID:" in first and "Hasty vs considered: no durations" in first
+    again = out[out.index("@@ store again"):out.index("@@ review")]
+    assert "already stored" in again and "Match review — match 1" in again
+    review = out[out.index("@@ review"):out.index("@@ end")]
+    assert "Match review — match 1" in review
+    for part in (first, again, review):
+        for name in ("charlot1", "charlot2"):
+            ref = screen[name]["overall:Luck adjusted result"]
+            assert f"{name}\n  Luck-adjusted result {ref:+.2f} % MWC" in part, (name, ref)
 
     # the default database, the one the plugin wrote
     db = home / ".local" / "share" / "gnubg-blunder" / "gnubg-blunder.db"

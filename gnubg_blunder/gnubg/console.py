@@ -2,8 +2,9 @@
 
 gnubg has no callback when an analysis ends, so the plugin brings its own
 commands (SPEC §15): ``bdb.analyse()`` runs gnubg's analysis with the user's
-settings, stores the match and prints the summary; ``bdb.store()`` stores the
-current, already analysed match; ``bdb("stats --player NAME")`` takes the
+settings, stores the match and prints the summary and the match review;
+``bdb.store()`` stores the current, already analysed match (and prints them);
+``bdb.review()`` prints the review of the last stored match; ``bdb("stats --player NAME")`` takes the
 same words as the ``gnubg-blunder`` command line.
 """
 
@@ -116,6 +117,13 @@ class Bdb:
             from ..views.match_summary import match_summary_text
 
             print(match_summary_text(ctx.store(), result.match_id))
+        if result.match_id is not None:  # the review after the figures (stored already: a failure is its own line)
+            try:
+                from ..views.review import match_review_text
+
+                print(match_review_text(ctx.store(), result.match_id))
+            except Exception as exc:
+                print(_failure(ctx, exc, "review"))
         return result.match_id
 
     def analyse(self):
@@ -139,6 +147,12 @@ class Bdb:
         finally:
             _close(ctx)
         return self.store()
+
+    def review(self, match="last", options: str = ""):
+        """The match review (``review MATCH_ID|last OPTIONS``, the same words
+        as the command line): default the last stored match, the main
+        player's side (else both)."""
+        self(f"review {match} {options}".strip())
 
     def open_xg(self, path):
         """Open an eXtreme Gammon match (``.xg``) in gnubg: it is converted
@@ -204,7 +218,7 @@ class Bdb:
         return path
 
     def __repr__(self):
-        return (f"<gnubg-blunder {__version__}: bdb.analyse(), bdb.store(), bdb.report(), "
+        return (f"<gnubg-blunder {__version__}: bdb.analyse(), bdb.store(), bdb.review(), bdb.report(), "
                 f'bdb.open_xg(FILE), bdb("stats --player NAME"), bdb("--help")>')
 
 

@@ -1,0 +1,272 @@
+"""``review [MATCH_ID|last] [--player NAME]``: the match review (SPEC §8,
+docs/review.md) — per side the decisions to review with their boards, the
+luck-adjusted result and the pace.  Also printed inside gnubg after
+``>bdb.analyse()`` / ``>bdb.store()`` and by ``>bdb.review()``.
+
+The figures come from :mod:`gnubg_blunder.metrics.review`; this module reads
+the match and the played/best actions from the store and writes them.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from ..commands import UserError, View
+from ..filters import Filter
+from .formatting import DASH, num, percent, safe_text, scope_text
+
+KIND_WORDS = {"checker": "checker play", "nodouble": "no double", "double": "double", "take": "take",
+              "pass": "pass"}
+
+
+def _options(parser) -> None:
+    parser.add_argument("match", nargs="?", default="last", metavar="MATCH_ID|last",
+                        help="the stored match to review (default: last, the most recently stored one "
+                             "the filter keeps)")
+
+
+def _match_id(text) -> int:
+    try:
+        n = int(text)
+    except (TypeError, ValueError):
+        raise UserError(f"review {text!r}: give a match ID (a number, see `matches`) or last") from None
+    if n <= 0:
+        raise UserError(f"review {text}: match IDs start at 1")
+    return n
+
+
+def _latest(selection) -> int:
+    """The selection's most recently stored match (import time, then ID)."""
+    return max(selection.matches, key=lambda m: (m.imported_at or "", m.id)).id
+
+
+def select_match(scope, which: str = "last"):
+    """The selection holding the one match to review.  ``last``: the most
+    recently stored match the filter keeps; an ID: that match whatever the
+    filter's dates, lengths and events (its engine and depth still pick the
+    analysis)."""
+    flt = scope.filter
+    if which in (None, "last"):
+        sel = scope.store.select(Filter(player=flt.player, date_from=flt.date_from, date_to=flt.date_to,
+                                        lengths=flt.lengths, tournaments=flt.tournaments, engine=flt.engine,
+                                        min_depth=flt.min_depth))
+        if not sel.matches:
+            raise UserError("review: no stored match " + ("in this filter" if scope_text(flt.to_json()) !=
+                                                           "every stored match, both sides" else "yet"))
+        mid = _latest(sel)
+    else:
+        mid = _match_id(which)
+    sel = scope.store.select(Filter(engine=flt.engine, min_depth=flt.min_depth), match_ids=[mid])
+    if not sel.matches:
+        if scope.store.match_players(mid) is None:
+            raise UserError(f"review {mid}: no stored match has this ID (see `matches`)")
+        raise UserError(f"review {mid}: the match has no analysis this filter keeps (engine, depth)")
+    return sel
+
+
+def _sides(scope, sel) -> list:
+    """Whose review: the filter's player; else the main player (SPEC §14)
+    when they played the match; else both."""
+    from ..db_settings import main_player
+
+    m = sel.matches[0]
+    names = [n.casefold() for n in m.names]
+    if scope.filter.player:
+        want = scope.store.canonical_name(scope.filter.player).casefold()
+        found = [p for p in (0, 1) if names[p] == want]
+        if not found:
+            raise UserError(f"review {m.id}: {safe_text(scope.filter.player)} did not play this match "
+                            f"({safe_text(m.players[0])} vs {safe_text(m.players[1])})")
+        return found
+    main = main_player(scope.store)
+    if main:
+        want = scope.store.canonical_name(main).casefold()
+        found = [p for p in (0, 1) if names[p] == want]
+        if found:
+            return found
+    return [0, 1]
+
+
+def review_object(store, sel, players, thresholds, flt_json: dict) -> dict:
+    """The JSON of the review of ``sel``'s one match for the sides
+    ``players`` (0, 1)."""
+    from ..metrics import review as rv
+
+    m = sel.matches[0]
+    luck = rv.luck_adjusted(sel, 0)
+    per_side, row_ids = [], []
+    for p in players:
+        recs = [rv.review_record(sel, i) for i in rv.review_indices(sel, 0, p, thresholds)]
+        row_ids += [r["row_id"] for r in recs]
+        per_side.append((p, recs))
+    rows = {r["id"]: r for r in store.decision_rows(row_ids)}
+    sides = []
+    for p, recs in per_side:
+        for r in recs:
+            row = rows.get(r.pop("row_id"), {})
+            r["played"] = row.get("played_move")
+            r["best"] = row.get("best_move")
+        pace = rv.pace(sel, 0, p)
+        sides.append({
+            "player": m.players[p],
+            "opponent": m.players[1 - p],
+            "review": recs,
+            **{k: luck[p][k] for k in ("luck_adjusted", "luck_adjusted_reason", "error_difference",
+                                       "luck_coverage", "luck_rolls", "rolls")},
+            "pace": pace,
+            "pace_reason": None if pace is not None else rv.NO_DURATIONS,
+        })
+    return {
+        "match_id": m.id,
+        "players": list(m.players),
+        "length": m.length,
+        "date": m.date,
+        "event": m.event,
+        "winner": None if m.winner is None else m.players[m.winner],
+        "analysis": {"engine": m.engine, "depth": m.depth_label},
+        "order": "MWC loss minus difficulty, descending (money: error minus difficulty in EMG); "
+                 "unknown difficulty counts 0",
+        "filter": flt_json,
+        "sides": sides,
+    }
+
+
+def compute(scope) -> dict:
+    sel = select_match(scope, getattr(scope.args, "match", "last"))
+    return review_object(scope.store, sel, _sides(scope, sel), scope.thresholds, scope.filter_json)
+
+
+# -- text ------------------------------------------------------------------------------
+
+def _head(obj: dict) -> str:
+    length = "money session" if obj["length"] == 0 else f"{obj['length']}-point match"
+    when = f", {obj['date']}" if obj["date"] else ""
+    event = f", {safe_text(obj['event'])}" if obj["event"] else ""
+    return (f"Match review — match {obj['match_id']}: {safe_text(obj['players'][0])} vs "
+            f"{safe_text(obj['players'][1])}, {length}{event}{when} "
+            f"(scope: {scope_text(obj['filter'], ignored=('player', 'decision_type'), everything='this match')})")
+
+
+def luck_line(side: dict) -> str:
+    """The luck-adjusted result line, or why there is none."""
+    cov = side["luck_coverage"]
+    coverage = (f"luck on {side['luck_rolls']} of {side['rolls']} rolls ({percent(cov)})"
+                if cov is not None else "no rolls")
+    if side["luck_adjusted"] is None:
+        diff = ("" if side["error_difference"] is None
+                else f"; difference of errors {num(side['error_difference'], signed=True)} %")
+        return f"Luck-adjusted result: none ({side['luck_adjusted_reason']}){diff}; {coverage}"
+    return (f"Luck-adjusted result {num(side['luck_adjusted'], signed=True)} % MWC "
+            f"(difference of errors, opponent's minus own: {num(side['error_difference'], signed=True)} %); "
+            f"{coverage}")
+
+
+def _action(r: dict) -> str:
+    played = safe_text(r["played"]) if r.get("played") else DASH
+    best = safe_text(r["best"]) if r.get("best") else DASH
+    dice = f" {r['dice'][0]}-{r['dice'][1]}" if r.get("dice") and r["kind"] == "checker" else ""
+    return f"{KIND_WORDS.get(r['kind'], r['kind'])}{dice}: played {played}, best {best}"
+
+
+def _cost(r: dict) -> str:
+    d_emg = DASH if r["difficulty_emg"] is None else f"{r['difficulty_emg']:.3f}"
+    if r["mwc_loss"] is None:  # money
+        return f"e {r['error_emg']:.3f} EMG, d {d_emg} EMG"
+    d = "unknown (counted 0)" if r["difficulty"] is None else f"{r['difficulty']:.2f} %"
+    return f"ℓ {r['mwc_loss']:.2f} %, d {d} (e {r['error_emg']:.3f} EMG)"
+
+
+def _board_text(r: dict, side: dict) -> str:
+    from ..board.position import Board
+    from ..board.svg import position_text
+
+    if not r.get("position_id"):
+        return "   (no board stored)"
+    try:
+        board = Board.from_position_id(r["position_id"])
+    except Exception:
+        return f"   (position {r['position_id']})"
+    names = (safe_text(side["player"], 24), safe_text(side["opponent"], 24))
+    return "\n".join("   " + line for line in position_text(board, names).splitlines())
+
+
+def pace_text(side: dict) -> str:
+    pace = side["pace"]
+    if pace is None:
+        return f"Hasty vs considered: {side['pace_reason']}"
+    parts = []
+    for name in ("checker", "cube"):
+        p = pace.get(name)
+        if p is None:
+            continue
+        parts.append(f"{name}: median {p['median_s']:.0f} s; hasty {p['hasty']['n']} decisions PR "
+                     f"{num(p['hasty']['pr'])}, considered {p['considered']['n']} PR {num(p['considered']['pr'])}")
+    return "Hasty vs considered — " + ("; ".join(parts) if parts else "no counted decision with a duration")
+
+
+def review_text(obj: dict, boards: bool = True) -> str:
+    lines = [_head(obj)]
+    for side in obj["sides"]:
+        lines.append("")
+        lines.append(f"{safe_text(side['player'])}")
+        lines.append("  " + luck_line(side))
+        n = len(side["review"])
+        if not n:
+            lines.append("  Decisions to review: none (no error whose cost exceeds its difficulty)")
+        else:
+            lines.append(f"  Decision{'s' if n > 1 else ''} to review ({n}, costliest beyond difficulty first):")
+        for k, r in enumerate(side["review"], 1):
+            lines.append(f"  {k}. game {r['game']}, move {r['move']}, {_action(r)}; {_cost(r)}")
+            if boards:
+                lines.append(_board_text(r, side))
+        lines.append("  " + pace_text(side))
+    return "\n".join(lines)
+
+
+# -- HTML ------------------------------------------------------------------------------
+
+def _board_svg(r: dict, side: dict) -> str:
+    from ..board.position import Board
+    from ..board.svg import board_svg
+
+    if not r.get("position_id"):
+        return ""
+    try:
+        board = Board.from_position_id(r["position_id"])
+        return board_svg(board, cube_value=r.get("cube_value") or 1,
+                         dice=tuple(r["dice"]) if r.get("dice") and r["kind"] == "checker" else None,
+                         player_names=(side["player"], side["opponent"]), width=360,
+                         title=f"game {r['game']}, move {r['move']}")
+    except Exception:
+        return ""
+
+
+def review_html(obj: dict) -> str:
+    out = [f"<h2>{escape(_head(obj))}</h2>"]
+    for side in obj["sides"]:
+        out.append(f"<h3>{escape(side['player'])}</h3>")
+        out.append(f"<p>{escape(luck_line(side))}</p>")
+        if not side["review"]:
+            out.append('<p class="muted">No decision to review.</p>')
+        for k, r in enumerate(side["review"], 1):
+            out.append(f"<div class=\"review\"><p>{k}. game {r['game']}, move {r['move']}, "
+                       f"{escape(_action(r))}; {escape(_cost(r))}</p>{_board_svg(r, side)}</div>")
+        out.append(f"<p>{escape(pace_text(side))}</p>")
+    return "".join(out)
+
+
+VIEW = View("review", "the match review: three decisions to review, the luck-adjusted result, the pace "
+            "(SPEC §8; default: the last stored match, the main player's side)", compute,
+            review_text, html=review_html, options=_options, decision_type=False)
+
+
+def match_review_text(store, match_id: int, boards: bool = True) -> str:
+    """The review printed inside gnubg after a match is stored: the main
+    player's side when they played it, else both; the deepest analysis."""
+    from ..db_settings import thresholds_for
+    from ..commands import Scope
+
+    scope = Scope.over(None, store, Filter())
+    sel = select_match(scope, str(match_id))
+    obj = review_object(store, sel, _sides(scope, sel), thresholds_for(store), Filter().to_json())
+    return review_text(obj, boards=boards)

@@ -1,0 +1,200 @@
+"""The match review (SPEC §8, docs/review.md): ``review [MATCH_ID|last]``.
+
+The luck-adjusted result of real gnubg matches (self-play, analysed by the
+real gnubg, 1 to 25 points) against the "Luck adjusted result" line of
+gnubg's own ``show statistics match`` of the same file; the choice of the
+three decisions on hand-made arrays; money and unfinished matches give the
+reason, not a number; gnubg files say "no durations".
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from conftest import needs_gnubg
+from gnubg_screen import parse_statistics
+
+# (seed, length): match play from 1 to 25 points, and a money session
+MATCHES = [(61, 1), (63, 2), (23, 3), (11, 5), (21, 7), (26, 11), (62, 25), (24, 0)]
+
+
+@pytest.fixture(scope="module")
+def reviewed(selfplay, tmp_path_factory):
+    """[(length, gnubg's screen, our review JSON, our matches JSON entry, review text)]."""
+    from conftest import run_cli_inprocess as cli
+
+    db = tmp_path_factory.mktemp("review") / "t.db"
+    out = []
+    for seed, length in MATCHES:
+        sgf = selfplay(seed, length)
+        res = cli("--no-config", "import", sgf, db=db)
+        mid = int(res.stdout.split("stored as match ")[1].split()[0])
+        screen = parse_statistics(sgf.with_suffix(".stats.txt").read_text(encoding="utf-8", errors="replace"))
+        obj = json.loads(cli("--no-config", "review", mid, "--format", "json", db=db).stdout)
+        text = cli("--no-config", "review", mid, db=db).stdout
+        matches = json.loads(cli("--no-config", "matches", "--format", "json", db=db).stdout)["matches"]
+        out.append((length, screen, obj, next(m for m in matches if m["id"] == mid), text))
+    return out, db
+
+
+@needs_gnubg
+def test_luck_adjusted_result_equals_gnubgs_line(reviewed):
+    """Every side of every match-play match: A equal to gnubg's "Luck
+    adjusted result" to 0.01 % (its screen prints two decimals), the error
+    difference L_opp − L_own of the counted decisions beside it."""
+    seen = set()
+    for length, screen, obj, match, text in reviewed[0]:
+        if length == 0:
+            continue
+        assert len(obj["sides"]) == 2  # no main player: both sides
+        for k, side in enumerate(obj["sides"]):
+            ref = screen[side["player"]]["overall:Luck adjusted result"]
+            assert side["luck_adjusted"] == pytest.approx(ref, abs=0.01 + 1e-9), (length, side["player"])
+            assert side["luck_adjusted_reason"] is None
+            own, opp = match["sides"][k]["mwc_loss"], match["sides"][1 - k]["mwc_loss"]
+            assert side["error_difference"] == pytest.approx(opp - own, abs=1e-9)
+            assert side["luck_coverage"] == 1.0  # gnubg's analysis: luck on every roll
+            assert (f"Luck-adjusted result {side['luck_adjusted']:+.2f} % MWC (difference of errors, "
+                    f"opponent's minus own: {side['error_difference']:+.2f} %)") in text
+        seen.add(length)
+    assert seen == {1, 2, 3, 5, 7, 11, 25}
+
+
+@needs_gnubg
+def test_money_gives_the_reason_and_gnubg_no_durations(reviewed):
+    for length, screen, obj, match, text in reviewed[0]:
+        for side in obj["sides"]:
+            assert side["pace"] is None and side["pace_reason"] == "no durations"
+        assert text.count("Hasty vs considered: no durations") == 2
+        if length:
+            continue
+        for side in obj["sides"]:
+            assert side["luck_adjusted"] is None and side["error_difference"] is None
+            assert side["luck_adjusted_reason"].startswith("money session")
+            for r in side["review"]:  # money: e − d in EMG, no MWC
+                assert r["mwc_loss"] is None and r["difficulty"] is None and r["error_emg"] > 0
+        assert "Luck-adjusted result: none (money session" in text
+
+
+@needs_gnubg
+def test_unfinished_match_gives_the_reason(selfplay, tmp_path, cli):
+    """The first game of a 7-point match alone: unfinished, no A, the reason."""
+    sgf = selfplay(21, 7)
+    games = [g for g in sgf.read_text(encoding="utf-8").split("\n(;")]
+    cut = tmp_path / "unfinished.sgf"
+    cut.write_text(games[0] + "\n", encoding="utf-8")
+    db = tmp_path / "u.db"
+    cli("--no-config", "import", cut, db=db)
+    match = json.loads(cli("--no-config", "matches", "--format", "json", db=db).stdout)["matches"][0]
+    assert match["winner"] is None and match["games"] == 1
+    obj = json.loads(cli("--no-config", "review", "--format", "json", db=db).stdout)
+    for side in obj["sides"]:
+        assert side["luck_adjusted"] is None
+        assert side["luck_adjusted_reason"] == "unfinished match: no final result"
+        assert side["error_difference"] is not None  # the errors are known
+    assert "Luck-adjusted result: none (unfinished match" in cli("--no-config", "review", db=db).stdout
+
+
+@needs_gnubg
+def test_review_lists_the_costliest_errors_beyond_difficulty(reviewed, cli):
+    """Against the stored decisions (``positions --errors``): the side's
+    errors with ℓ − d > 0, ℓ − d descending, at most three."""
+    results, db = reviewed
+    for length, screen, obj, match, text in results:
+        if not length:
+            continue
+        for side in obj["sides"]:
+            listed = json.loads(cli("--no-config", "positions", "--errors", "--limit", "0", "--player",
+                                    side["player"], "--length", length, "--format", "json", db=db).stdout)
+            mine = [d for d in listed["decisions"] if d["match_id"] == obj["match_id"]]
+            assert len(side["review"]) <= min(3, len(mine))
+            if any(d["mwc_loss"] > 0 for d in mine) and all(r["difficulty"] is None for r in side["review"]):
+                assert len(side["review"]) == min(3, len(mine))  # d unknown counts 0: every error qualifies
+            keys = [r["mwc_loss"] - (r["difficulty"] or 0.0) for r in side["review"]]
+            assert all(k > 0 for k in keys) and keys == sorted(keys, reverse=True)
+            assert {(r["game"], r["move"]) for r in side["review"]} <= {(d["game"], d["move"]) for d in mine}
+            for r in side["review"]:
+                assert r["played"] and r["best"] and r["position_id"]
+                assert f"game {r['game']}, move {r['move']}," in text and r["position_id"] in text
+
+
+def _arrays(rows):
+    """A one-match Selection of checker decisions of player 0: rows of
+    (error EMG, MWC per EMG, d EMG or NaN)."""
+    from gnubg_blunder.metrics.arrays import DecisionArrays, MatchInfo, RollArrays, Selection
+
+    n = len(rows)
+    dec = DecisionArrays(match=[0] * n, game=[0] * n, seq=list(range(n)), player=[0] * n, kind=[0] * n,
+                         error=[r[0] for r in rows], mwc_per_emg=[r[1] for r in rows], n_legal=[20] * n,
+                         n_candidates=[20] * n, equity_spread=[0.5] * n, row_id=list(range(n)))
+    dec.difficulty = np.array([r[2] for r in rows], dtype=np.float64)  # with or without the stored column
+    m = MatchInfo(id=1, players=("A", "B"), length=7, date=None, event=None,
+                  winner=0, final_score=(7, 0), n_games=1, source="sgf", analysis_id=1, engine="gnubg",
+                  depth=0, depth_label="0-ply")
+    return Selection([m], dec, RollArrays(match=[], game=[], player=[], luck=[], mwc_per_emg=[]),
+                     np.array([[True, True]]))
+
+
+def test_the_three_decisions_rule():
+    """ℓ − d descending; unknown d counts 0; ℓ − d ≤ 0 and non-errors left
+    out; ties: larger ℓ, then match order; three at most."""
+    from gnubg_blunder.metrics.counting import counted
+    from gnubg_blunder.metrics.review import review_indices
+
+    nan = float("nan")
+    rows = [
+        (0.200, 0.10, 0.150),  # 0: ℓ 0.020, d 0.015 -> 0.005
+        (0.100, 0.10, nan),    # 1: ℓ 0.010, d unknown -> 0.010
+        (0.300, 0.10, 0.300),  # 2: ℓ − d = 0: left out
+        (0.040, 0.10, 0.0),    # 3: below the error threshold (0.050): left out
+        (0.150, 0.10, 0.050),  # 4: ℓ 0.015 − 0.005 = 0.010, larger ℓ than 1: before it
+        (0.100, 0.10, 0.0),    # 5: 0.010, ℓ 0.010 like 1: after 1 (match order)
+        (0.060, 0.10, 0.0),    # 6: 0.006
+    ]
+    sel = _arrays(rows)
+    assert counted(sel.decisions).all()
+    assert review_indices(sel, 0, 0) == [4, 1, 5]
+    assert review_indices(sel, 0, 0, size=10) == [4, 1, 5, 6, 0]
+    assert review_indices(sel, 0, 1) == []  # fewer when fewer qualify
+    # money: e − d in EMG
+    money = _arrays([(0.200, nan, 0.150), (0.100, nan, nan), (0.120, nan, 0.010)])
+    money.matches[0].length = 0
+    assert review_indices(money, 0, 0) == [2, 1, 0]
+
+
+def test_review_last_player_and_main_player(db, cli):
+    """``last`` = the most recently stored match the filter keeps; --player
+    picks that side; the main player is the default side; a player who did
+    not play the match is refused."""
+    obj = json.loads(cli("--no-config", "review", "--format", "json", db=db).stdout)
+    matches = json.loads(cli("--no-config", "matches", "--format", "json", db=db).stdout)["matches"]
+    import sqlite3
+
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    latest = con.execute("SELECT id FROM matches WHERE kind = 'match' ORDER BY imported_at DESC, id DESC").fetchone()[0]
+    con.close()
+    assert obj["match_id"] == latest
+    assert len(obj["sides"]) == 2
+    name = obj["players"][1]
+    one = json.loads(cli("--no-config", "review", obj["match_id"], "--player", name, "--format", "json",
+                         db=db).stdout)
+    assert [s["player"] for s in one["sides"]] == [name]
+    other = [m for m in matches if name not in m["players"]]
+    if other:
+        res = cli("--no-config", "review", other[0]["id"], "--player", name, db=db, check=False)
+        assert res.returncode == 2 and "did not play this match" in res.stderr
+    res = cli("--no-config", "review", "9999", db=db, check=False)
+    assert res.returncode == 2 and "no stored match has this ID" in res.stderr
+    res = cli("--no-config", "review", "x", db=db, check=False)
+    assert res.returncode == 2 and "give a match ID" in res.stderr
+
+
+def test_main_player_is_the_default_side(db_copy, cli):
+    obj = json.loads(cli("--no-config", "review", "--format", "json", db=db_copy).stdout)
+    name = obj["players"][0]
+    cli("--no-config", "main-player", name, db=db_copy)
+    again = json.loads(cli("--no-config", "review", "--format", "json", db=db_copy).stdout)
+    assert [s["player"] for s in again["sides"]] == [name]
