@@ -150,7 +150,7 @@ def test_a_hostile_players_name_is_text_in_headline_and_chart(cli, db, tmp_path)
 @pytest.mark.parametrize("view, section, args", [
     ("stats", "headline", ()), ("progression", "progression", ()), ("errors", "errors", ()),
     ("breakdowns", "breakdowns", ()), ("players", "players", ("--sort", "decisions:desc")),
-    ("matches", "matches", ()), ("summary", "summary", ()),
+    ("matches", "matches", ()), ("summary", "summary", ()), ("biases", "biases", ()),
 ])
 def test_a_section_is_its_views_html_of_its_json(cli, db, tmp_path, view, section, args):
     """Each section of the report is the view's ``html`` of the object the

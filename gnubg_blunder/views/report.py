@@ -194,6 +194,13 @@ def breakdowns_section(ctx: ReportContext) -> str:
     return breakdowns_html(ctx.view_object(VIEW))
 
 
+def biases_section(ctx: ReportContext) -> str:
+    """Signed biases: take/pass, doubles (by score), blots (SPEC §12)."""
+    from .biases import VIEW, biases_html
+
+    return biases_html(ctx.view_object(VIEW))
+
+
 def players_section(ctx: ReportContext) -> str:
     """One row per player of the scope's matches, most decisions first (the
     filter's player is highlighted, not the only row)."""
@@ -227,6 +234,7 @@ BUILT_IN_SECTIONS = (
     ("progression", progression_section, 30),
     ("errors", errors_section, 40),
     ("breakdowns", breakdowns_section, 50),
+    ("biases", biases_section, 55),
     ("players", players_section, 60),
     ("matches", matches_section, 90),
     ("lists", lists_section, 95),
