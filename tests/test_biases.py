@@ -233,3 +233,38 @@ def test_blot_signs_by_hand_on_a_real_match(real, tmp_path):
             m += diff < 0
     assert (both["blots"]["p"], both["blots"]["m"]) == (p, m), key
     assert p + m > 0
+
+
+# -- the summary card and the report section -------------------------------------------------
+
+def test_summary_card_is_the_biases_view(db, cli):
+    """``summary`` carries the three families of ``biases`` (without the
+    score cells) and names them in its text and HTML."""
+    from gnubg_blunder.views.summary import summary_html
+
+    both = json.loads(cli("--no-config", "biases", "--format", "json", db=db).stdout)
+    summ = json.loads(cli("--no-config", "summary", "--format", "json", db=db).stdout)
+    for fam in ("take_pass", "doubles", "blots"):
+        mine = {k: v for k, v in both[fam].items() if k != "cells"}
+        assert summ["biases"][fam] == mine, fam
+    assert summ["biases"]["take_pass"]["n"] > 0 and summ["biases"]["doubles"]["n"] > 0
+    text = cli("--no-config", "summary", db=db).stdout
+    tp = both["take_pass"]
+    assert f"take/pass B {tp['b']:+.2f} {tp['verdict']} (N {tp['n']})" in text
+    assert 'id="biases-card"' in summary_html(summ)
+
+
+def test_biases_by_player_split_the_pooled_figures(db, cli):
+    """Each side's N, P and M add up to the pooled figures (no decision counted twice or lost)."""
+    both = json.loads(cli("--no-config", "biases", "--format", "json", db=db).stdout)
+    names = [m["players"] for m in json.loads(cli("--no-config", "matches", "--format", "json",
+                                                      db=db).stdout)["matches"]]
+    players = sorted({n for pair in names for n in pair})
+    sums = {fam: [0, 0, 0] for fam in ("take_pass", "doubles")}
+    for name in players:
+        one = json.loads(cli("--no-config", "biases", "--player", name, "--format", "json", db=db).stdout)
+        for fam in sums:
+            for k, key in enumerate(("n", "p", "m")):
+                sums[fam][k] += one[fam][key]
+    for fam in sums:
+        assert sums[fam] == [both[fam]["n"], both[fam]["p"], both[fam]["m"]], fam

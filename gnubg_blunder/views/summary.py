@@ -117,6 +117,8 @@ def summary_text(obj: dict) -> str:
         f"{_plural(obj['decisions'], 'decision')} (checker {obj['checker_decisions']}, cube {obj['cube_decisions']}); "
         f"{_plural(obj['errors'], 'error')}, {_plural(obj['blunders'], 'blunder')} (list them: --list errors)"
     )
+    if obj.get("biases"):
+        lines.append(biases_card_text(obj["biases"]))
     lines.append("")
     lines += _rolling_lines(obj)
     lines.append("")
@@ -134,6 +136,28 @@ def summary_text(obj: dict) -> str:
         lines.append("")
         lines.append(positions_text(obj["list"], obj["list"].get("title") or "Listed"))
     return "\n".join(lines)
+
+
+BIAS_NAMES = (("take_pass", "take/pass"), ("doubles", "doubles"), ("blots", "blots"))
+
+
+def biases_card_text(b: dict) -> str:
+    """The signed-biases card: B and the verdict of each family (SPEC §12;
+    the ``biases`` view has the rest)."""
+    parts = [f"{name} B {num(b[key]['b'], 2, signed=True)} {b[key]['verdict']} (N {b[key]['n']})"
+             for key, name in BIAS_NAMES]
+    return "Signed biases: " + "; ".join(parts) + " (details: biases)"
+
+
+def biases_card_html(b: dict) -> str:
+    rows = [[name, b[key]["n"], num(b[key]["b"], 3, signed=True),
+             DASH if not b[key]["ci"] else f"[{b[key]['ci'][0]:+.3f}, {b[key]['ci'][1]:+.3f}]", b[key]["verdict"]]
+            for key, name in BIAS_NAMES]
+    return ('<h3 id="biases-card">Signed biases</h3>'
+            + table_html(rows, ["", "N", "B", "95% interval", "verdict"], "lrrll",
+                         ["grey" if b[key]["verdict"] == "insufficient" else None for key, _n in BIAS_NAMES])
+            + '<p class="note">B = (P − M)/N: your rate of the bold action (take, double, leave a blot) minus '
+              "the bot's; a verdict from 20 decisions.</p>")
 
 
 def decision_diagram(record: dict, row: dict) -> str:
@@ -187,6 +211,7 @@ def summary_html(obj: dict, details: dict = None) -> str:
     classes = ["grey" if r["exceeds"] else None for r in obj["rolling"]]
     html = ['<section id="summary"><h2>Summary</h2><h3>PR over the last N decisions</h3>',
             table_html(rows, ["last N", "decisions", "PR", ""], "rrrl", classes),
+            biases_card_html(obj["biases"]) if obj.get("biases") else "",
             f'<h3 id="costliest">The {len(obj["top"])} costliest decisions</h3>']
     if not obj["top"]:
         html.append('<p class="muted">No decision with an error in this scope.</p>')
@@ -247,7 +272,20 @@ def compute(scope) -> dict:
         else:
             listed = listing(scope, {"severity": word}, limit)
             listed["title"] = word.capitalize()
+    fig["biases"] = biases_card(scope)
     return summary_object(fig, flt, scope.metric, listed)
+
+
+def biases_card(scope) -> dict:
+    """The three families of the ``biases`` view (n, p, m, b, ci, verdict,
+    costs), without the score cells."""
+    from .biases import compute as biases_compute
+
+    b = biases_compute(scope)
+    out = {}
+    for key, _name in BIAS_NAMES:
+        out[key] = {k: v for k, v in b[key].items() if k != "cells"}
+    return out
 
 
 VIEW = View("summary", "level, rolling PR and the costliest decisions of a selection", compute, summary_text,
