@@ -198,3 +198,31 @@ def test_main_player_is_the_default_side(db_copy, cli):
     cli("--no-config", "main-player", name, db=db_copy)
     again = json.loads(cli("--no-config", "review", "--format", "json", db=db_copy).stdout)
     assert [s["player"] for s in again["sides"]] == [name]
+
+
+@needs_gnubg
+def test_transcript_cumulative_equals_each_sides_figures(reviewed, cli):
+    """``review --transcript``: every decision in match order; the last
+    cumulative MWC lost (and EMG) of each side is that side's MWC lost (and
+    error) of ``matches``; the CSV holds the same rows."""
+    import csv
+    import io
+
+    results, db = reviewed
+    for length, screen, obj, match, text in results:
+        t = json.loads(cli("--no-config", "review", obj["match_id"], "--transcript", "--format", "json",
+                           db=db).stdout)
+        rows = t["transcript"]
+        assert [(r["game"], r["move"]) for r in rows] == sorted((r["game"], r["move"]) for r in rows)
+        assert sum(r["counted"] for r in rows) == sum(s["decisions"] for s in match["sides"])
+        for k, side in enumerate(match["sides"]):
+            assert rows[-1]["cum_error_emg"][k] == pytest.approx(side["error_emg"], abs=1e-9)
+            if length:
+                assert rows[-1]["cum_mwc_loss"][k] == pytest.approx(side["mwc_loss"], abs=1e-9)
+            else:
+                assert rows[-1]["cum_mwc_loss"] is None
+        out = cli("--no-config", "review", obj["match_id"], "--transcript", "--format", "csv", db=db).stdout
+        table = list(csv.reader(io.StringIO(out)))
+        assert len(table) == len(rows) + 1 and table[0][:4] == ["game", "move", "player", "kind"]
+        shown = cli("--no-config", "review", obj["match_id"], "--transcript", db=db).stdout
+        assert f"Transcript: {len(rows)} decisions" in shown

@@ -205,3 +205,49 @@ def pace(sel: Selection, match: int, player: int) -> Optional[dict]:
                            "pr": rate(dec.error[considered].sum(), int(considered.sum()), PR_SCALE)},
         }
     return out
+
+
+def transcript(sel: Selection, match: int) -> list:
+    """Every decision of match number ``match`` in match order (game, move):
+    ``index`` (into ``sel.decisions``), ``player`` (0/1), ``counted``,
+    ``error_emg`` (None unknown), ``mwc_loss`` and ``difficulty`` (pp, None
+    for money or unknown), ``difficulty_emg``, and the running sums of each
+    side over counted decisions: ``cum_mwc_loss`` [side 0, side 1] (pp, None
+    for money) and ``cum_error_emg``."""
+    from .arrays import KIND_NAMES
+
+    dec = sel.decisions
+    if not len(dec):
+        return []
+    money = is_money(sel.matches[match].length)
+    idx = np.flatnonzero(dec.match == match)
+    idx = idx[np.lexsort((dec.seq[idx], dec.game[idx]))]
+    cnt = counted(dec)
+    d_all = difficulty_emg(sel)
+    cum_l, cum_e = [0.0, 0.0], [0.0, 0.0]
+    out = []
+    for i in idx:
+        i = int(i)
+        p = int(dec.player[i])
+        e, factor, d = float(dec.error[i]), float(dec.mwc_per_emg[i]), float(d_all[i])
+        ell = None if money or math.isnan(e) or math.isnan(factor) else 100 * e * factor
+        if cnt[i]:
+            cum_e[p] += e
+            cum_l[p] += 0.0 if ell is None else ell
+        dice = int(dec.dice[i])
+        out.append({
+            "index": i,
+            "game": int(dec.game[i]) + 1,
+            "move": int(dec.seq[i]) + 1,
+            "player": p,
+            "kind": KIND_NAMES[int(dec.kind[i])],
+            "dice": None if dice < 0 else [dice // 10, dice % 10],
+            "counted": bool(cnt[i]),
+            "error_emg": None if math.isnan(e) else e,
+            "mwc_loss": ell,
+            "difficulty": None if money or math.isnan(d) or math.isnan(factor) else 100 * d * factor,
+            "difficulty_emg": None if math.isnan(d) else d,
+            "cum_mwc_loss": None if money else list(cum_l),
+            "cum_error_emg": list(cum_e),
+        })
+    return out

@@ -13,7 +13,7 @@ from html import escape
 
 from ..commands import UserError, View
 from ..filters import Filter
-from .formatting import DASH, num, percent, safe_text, scope_text
+from .formatting import DASH, Table, num, percent, safe_text, scope_text, table
 
 KIND_WORDS = {"checker": "checker play", "nodouble": "no double", "double": "double", "take": "take",
               "pass": "pass"}
@@ -23,6 +23,9 @@ def _options(parser) -> None:
     parser.add_argument("match", nargs="?", default="last", metavar="MATCH_ID|last",
                         help="the stored match to review (default: last, the most recently stored one "
                              "the filter keeps)")
+    parser.add_argument("--transcript", action="store_true",
+                        help="every decision of the match in order with e, MWC loss, difficulty and the "
+                             "cumulative MWC lost of each side")
 
 
 def _match_id(text) -> int:
@@ -87,9 +90,30 @@ def _sides(scope, sel) -> list:
     return [0, 1]
 
 
-def review_object(store, sel, players, thresholds, flt_json: dict) -> dict:
+def transcript_rows(store, sel) -> list:
+    """The transcript of ``sel``'s one match (every decision in order) with
+    the played and best actions and the position from the store."""
+    from ..metrics import review as rv
+
+    m = sel.matches[0]
+    rows = rv.transcript(sel, 0)
+    stored = {r["id"]: r for r in store.decision_rows([int(sel.decisions.row_id[r["index"]]) for r in rows])}
+    out = []
+    for r in rows:
+        i = r.pop("index")
+        row = stored.get(int(sel.decisions.row_id[i]), {})
+        pos = int(sel.decisions.position[i])
+        out.append({"game": r["game"], "move": r["move"], "player": m.players[r["player"]], "kind": r["kind"],
+                    "dice": r["dice"], "played": row.get("played_move"), "best": row.get("best_move"),
+                    "position_id": sel.positions[pos] if 0 <= pos < len(sel.positions) else None,
+                    **{k: r[k] for k in ("counted", "error_emg", "mwc_loss", "difficulty", "difficulty_emg",
+                                         "cum_mwc_loss", "cum_error_emg")}})
+    return out
+
+
+def review_object(store, sel, players, thresholds, flt_json: dict, transcript: bool = False) -> dict:
     """The JSON of the review of ``sel``'s one match for the sides
-    ``players`` (0, 1)."""
+    ``players`` (0, 1); with ``transcript``, every decision too."""
     from ..metrics import review as rv
 
     m = sel.matches[0]
@@ -116,7 +140,7 @@ def review_object(store, sel, players, thresholds, flt_json: dict) -> dict:
             "pace": pace,
             "pace_reason": None if pace is not None else rv.NO_DURATIONS,
         })
-    return {
+    obj = {
         "match_id": m.id,
         "players": list(m.players),
         "length": m.length,
@@ -129,11 +153,15 @@ def review_object(store, sel, players, thresholds, flt_json: dict) -> dict:
         "filter": flt_json,
         "sides": sides,
     }
+    if transcript:
+        obj["transcript"] = transcript_rows(store, sel)
+    return obj
 
 
 def compute(scope) -> dict:
     sel = select_match(scope, getattr(scope.args, "match", "last"))
-    return review_object(scope.store, sel, _sides(scope, sel), scope.thresholds, scope.filter_json)
+    return review_object(scope.store, sel, _sides(scope, sel), scope.thresholds, scope.filter_json,
+                         transcript=bool(getattr(scope.args, "transcript", False)))
 
 
 # -- text ------------------------------------------------------------------------------
@@ -204,7 +232,59 @@ def pace_text(side: dict) -> str:
     return "Hasty vs considered — " + ("; ".join(parts) if parts else "no counted decision with a duration")
 
 
+TRANSCRIPT_COLUMNS = ("game", "move", "player", "kind", "dice", "played", "best", "counted", "error_emg",
+                      "mwc_loss", "difficulty", "cum_mwc_loss_1", "cum_mwc_loss_2", "cum_error_emg_1",
+                      "cum_error_emg_2", "position_id")
+REVIEW_COLUMNS = ("player", "rank", "game", "move", "kind", "played", "best", "error_emg", "mwc_loss",
+                  "difficulty", "difficulty_emg", "position_id")
+
+
+def _dice(d) -> str:
+    return f"{d[0]}-{d[1]}" if d else ""
+
+
+def review_table(obj: dict) -> Table:
+    """The CSV: the transcript when asked for (cumulative columns _1 and _2
+    are the match's first and second player), else the decisions to review."""
+    if "transcript" in obj:
+        rows = []
+        for r in obj["transcript"]:
+            cum_l = r["cum_mwc_loss"] or [None, None]
+            rows.append([r["game"], r["move"], r["player"], r["kind"], _dice(r["dice"]), r["played"], r["best"],
+                         r["counted"], r["error_emg"], r["mwc_loss"], r["difficulty"], cum_l[0], cum_l[1],
+                         r["cum_error_emg"][0], r["cum_error_emg"][1], r["position_id"]])
+        return Table(TRANSCRIPT_COLUMNS, rows)
+    rows = [[side["player"], k, r["game"], r["move"], r["kind"], r["played"], r["best"], r["error_emg"],
+             r["mwc_loss"], r["difficulty"], r["difficulty_emg"], r["position_id"]]
+            for side in obj["sides"] for k, r in enumerate(side["review"], 1)]
+    return Table(REVIEW_COLUMNS, rows)
+
+
+def _f(x, digits: int) -> str:
+    return DASH if x is None else f"{x:.{digits}f}"
+
+
+def transcript_text(obj: dict) -> str:
+    p1, p2 = (safe_text(n, 20) for n in obj["players"])
+    money = obj["length"] == 0
+    rows = []
+    for r in obj["transcript"]:
+        cum = r["cum_error_emg"] if money else r["cum_mwc_loss"]
+        rows.append([r["game"], r["move"], safe_text(r["player"], 20), KIND_WORDS.get(r["kind"], r["kind"]),
+                     _dice(r["dice"]), safe_text(r["played"] or DASH, 30), safe_text(r["best"] or DASH, 30),
+                     _f(r["error_emg"], 3) + ("" if r["counted"] else " (not counted)"),
+                     _f(r["mwc_loss"], 2), _f(r["difficulty"] if not money else r["difficulty_emg"], 2 if not money else 3),
+                     _f(cum[0], 2 if not money else 3), _f(cum[1], 2 if not money else 3)])
+    unit = "EMG" if money else "% MWC"
+    headers = ["game", "move", "player", "decision", "dice", "played", "best", "e EMG", "MWC %",
+               "d " + ("EMG" if money else "%"), f"{p1} lost ({unit})", f"{p2} lost ({unit})"]
+    return "\n".join([_head(obj), f"Transcript: {len(rows)} decisions (cumulative over counted decisions)",
+                      table(rows, headers, "rrllllllrrrr")])
+
+
 def review_text(obj: dict, boards: bool = True) -> str:
+    if "transcript" in obj:
+        return transcript_text(obj)
     lines = [_head(obj)]
     for side in obj["sides"]:
         lines.append("")
@@ -257,7 +337,7 @@ def review_html(obj: dict) -> str:
 
 VIEW = View("review", "the match review: three decisions to review, the luck-adjusted result, the pace "
             "(SPEC §8; default: the last stored match, the main player's side)", compute,
-            review_text, html=review_html, options=_options, decision_type=False)
+            review_text, table=review_table, html=review_html, options=_options, decision_type=False)
 
 
 def match_review_text(store, match_id: int, boards: bool = True) -> str:
