@@ -226,3 +226,22 @@ def test_transcript_cumulative_equals_each_sides_figures(reviewed, cli):
         assert len(table) == len(rows) + 1 and table[0][:4] == ["game", "move", "player", "kind"]
         shown = cli("--no-config", "review", obj["match_id"], "--transcript", db=db).stdout
         assert f"Transcript: {len(rows)} decisions" in shown
+
+
+def test_pace_splits_at_the_median_by_hand():
+    """Hasty = below the side's median duration of that type, considered =
+    at or above it; PR of each part; no duration at all: None."""
+    from gnubg_blunder.metrics.review import pace
+
+    nan = float("nan")
+    sel = _arrays([(0.100, 0.1, nan), (0.000, 0.1, nan), (0.050, 0.1, nan), (0.020, 0.1, nan),
+                   (0.200, 0.1, nan)])
+    assert pace(sel, 0, 0) is None  # no durations (gnubg files)
+    sel.decisions.duration = np.array([3.0, 10.0, 5.0, 20.0, nan])  # the last without a duration
+    p = pace(sel, 0, 0)
+    # durations 3, 10, 5, 20: median 7.5; hasty 3 and 5 (e 0.100, 0.050), considered 10 and 20 (0, 0.020)
+    assert p["checker"]["median_s"] == 7.5
+    assert p["checker"]["hasty"] == {"n": 2, "pr": pytest.approx(500 * 0.150 / 2)}
+    assert p["checker"]["considered"] == {"n": 2, "pr": pytest.approx(500 * 0.020 / 2)}
+    assert p["cube"] is None
+    assert pace(sel, 0, 1) is None
