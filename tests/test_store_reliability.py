@@ -72,7 +72,7 @@ def match_rows(stdout: str) -> list:
 # -- crashes while the schema is made or upgraded ---------------------------------------
 
 
-@pytest.mark.parametrize("source", ["new", 1, 2, 3, 4, 5])
+@pytest.mark.parametrize("source", ["new", 1, 2, 3, 4, 5, 6])
 def test_a_kill_before_each_statement_of_each_step_loses_nothing(source, tmp_path):
     """SIGKILL just before each SQL statement the opening runs (k = 0, 1, ...
     until the open finishes first), from a new database and from one
@@ -94,7 +94,7 @@ def test_a_kill_before_each_statement_of_each_step_loses_nothing(source, tmp_pat
         # the clean upgrade kept every match with its decisions (step 6 adds
         # the beaver take of each beaver stored before, SPEC §2)
         got = [(m[0], m[1], m[2], m[3], sum(a[2] for a in m[5])) for m in expected["matches"]]
-        want = [(i, p0, p1, n, rows + (beavers if n == 0 else 0))
+        want = [(i, p0, p1, n, rows + (beavers if n == 0 and source < 6 else 0))
                 for i, p0, p1, n, rows, beavers in fixture_matches(source)]
         assert got == want and len(got) == 7
         assert sum(b for *_, b in fixture_matches(source)) == 2  # step 6 had something to do

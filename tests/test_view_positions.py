@@ -110,10 +110,13 @@ def test_limit(db):
 def test_csv(db):
     out = cli("--no-config", "positions", "--player", "charlot1", "--errors", "--format", "csv", db=db).stdout
     lines = out.splitlines()
-    assert lines[0] == "position_id,match_id,date,game,move,player,kind,played,best,error_mpt,mwc_loss"
+    assert lines[0] == ("position_id,match_id,date,game,move,player,kind,played,best,error_mpt,mwc_loss,"
+                        "difficulty_mpt,difficulty_mwc,difficulty_truncated")
     assert len(lines) == 6
-    assert lines[2] == "w+bBAyDgOTiCFQ,2,2025-02-15,1,2,charlot1,nodouble,no double,double/take,100.0,5.0"
-    assert lines[3].endswith(",90.0,")  # money: MWC unknown, an empty field, never 0
+    # d of a no double 0.1 from the double: 0.1 / (1 + e^4) = 1.8 mpt (SPEC §6)
+    assert lines[2] == ("w+bBAyDgOTiCFQ,2,2025-02-15,1,2,charlot1,nodouble,no double,double/take,100.0,5.0,"
+                        "1.7986209962091568,0.08993104981045784,False")
+    assert ",90.0,," in lines[3] and lines[3].endswith(",,False")  # money: MWC unknown, an empty field, never 0
 
 
 def test_text(db):

@@ -49,6 +49,9 @@ DECISION_COLUMNS = {
     "theme": (np.int8, -1),  # index into LABELS["theme"]
     "beaver_take": (np.int8, 0),  # model.BEAVER_CLOSE (1) / BEAVER (2): a take's part in a beaver chain
     "gnubg_dead_cube": (np.int8, 0),  # gnubg's statistics see no cube access (after beavers)
+    "difficulty": (np.float64, np.nan),  # d of SPEC §6 (EMG), counted decisions only (metrics/difficulty.py)
+    "difficulty_truncated": (np.int8, -1),  # 1: d stands on a truncated candidate list (a lower bound)
+    "duration": (np.float64, np.nan),  # seconds the decision took, where the source has them
     "row_id": (np.int64, -1),  # the store's decision id, for drill-down
     "comment": (object, None),  # the decision's comment (for #tags), mostly None
 }

@@ -26,6 +26,9 @@ from .counting import (
 from . import kernel
 from .kernel import GNUBG_SCALE, rate
 
+# SPEC §6, made by kernel.difficulty_figures (docs/commands.md)
+DIFFICULTY_KEYS = ("difficulty", "difficulty_emg", "excess", "ratio", "avoidable_errors", "difficulty_truncated")
+
 
 def _sum(keys, n, weights=None):
     if weights is None:
@@ -128,6 +131,7 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds()) -> list:
                     "elo": fig["elo"],
                     "elo_bound": fig["elo_bound"],
                     "won": None if m.winner is None else (m.winner == p),
+                    **{k: fig[k] for k in DIFFICULTY_KEYS},
                     "gnubg": gnubg,
                 }
             )
@@ -194,4 +198,5 @@ def aggregate(
         "luck_emg": float(luck[lk].sum()) if lk.any() else None,
         "luck_rolls": int(lk.sum()),
         "luck_per_roll_mpt": 1000 * float(luck[lk].sum()) / int(lk.sum()) if lk.any() else None,
+        **{k: fig[k] for k in DIFFICULTY_KEYS},
     }

@@ -7,11 +7,14 @@
    the same per interval unit (SPEC §7).
 2. :func:`figures` — from those sums to the figures: PR, checker / cube PR
    (SPEC §3), MWC lost and its checker / cube parts, L₇ and Elo (SPEC §5),
-   the 95 % intervals (SPEC §7).
+   the 95 % intervals (SPEC §7), difficulty, excess, ratio and avoidable
+   errors (SPEC §6).
 
 The rules live here once: ``PR_SCALE``, the money rule (``model.is_money``:
 a match of length 0 has no MWC, whatever its decisions carry), ℓ per
-decision (:func:`mwc_loss_of`), L₇ (:func:`l7_of`).  Views do no
+decision (:func:`mwc_loss_of`), L₇ (:func:`l7_of`), d in MWC
+(:func:`difficulty_mwc_of`), the avoidable error (:func:`avoidable`), the
+ratio's threshold (``RATIO_MIN_DIFFICULTY``).  Views do no
 arithmetic on figures; metrics call these.
 
 Pure numpy: no SQL, no I/O.
@@ -34,6 +37,8 @@ from .intervals import MIN_UNITS, ratio_interval, sum_interval
 PR_SCALE = 500  # SPEC §3: PR = 500 × Σe / N
 GNUBG_SCALE = 1000  # gnubg's mEMG rates and its Snowie figure
 SMALL_ROW = 10  # rows with fewer counted decisions are flagged (SPEC §14)
+RATIO_MIN_DIFFICULTY = 0.005  # SPEC §6: no ratio Σℓ/Σd when Σd < 0.5 % MWC
+AVOIDABLE_SHARE = 0.1  # SPEC §6: an avoidable error has d ≤ ℓ/10
 
 
 # -- the rules ----------------------------------------------------------------
@@ -66,6 +71,27 @@ def mwc_loss_of(sel: Selection) -> np.ndarray:
     money = money_matches(sel)[dec.match]
     ell = np.nan_to_num(dec.error, nan=0.0) * np.nan_to_num(dec.mwc_per_emg, nan=0.0)
     return np.where(money, np.nan, ell)
+
+
+def difficulty_mwc_of(sel: Selection) -> np.ndarray:
+    """d in fractions of MWC (SPEC §6): d × (MWC per EMG), like ℓ; NaN in
+    money sessions and where d is unknown.  A match-play decision without
+    a conversion factor adds 0, as for ℓ."""
+    dec = sel.decisions
+    if not len(dec):
+        return np.zeros(0)
+    money = money_matches(sel)[dec.match]
+    return np.where(money, np.nan, dec.difficulty * np.nan_to_num(dec.mwc_per_emg, nan=0.0))
+
+
+def avoidable(error: np.ndarray, difficulty: np.ndarray, thresholds: Thresholds) -> np.ndarray:
+    """SPEC §6: an avoidable error reaches the error threshold (e rounded
+    to the millipoint, as every threshold) and has d ≤ ℓ/10 — in EMG, both
+    sides of ℓ and d being the same factor times e and d, d ≤ e/10, so that
+    money decisions have it too.  A decision without d is not one."""
+    err, _ = thresholds.classify(error)
+    with np.errstate(invalid="ignore"):
+        return err & ~np.isnan(difficulty) & (difficulty <= AVOIDABLE_SHARE * np.nan_to_num(error, nan=0.0))
 
 
 def root_n_of_sides(sel: Selection, sides: np.ndarray) -> np.ndarray:
@@ -103,6 +129,14 @@ class Sums:
     unit_e: np.ndarray
     unit_ell: np.ndarray
     unit_root_n: np.ndarray
+    # SPEC §6: Σd (EMG, decisions with d), Σd in MWC (match play), how many
+    # decisions have d and how many of those stand on a truncated list,
+    # avoidable errors
+    d: Optional[np.ndarray] = None
+    d_mwc: Optional[np.ndarray] = None
+    n_d: Optional[np.ndarray] = None
+    n_truncated: Optional[np.ndarray] = None
+    avoidable: Optional[np.ndarray] = None
 
     @property
     def n_groups(self) -> int:
@@ -160,6 +194,11 @@ def sums(
     else:
         err = blunder = np.zeros(len(idx), dtype=bool)
     match = dec.match[idx].astype(np.int64)
+    d_raw = dec.difficulty[idx]
+    has_d = ~np.isnan(d_raw)
+    d_mwc = np.nan_to_num(difficulty_mwc_of(sel)[idx] if len(idx) else np.zeros(0), nan=0.0)
+    trunc = has_d & (dec.difficulty_truncated[idx] == 1)
+    avoid = avoidable(dec.error[idx], d_raw, thresholds) if thresholds is not None else np.zeros(len(idx), bool)
 
     if unit == "game":
         n_games = max((m.n_games for m in sel.matches), default=0) or 1
@@ -210,6 +249,11 @@ def sums(
         unit_e=_bincount(unit_of, nu, e),
         unit_ell=_bincount(unit_of, nu, ell),
         unit_root_n=unit_root,
+        d=_bincount(g, n_groups, np.nan_to_num(d_raw, nan=0.0)),
+        d_mwc=_bincount(g, n_groups, d_mwc),
+        n_d=_bincount(g[has_d], n_groups),
+        n_truncated=_bincount(g[trunc], n_groups),
+        avoidable=_bincount(g[avoid], n_groups),
     )
 
 
@@ -290,8 +334,33 @@ def figures(s: Sums, k: int = 0) -> dict:
         "l7_ci": l7_ci,
         "elo": None if elo_d is None or math.isnan(elo_d) else float(elo_d),
         "elo_bound": bool(bound),
+        **difficulty_figures(s, k),
         "small": n < SMALL_ROW,
         "units": int(len(mine)),
+    }
+
+
+def difficulty_figures(s: Sums, k: int = 0) -> dict:
+    """SPEC §6 figures of group ``k``: ``difficulty`` (Σd, % points of MWC;
+    None for money or without d), ``difficulty_emg`` (Σd in EMG over every
+    decision with d, money included; None without), ``excess`` (Σ(ℓ − d),
+    % points: ΣL − Σd over the counted decisions, unknown d as 0),
+    ``ratio`` (ΣL / Σd, None when Σd < 0.5 % MWC), ``avoidable_errors``
+    (count, when thresholds were given) and ``difficulty_truncated`` (the
+    decisions whose d is a lower bound, its list truncated)."""
+    if s.d is None:
+        return {}
+    n_d = int(s.n_d[k])
+    measured = s.n_match_play[k] > 0
+    L, D = float(s.ell[k]), float(s.d_mwc[k])
+    mwc = measured and n_d > 0
+    return {
+        "difficulty": _pp(D) if mwc else None,
+        "difficulty_emg": float(s.d[k]) if n_d else None,
+        "excess": _pp(L - D) if mwc else None,
+        "ratio": L / D if mwc and D >= RATIO_MIN_DIFFICULTY else None,
+        "avoidable_errors": int(s.avoidable[k]),
+        "difficulty_truncated": int(s.n_truncated[k]),
     }
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from .arrays import DecisionArrays, RollArrays, Selection
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, Thresholds, counted, kind_mask
 from . import vocabulary
-from .figures import aggregate
+from .figures import DIFFICULTY_KEYS, aggregate
 from .levels import level_band
 
 # -- players ------------------------------------------------------------------
@@ -186,6 +186,7 @@ def player_row(name: str, fig: dict) -> dict:
         "elo": fig["elo"],
         "elo_bound": fig["elo_bound"],
         "tournaments": fig["tournaments"],
+        **{k: fig[k] for k in DIFFICULTY_KEYS},
     }
     return row
 

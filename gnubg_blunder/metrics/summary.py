@@ -63,6 +63,7 @@ def selected(sel: Selection, decision_type: str = "all") -> np.ndarray:
 
 
 mwc_of = kernel.mwc_loss_of  # ℓ per decision, NaN in money (the kernel's rule)
+difficulty_mwc_of = kernel.difficulty_mwc_of  # d in MWC per decision, NaN in money or unknown
 
 
 def cost_order(sel: Selection, idx: np.ndarray) -> np.ndarray:
@@ -152,11 +153,16 @@ def decision_records(sel: Selection, idx, thresholds: Thresholds = Thresholds())
     ``move`` (both from 1: the game's number, the record's number in its
     game), ``player`` (the decider), ``kind``, ``position_id``, ``error_mpt``
     (e in millipoints, to the analyser's 6 decimals of EMG), ``mwc_loss`` (ℓ in % points, None for money),
-    ``error`` / ``blunder`` (the database's thresholds)."""
+    ``error`` / ``blunder`` (the database's thresholds), ``difficulty_mpt``
+    (d of SPEC §6 in millipoints EMG, None where unknown),
+    ``difficulty_mwc`` (d in % points of MWC, None for money) and
+    ``difficulty_truncated`` (d stands on a truncated candidate list, a
+    lower bound)."""
     dec = sel.decisions
     idx = np.asarray(idx, dtype=np.int64)
     err, blunder = thresholds.classify(dec.error[idx]) if len(idx) else (np.zeros(0, bool), np.zeros(0, bool))
     ell = mwc_of(sel)
+    d_mwc = difficulty_mwc_of(sel)
     out = []
     for k, i in enumerate(idx):
         m = sel.matches[int(dec.match[i])]
@@ -179,6 +185,9 @@ def decision_records(sel: Selection, idx, thresholds: Thresholds = Thresholds())
             "mwc_loss": None if math.isnan(ell[i]) else 100 * float(ell[i]),
             "error": bool(err[k]),
             "blunder": bool(blunder[k]),
+            "difficulty_mpt": None if math.isnan(dec.difficulty[i]) else 1000 * float(dec.difficulty[i]),
+            "difficulty_mwc": None if math.isnan(d_mwc[i]) else 100 * float(d_mwc[i]),
+            "difficulty_truncated": bool(dec.difficulty_truncated[i] == 1),
         })
     return out
 

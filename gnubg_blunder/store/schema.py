@@ -54,6 +54,45 @@ def _beaver_takes(conn: sqlite3.Connection) -> None:
         conn.execute("DELETE FROM analysis_arrays")
 
 
+def _difficulty(conn: sqlite3.Connection) -> None:
+    """SPEC §6: each counted decision carries its difficulty d (EMG) and
+    whether it stands on a truncated candidate list.  Databases stored
+    before get both computed here from the stored candidate lists and cube
+    figures (metrics/difficulty.py, the one rule), without re-import; the
+    ``duration`` column (seconds) exists since step 1.  The array cache is
+    rebuilt when read (its format changed with the columns)."""
+    import json
+
+    from ..metrics.difficulty import difficulties
+
+    conn.execute("ALTER TABLE decisions ADD COLUMN difficulty REAL")
+    conn.execute("ALTER TABLE decisions ADD COLUMN difficulty_truncated INTEGER")
+    names = ("id", "kind", "error", "n_legal", "n_candidates", "equity_spread", "xg_counted", "nd", "dt", "dp",
+             "beaver_take")
+    last = -1
+    while True:  # in slices of ids: the candidate lists of a large database are not all read at once
+        chunk = conn.execute(
+            """SELECT d.id, d.kind, d.error, d.n_legal, d.n_candidates, d.equity_spread, d.xg_counted, d.nd,
+                      d.dt, d.dp, d.beaver_take, c.candidates
+               FROM decisions d LEFT JOIN decision_candidates c ON c.decision_id = d.id
+               WHERE d.id > ? AND d.error IS NOT NULL ORDER BY d.id LIMIT 20000""", (last,)).fetchall()
+        if not chunk:
+            break
+        last = chunk[-1][0]
+        rows = []
+        for row in chunk:
+            r = dict(zip(names, row[:-1]))
+            r["equities"] = [c.get("equity") for c in json.loads(row[-1])] if row[-1] else []
+            rows.append(r)
+        updates = [[d, t, r["id"]] for r, (d, t) in zip(rows, difficulties(rows)) if d is not None]
+        # one statement a slice (not one a row): the step stays a handful of statements
+        conn.execute(
+            "UPDATE decisions SET difficulty = json_extract(j.value, '$[0]'), "
+            "difficulty_truncated = json_extract(j.value, '$[1]') "
+            "FROM json_each(?) AS j WHERE decisions.id = json_extract(j.value, '$[2]')", (json.dumps(updates),))
+    conn.execute("DELETE FROM analysis_arrays")
+
+
 # A step is SQL (statements separated by ";"), or a function of the
 # connection for what SQL cannot do.
 MIGRATIONS: list[tuple[int, Union[str, Callable[[sqlite3.Connection], None]]]] = [
@@ -228,6 +267,8 @@ CREATE TABLE analysis_arrays (
     # The beaver is the responder's take decision (SPEC §2): add it to the
     # money sessions stored before.
     (6, _beaver_takes),
+    # Difficulty d of every counted decision (SPEC §6), from the stored candidates.
+    (7, _difficulty),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

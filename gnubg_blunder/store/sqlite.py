@@ -26,12 +26,13 @@ import numpy as np
 from ..filters import Filter
 from ..importers.files import stored_path
 from ..metrics.arrays import KIND_CODES, LABELS, DecisionArrays, MatchInfo, RollArrays, Selection
+from ..metrics.difficulty import difficulties
 from ..model import Match, match_identity
 from .check import CHECK_HINT, DamagedDatabase, refuses_damage
 from .schema import StoreError, migrate
 
 # The packed-array cache's format: bump when the columns change.
-ARRAYS_FORMAT = 3  # 2: the dice of each decision; 3: comments stay in their rows (the cache lists which), a checksum
+ARRAYS_FORMAT = 4  # 2: the dice of each decision; 3: comments stay in their rows (the cache lists which), a checksum; 4: difficulty, its truncation, duration
 
 
 def _cache_crc(dec, rol, comments) -> int:
@@ -459,9 +460,14 @@ class SQLiteStore:
         cols = ("analysis_id, game, seq, player, kind, position_id, cube_value, cube_owner, score_self, "
                 "score_opp, crawford, dice1, dice2, played_move, best_move, error, mwc_per_emg, nd, dt, dp, "
                 "n_legal, n_candidates, equity_spread, played_index, xg_counted, beaver_take, gnubg_dead_cube, "
-                "depth, comment, duration, phase, game_plan, theme")
+                "depth, comment, duration, phase, game_plan, theme, difficulty, difficulty_truncated")
         sql = f"INSERT INTO decisions({cols}) VALUES ({','.join('?' * (cols.count(',') + 1))})"
         decisions = list(match.decisions())
+        hard = difficulties([{
+            "kind": d.kind, "error": d.error, "n_legal": d.n_legal, "n_candidates": d.n_candidates,
+            "equity_spread": d.equity_spread, "xg_counted": d.xg_counted, "nd": d.nd, "dt": d.dt, "dp": d.dp,
+            "beaver_take": d.beaver_take, "equities": [c.equity for c in d.candidates],
+        } for d in decisions])
         self.conn.executemany(sql, [(
             analysis_id, d.game, d.seq, d.player, d.kind, d.position_id, d.cube_value,
             d.cube_owner, d.score_self, d.score_opp, int(d.crawford),
@@ -470,8 +476,8 @@ class SQLiteStore:
             d.n_legal, d.n_candidates, d.equity_spread, d.played_index,
             None if d.xg_counted is None else int(d.xg_counted), int(d.beaver_take),
             int(d.gnubg_dead_cube), d.depth, d.comment, d.duration,
-            d.phase, d.game_plan, d.theme,
-        ) for d in decisions])
+            d.phase, d.game_plan, d.theme, hard_d, hard_truncated,
+        ) for d, (hard_d, hard_truncated) in zip(decisions, hard)])
         # Inside this transaction the new rows took consecutive ids ending at
         # the largest one: each decision's id, for its candidate list.
         last = self.conn.execute("SELECT MAX(id) FROM decisions").fetchone()[0] or 0
@@ -678,6 +684,8 @@ class SQLiteStore:
             ("cube_value", "d.cube_value"),
             ("dice", "COALESCE(MAX(d.dice1, d.dice2) * 10 + MIN(d.dice1, d.dice2), -1)"), ("phase", case("d.phase", LABELS["phase"])),
             ("game_plan", case("d.game_plan", LABELS["game_plan"])), ("theme", case("d.theme", LABELS["theme"])),
+            ("difficulty", "d.difficulty"), ("difficulty_truncated", "COALESCE(d.difficulty_truncated, -1)"),
+            ("duration", "d.duration"),
         ]
 
     def _record_dtypes(self):

@@ -103,6 +103,13 @@ PLAYER_FIELDS = (
     Field("elo", "Elo", digits=0),
     Field("elo_bound", "Elo is a bound", "flag"),
     Field("tournaments", "tournaments", digits=0),
+    # SPEC §6 (kernel.difficulty_figures)
+    Field("difficulty", "difficulty", digits=2, title="difficulty Σd (% points)"),
+    Field("difficulty_emg", "difficulty EMG", digits=3),
+    Field("excess", "excess", digits=2, title="excess Σ(ℓ − d) (% points)"),
+    Field("ratio", "ratio", digits=2, title="ratio Σℓ/Σd"),
+    Field("avoidable_errors", "avoidable errors", digits=0, aliases=("avoidable",)),
+    Field("difficulty_truncated", "truncated d", digits=0),
 )
 PLAYER_KEYS = tuple(f.key for f in PLAYER_FIELDS)  # JSON key order (docs/views-players.md)
 PLAYER_COLUMNS = tuple(f.column() for f in PLAYER_FIELDS if f.kind in ("number", "text"))  # --sort, --where

@@ -14,7 +14,7 @@ from ..commands import UserError, View
 from .formatting import DASH, Table, safe_text, scope_text, table, table_html
 
 COLUMNS = ("position_id", "match_id", "date", "game", "move", "player", "kind", "played", "best", "error_mpt",
-           "mwc_loss")
+           "mwc_loss", "difficulty_mpt", "difficulty_mwc", "difficulty_truncated")
 
 
 def attach_moves(records: list, store) -> list:
@@ -54,8 +54,8 @@ def _mwc(x) -> str:
 def decisions_table(records: list, numbered: bool = False) -> str:
     """The text table of drill-down records (also the summary's top 10)."""
     headers = ["match", "date", "players", "game", "move", "player", "played", "best", "e mpt", "MWC %",
-               "position ID"]
-    align = "lllrrlllrrl"
+               "d mpt", "position ID"]
+    align = "lllrrlllrrrl"
     if numbered:
         headers = ["#"] + headers
         align = "r" + align
@@ -65,6 +65,7 @@ def decisions_table(records: list, numbered: bool = False) -> str:
         row = [r["match_id"], r["date"] or DASH, " v ".join(safe_text(p) for p in r["players"]), r["game"],
                r["move"], safe_text(r["player"]),
                r.get("played") or DASH, r.get("best") or DASH, _mpt(r["error_mpt"]) + mark, _mwc(r["mwc_loss"]),
+               _mpt(r.get("difficulty_mpt")) + ("+" if r.get("difficulty_truncated") else ""),
                r["position_id"] or DASH]
         rows.append(([r.get("rank", k)] if numbered else []) + row)
     return table(rows, headers, align)
@@ -96,7 +97,8 @@ def positions_text(obj: dict, title: str = "Decisions") -> str:
     shown = (f", {obj['shown']} shown ({order}; --limit 0 for all)" if obj["shown"] < n else f", {order}")
     lines = [head + shown,
              decisions_table(obj["decisions"]),
-             "(e in millipoints; MWC % = match winning chances lost, — for money; game and move counted from 1)"]
+             "(e in millipoints; MWC % = match winning chances lost, — for money; d = difficulty (SPEC §6) in "
+             "millipoints, + = a lower bound (truncated candidate list); game and move counted from 1)"]
     return "\n".join(lines)
 
 
