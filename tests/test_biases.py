@@ -163,14 +163,14 @@ def real(selfplay, tmp_path_factory):
             ours[name] = json.loads(run_cli("--no-config", "biases", "--player", name, "--format", "json",
                                             db=db).stdout)
         both = json.loads(run_cli("--no-config", "biases", "--format", "json", db=db).stdout)
-        out.append(((seed, length), dump, ours, both))
+        out.append(((seed, length), dump, ours, both, db))
     return out
 
 
 @needs_gnubg
 def test_take_pass_and_doubles_equal_a_count_by_hand(real):
     totals = {"tp": [0, 0, 0], "d": [0, 0, 0]}
-    for key, dump, ours, both in real:
+    for key, dump, ours, both, _db in real:
         hand = hand_count(dump)
         for name, h in hand.items():
             tp, d = ours[name]["take_pass"], ours[name]["doubles"]
@@ -192,12 +192,43 @@ def test_take_pass_and_doubles_equal_a_count_by_hand(real):
 @needs_gnubg
 def test_every_played_move_is_reproduced_on_gnubg_files(real):
     seen = 0
-    for key, _dump, _ours, both in real:
+    for key, _dump, _ours, both, _db in real:
         b = both["blots"]
         assert b["not_reproduced"] == 0 and b["not_reproduced_share"] == 0.0, key
         assert b["n"] > 0 and b["p"] + b["m"] <= b["n"], key
         seen += b["n"]
     assert seen > 300
+
+
+@needs_gnubg
+def test_the_played_move_is_found_by_its_board_for_every_checker_play(real):
+    """Every checker play of the matches: the board the played move leaves
+    (the roll's ``position_after``) is one of the candidates' boards, and
+    the store's read (``store/boards.py``, text, no JSON parse) gives the
+    same played-found flag and first board as parsing the stored list."""
+    import sqlite3
+
+    from gnubg_blunder.store import open_store
+    from gnubg_blunder.store.boards import checker_results
+
+    plays = 0
+    for key, _dump, _ours, _both, db in real:
+        con = sqlite3.connect(db)
+        rows = con.execute(
+            "SELECT d.id, r.position_after, c.candidates, d.error FROM decisions d "
+            "JOIN rolls r ON r.analysis_id = d.analysis_id AND r.game = d.game AND r.seq = d.seq "
+            "LEFT JOIN decision_candidates c ON c.decision_id = d.id WHERE d.kind = 'checker'").fetchall()
+        con.close()
+        with open_store(db) as store:
+            read = checker_results(store, [r[0] for r in rows])
+        for row_id, after, cands, error in rows:
+            cands = json.loads(cands)
+            boards = [c["position_id"] for c in cands]
+            assert after in boards, (key, row_id)  # found by the board it leaves
+            assert error is not None, (key, row_id)
+            assert read[row_id] == (after, True, boards[0]), (key, row_id)
+            plays += 1
+    assert plays > 500
 
 
 @needs_gnubg
@@ -209,7 +240,7 @@ def test_blot_signs_by_hand_on_a_real_match(real, tmp_path):
     from gnubg_blunder.board.moves import find_play
     from gnubg_blunder.board.position import Board
 
-    key, dump, ours, both = real[0]
+    key, dump, ours, both, _db = real[0]
     p = m = 0
     for game in dump["games"]:
         for rec in game["game"]:
@@ -268,3 +299,27 @@ def test_biases_by_player_split_the_pooled_figures(db, cli):
                 sums[fam][k] += one[fam][key]
     for fam in sums:
         assert sums[fam] == [both[fam]["n"], both[fam]["p"], both[fam]["m"]], fam
+
+
+@needs_gnubg
+def test_blots_decoded_at_once_equal_the_board_engine(real):
+    """``blots_on_roll`` (every ID decoded at once) gives the board engine's
+    count on every board of the matches and every board their candidates
+    leave; what is no position ID is -1."""
+    import sqlite3
+
+    from gnubg_blunder.board.features import blots
+    from gnubg_blunder.board.position import Board
+    from gnubg_blunder.metrics.biases import blots_on_roll
+
+    pids = set()
+    for _key, dump, _ours, _both, db in real:
+        pids |= {r["board"] for g in dump["games"] for r in g["game"] if r.get("board")}
+        con = sqlite3.connect(db)
+        for (cands,) in con.execute("SELECT candidates FROM decision_candidates"):
+            pids |= {c["position_id"] for c in json.loads(cands) if c.get("position_id")}
+        con.close()
+    pids = sorted(pids)
+    assert len(pids) > 5000
+    assert blots_on_roll(pids).tolist() == [blots(Board.from_position_id(p).on_roll) for p in pids]
+    assert blots_on_roll(["synthetic-1-2-3", None, "4HPwATDgc/AB!A", ""]).tolist() == [-1] * 4

@@ -28,10 +28,10 @@ from typing import Optional
 
 import numpy as np
 
-from ..board.features import blots as side_blots, has_contact
+from ..board.features import PHASE_BEAROFF, PHASE_RACE, has_contact
 from ..board.position import Board
 from ..units import micro
-from .arrays import Selection
+from .arrays import LABEL_CODES, Selection
 from .breakdowns import score_keys
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, counted, kind_mask
 
@@ -122,64 +122,124 @@ def double_signs(sel: Selection) -> np.ndarray:
 
 
 def score_cells(sel: Selection, mask: np.ndarray) -> list:
-    """[(away, opp_away, mask)...] of the decisions in ``mask``: match-play
-    cells by own away then the opponent's (post-Crawford games are 1-away
-    like the Crawford game), money as 0/0 first; unknown scores left out."""
+    """[(away, opp_away, indices)...] of the decisions in ``mask``:
+    match-play cells by own away then the opponent's (post-Crawford games
+    are 1-away like the Crawford game), money as 0/0 first; unknown scores
+    left out."""
     a_self, a_opp, money = score_keys(sel)
     out = []
     if (mask & money).any():
-        out.append((0, 0, mask & money))
-    keep = mask & ~money & (a_self >= 1)
-    for a, b in sorted({(int(x), int(y)) for x, y in zip(a_self[keep], a_opp[keep])}):
-        out.append((a, b, keep & (a_self == a) & (a_opp == b)))
+        out.append((0, 0, np.flatnonzero(mask & money)))
+    idx = np.flatnonzero(mask & ~money & (a_self >= 1))
+    if len(idx):
+        width = int(a_opp[idx].max()) + 1
+        key = a_self[idx].astype(np.int64) * width + a_opp[idx]
+        order = np.argsort(key, kind="stable")
+        keys, starts = np.unique(key[order], return_index=True)
+        for k, lo, hi in zip(keys, starts, list(starts[1:]) + [len(order)]):
+            out.append((int(k // width), int(k % width), idx[order[lo:hi]]))
     return out
 
 
-def _blot_counts(pids: list) -> dict:
-    """{position ID: blots of the player on roll}."""
-    return {pid: side_blots(Board.from_position_id(pid).on_roll) for pid in pids}
+NO_CONTACT_PHASES = tuple(LABEL_CODES["phase"][p] for p in (PHASE_RACE, PHASE_BEAROFF))
+
+
+def with_contact(sel: Selection, mask: np.ndarray) -> np.ndarray:
+    """The decisions of ``mask`` whose board before the play has contact:
+    from the phase label (race and bear-off are the phases without
+    contact), from the board where the label is unknown."""
+    dec = sel.decisions
+    known = dec.phase >= 0
+    out = mask & known & ~np.isin(dec.phase, NO_CONTACT_PHASES)
+    rest = np.flatnonzero(mask & ~known & (dec.position >= 0))
+    if len(rest):
+        contact = {int(k): has_contact(Board.from_position_id(sel.positions[int(k)]))
+                   for k in np.unique(dec.position[rest])}
+        out[rest] = [contact[int(k)] for k in dec.position[rest]]
+    return out
+
+
+_B64 = np.full(256, -1, dtype=np.int16)
+for _k, _c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"):
+    _B64[_c] = _k
+# key bit k (gnubg reads the ID's 10 bytes as one little-endian integer) is
+# bit k % 8 of byte k // 8: in the base64 stream, bytes are written most
+# significant bit first
+_KEY_BIT = np.array([(k // 8) * 8 + 7 - k % 8 for k in range(80)])
+PID_LENGTH = 14
+
+
+def blots_on_roll(pids) -> np.ndarray:
+    """Blots (single checkers on points 1-24) of the player on roll of each
+    gnubg position ID, decoded all at once: the same count as
+    ``board.features.blots(Board.from_position_id(pid).on_roll)``
+    (tests/test_biases.py checks it); -1 where ``pid`` is no 14-character
+    base64 text.  The ID is 25 entries of the opponent then 25 of the
+    player on roll (points 1-24, then the bar), each n 1-bits and a 0-bit."""
+    pids = list(pids)
+    out = np.full(len(pids), -1, dtype=np.int64)
+    ok = np.array([isinstance(p, str) and len(p) == PID_LENGTH and p.isascii() for p in pids], dtype=bool)
+    if not ok.any():
+        return out
+    text = "".join(p for p, good in zip(pids, ok) if good).encode("ascii")
+    six = _B64[np.frombuffer(text, dtype=np.uint8).reshape(-1, PID_LENGTH)]
+    valid = (six >= 0).all(axis=1)
+    six = np.where(six < 0, 0, six).astype(np.uint8)
+    stream = np.unpackbits(six[:, :, None], axis=2)[:, :, 2:].reshape(len(six), -1)  # 6 bits a character
+    bits = stream[:, _KEY_BIT].astype(bool)
+    zero = ~bits
+    entry = np.cumsum(zero, axis=1, dtype=np.int8) - zero  # the entry of each bit: 0-bits before it
+    before = np.ones_like(bits)
+    before[:, 1:] = zero[:, :-1]
+    after = np.ones_like(bits)
+    after[:, :-1] = zero[:, 1:]
+    single = bits & before & after  # an entry of exactly one checker
+    blots = (single & (entry >= 25) & (entry <= 48)).sum(axis=1)  # the player on roll's points 1-24
+    good = np.flatnonzero(ok)
+    out[good] = np.where(valid, blots, -1)
+    return out
 
 
 def blot_signs(sel: Selection, mask: np.ndarray, results: dict) -> tuple:
-    """(eligible, reproduced, x): over the counted checker plays in ``mask``
-    with contact before the play; ``results`` {row_id: (board left by the
-    played play, the played candidate's board, the best candidate's board)}
-    as position IDs (None unknown).  A play is reproduced when the board it
-    left is the board of the candidate the analysis judged as played and the
-    best candidate's board is known; x = sign(blots after played - blots
-    after best) where e > 0, else 0."""
+    """(eligible, reproduced, x) over the counted checker plays in ``mask``
+    with contact before the play.  Only a wrong play (e > 0) can lean, so
+    only those need their boards: ``results`` {row_id: (board left by the
+    played move, that board is among the analysis' candidates, board of the
+    analysis' first candidate)} (position IDs; None unknown), read for
+    :func:`blot_rows`.  A wrong play is reproduced when the board it left is
+    one of the candidates' and both boards read; x = sign(blots after played
+    - blots after best).  A right play (e = 0) is x = 0 and reproduced: its
+    e could only be known by finding the played move among the candidates
+    by the board it leaves (importers/build.py)."""
     dec = sel.decisions
-    eligible = mask & (dec.kind == K_CHECKER) & (dec.position >= 0)
-    idx = np.flatnonzero(eligible)
-    contact_of = {}
-    for k in np.unique(dec.position[idx]):
-        contact_of[int(k)] = has_contact(Board.from_position_id(sel.positions[int(k)]))
-    contact = np.zeros(len(dec), dtype=bool)
-    if len(idx):
-        contact[idx] = [contact_of[int(k)] for k in dec.position[idx]]
-    eligible &= contact
-    idx = np.flatnonzero(eligible)
-    reproduced = np.zeros(len(dec), dtype=bool)
-    played_pid, best_pid = {}, {}
-    for i in idx:
-        after, played, best = results.get(int(dec.row_id[i]), (None, None, None))
-        if after is not None and after == played and best is not None:
-            reproduced[i] = True
-            played_pid[i], best_pid[i] = after, best
-    counts = _blot_counts(sorted(set(played_pid.values()) | set(best_pid.values())))
+    eligible = with_contact(sel, mask & (dec.kind == K_CHECKER))
+    w = eligible & wrong(sel)
+    reproduced = eligible & ~w
     x = np.zeros(len(dec), dtype=np.int8)
-    w = wrong(sel)
-    for i, after in played_pid.items():
-        if w[i]:
-            d = counts[after] - counts[best_pid[i]]
-            x[i] = (d > 0) - (d < 0)
+    idx = np.flatnonzero(w)
+    if not len(idx):
+        return eligible, reproduced, x
+    got = [results.get(int(r)) or (None, False, None) for r in dec.row_id[idx]]
+    played = np.where([g[1] for g in got], blots_on_roll([g[0] for g in got]), -1)
+    best = blots_on_roll([g[2] for g in got])
+    ok = (played >= 0) & (best >= 0)
+    reproduced[idx[ok]] = True
+    x[idx[ok]] = np.sign(played[ok] - best[ok])
     return eligible, reproduced, x
+
+
+def blot_rows(sel: Selection, decision_type: str = "all") -> list:
+    """The store ids of the plays whose boards :func:`blot_signs` needs:
+    the wrong counted checker plays with contact of the filter's side(s)."""
+    dec = sel.decisions
+    mask = with_contact(sel, base(sel, decision_type) & (dec.kind == K_CHECKER)) & wrong(sel)
+    return [int(i) for i in dec.row_id[mask]]
 
 
 def biases(sel: Selection, results: Optional[dict] = None, decision_type: str = "all") -> dict:
     """The three families (SPEC §12) over the selection's counted decisions
     of the filter's side(s); ``results`` as in :func:`blot_signs` (None: no
-    checker board read, every checker play with contact not reproduced)."""
+    board read: every wrong checker play with contact not reproduced)."""
     dec = sel.decisions
     mask = base(sel, decision_type)
     e = dec.error
@@ -189,7 +249,7 @@ def biases(sel: Selection, results: Optional[dict] = None, decision_type: str = 
     dbl = mask & np.isin(dec.kind, (K_DOUBLE, K_NO_DOUBLE))
     x_d = double_signs(sel)
     doubles = bias(x_d[dbl], e[dbl])
-    doubles["cells"] = [dict(away=a, opp_away=b, **bias(x_d[cm], e[cm])) for a, b, cm in score_cells(sel, dbl)]
+    doubles["cells"] = [dict(away=a, opp_away=b, **bias(x_d[ix], e[ix])) for a, b, ix in score_cells(sel, dbl)]
     out["doubles"] = doubles
     eligible, reproduced, x_b = blot_signs(sel, mask, results or {})
     blots = bias(x_b[reproduced], e[reproduced])
@@ -198,11 +258,3 @@ def biases(sel: Selection, results: Optional[dict] = None, decision_type: str = 
     blots["not_reproduced_share"] = blots["not_reproduced"] / n_eligible if n_eligible else None
     out["blots"] = blots
     return out
-
-
-def checker_rows(sel: Selection, decision_type: str = "all") -> list:
-    """The store ids of the counted checker plays of the filter's side(s):
-    the rows whose boards :func:`blot_signs` needs."""
-    dec = sel.decisions
-    mask = base(sel, decision_type) & (dec.kind == K_CHECKER)
-    return [int(i) for i in dec.row_id[mask]]

@@ -5,28 +5,38 @@ would answer the same question."""
 
 from __future__ import annotations
 
+# the key as the store writes each candidate (json.dumps: ", " and ": ")
+_KEY = '"position_id": '
 
-def checker_results(store, analysis_ids) -> dict:
-    """{decision id: (board left by the played move, board of the candidate
-    the analysis judged as played, board of the analysis' first candidate)}
-    for every checker play of the analyses, as position IDs (mover still on
-    roll; None unknown).  The first is the roll's ``position_after`` (the
-    replay of the move as the file records it), the other two come from the
-    stored candidate list (``played_index`` and index 0)."""
-    ids = [int(i) for i in analysis_ids]
+
+def checker_results(store, row_ids) -> dict:
+    """{decision id: (board left by the played move, that board is one of
+    the analysis' candidates' boards, board of the analysis' first
+    candidate)} for the checker plays ``row_ids``, as position IDs (mover
+    still on roll; None unknown).  The first is the roll's
+    ``position_after`` (the replay of the move the file records); the played
+    move is recognised by that board among the stored candidates' boards,
+    never by its notation; the first candidate's board is the first
+    ``position_id`` of the stored list (read as text: no JSON parse)."""
+    ids = [int(i) for i in row_ids]
     out: dict = {}
+    key, key_str = _KEY, _KEY + '"'
     for start in range(0, len(ids), 900):
         part = ids[start:start + 900]
         rows = store.conn.execute(
             "SELECT d.id, r.position_after, "
-            "json_extract(c.candidates, '$[' || d.played_index || '].position_id'), "
-            "json_extract(c.candidates, '$[0].position_id') "
+            f"instr(c.candidates, '{key_str}' || r.position_after || '\"') > 0, "
+            f"CASE WHEN instr(c.candidates, '{key_str}') > 0 "
+            f"AND instr(c.candidates, '{key_str}') = instr(c.candidates, '{key}') "
+            f"THEN substr(c.candidates, instr(c.candidates, '{key_str}') + {len(key_str)}, 40) END "
             "FROM decisions d "
             "LEFT JOIN rolls r ON r.analysis_id = d.analysis_id AND r.game = d.game AND r.seq = d.seq "
             "LEFT JOIN decision_candidates c ON c.decision_id = d.id "
-            f"WHERE d.kind = 'checker' AND d.analysis_id IN ({','.join('?' * len(part))})",
+            f"WHERE d.kind = 'checker' AND d.id IN ({','.join('?' * len(part))})",
             part,
         )
-        for row_id, after, played, best in rows:
-            out[row_id] = (after, played, best)
+        for row_id, after, found, best in rows:
+            if best is not None:
+                best = best.split('"', 1)[0] if '"' in best else None
+            out[row_id] = (after, bool(found), best)
     return out

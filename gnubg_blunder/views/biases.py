@@ -17,14 +17,12 @@ TITLES = {"take_pass": "Take/pass", "doubles": "Doubles", "blots": "Blots (check
 
 
 def compute(scope) -> dict:
-    from ..metrics.biases import biases, checker_rows
+    from ..metrics.biases import biases, blot_rows
     from ..store.boards import checker_results
 
     sel = scope.selection
     decision_type = scope.filter.decision_type or "all"
-    results = {}
-    if checker_rows(sel, decision_type):
-        results = checker_results(scope.store, [m.analysis_id for m in sel.matches])
+    results = checker_results(scope.store, blot_rows(sel, decision_type))
     obj = biases(sel, results, decision_type)
     obj["filter"] = scope.filter_json
     return obj
