@@ -177,6 +177,14 @@ def blots_on_roll(pids) -> np.ndarray:
     base64 text.  The ID is 25 entries of the opponent then 25 of the
     player on roll (points 1-24, then the bar), each n 1-bits and a 0-bit."""
     pids = list(pids)
+    distinct = list(dict.fromkeys(pids))
+    if len(distinct) < len(pids):
+        counts = dict(zip(distinct, _blots_distinct(distinct).tolist()))
+        return np.array([counts[p] for p in pids], dtype=np.int64)
+    return _blots_distinct(pids)
+
+
+def _blots_distinct(pids: list) -> np.ndarray:
     out = np.full(len(pids), -1, dtype=np.int64)
     ok = np.array([isinstance(p, str) and len(p) == PID_LENGTH and p.isascii() for p in pids], dtype=bool)
     if not ok.any():

@@ -18,7 +18,7 @@ def checker_results(store, row_ids) -> dict:
     move is recognised by that board among the stored candidates' boards,
     never by its notation; the first candidate's board is the first
     ``position_id`` of the stored list (read as text: no JSON parse)."""
-    ids = [int(i) for i in row_ids]
+    ids = sorted(int(i) for i in row_ids)  # in key order: neighbouring pages
     out: dict = {}
     key, key_str = _KEY, _KEY + '"'
     for start in range(0, len(ids), 900):
@@ -26,17 +26,15 @@ def checker_results(store, row_ids) -> dict:
         rows = store.conn.execute(
             "SELECT d.id, r.position_after, "
             f"instr(c.candidates, '{key_str}' || r.position_after || '\"') > 0, "
-            f"CASE WHEN instr(c.candidates, '{key_str}') > 0 "
-            f"AND instr(c.candidates, '{key_str}') = instr(c.candidates, '{key}') "
-            f"THEN substr(c.candidates, instr(c.candidates, '{key_str}') + {len(key_str)}, 40) END "
+            f"substr(c.candidates, instr(c.candidates, '{key}') + {len(key)}, 41) "
             "FROM decisions d "
             "LEFT JOIN rolls r ON r.analysis_id = d.analysis_id AND r.game = d.game AND r.seq = d.seq "
             "LEFT JOIN decision_candidates c ON c.decision_id = d.id "
             f"WHERE d.kind = 'checker' AND d.id IN ({','.join('?' * len(part))})",
             part,
         )
-        for row_id, after, found, best in rows:
-            if best is not None:
-                best = best.split('"', 1)[0] if '"' in best else None
+        for row_id, after, found, best in rows.fetchall():
+            # the first candidate's value: a quoted ID, or null (no board)
+            best = best.split('"', 2)[1] if best and best.startswith('"') and best.count('"') >= 2 else None
             out[row_id] = (after, bool(found), best)
     return out
