@@ -6,6 +6,7 @@ left are read here through the store (``store/boards.py``)."""
 
 from __future__ import annotations
 
+import copy
 from html import escape
 
 from ..commands import View
@@ -22,8 +23,12 @@ def compute(scope) -> dict:
 
     sel = scope.selection
     decision_type = scope.filter.decision_type or "all"
-    results = checker_results(scope.store, blot_rows(sel, decision_type))
-    obj = biases(sel, results, decision_type)
+    # once per selection: the report's section and the summary's card share it
+    memo = sel.__dict__.setdefault("_biases", {})
+    if decision_type not in memo:
+        results = checker_results(scope.store, blot_rows(sel, decision_type))
+        memo[decision_type] = biases(sel, results, decision_type)
+    obj = copy.deepcopy(memo[decision_type])
     obj["filter"] = scope.filter_json
     return obj
 
