@@ -332,3 +332,23 @@ def test_positions_show_d_and_every_figure_adds_up_from_them(name, tmp_path):
         assert csv.splitlines()[0].endswith("difficulty_mpt,difficulty_mwc,difficulty_truncated")
         text = run_cli_inprocess("positions", "--player", p, "--limit", "3", db=db).stdout
         assert "d mpt" in text and "d = difficulty" in text
+
+
+def test_relabel_makes_d_again_from_the_stored_rows(tmp_path):
+    """``relabel`` recomputes d with the labels, from the stored candidate
+    lists: a d wiped in the rows comes back as it was."""
+    from gnubg_blunder.store.sqlite import SQLiteStore
+
+    db = tmp_path / "x.db"
+    run_cli_inprocess("import", XG / "match_with_comment.xg", db=db)
+    c = sqlite3.connect(db)
+    before = c.execute("SELECT id, difficulty, difficulty_truncated FROM decisions ORDER BY id").fetchall()
+    c.execute("UPDATE decisions SET difficulty = NULL, difficulty_truncated = NULL")
+    c.commit()
+    c.close()
+    with SQLiteStore(db) as st:
+        st.relabel()
+    c = sqlite3.connect(db)
+    after = c.execute("SELECT id, difficulty, difficulty_truncated FROM decisions ORDER BY id").fetchall()
+    c.close()
+    assert after == before and sum(1 for _, d, _ in after if d is not None) > 100

@@ -565,8 +565,9 @@ class SQLiteStore:
 
     # -- labels -------------------------------------------------------------
     def relabel(self, progress=None, only_if_stale: bool = False) -> int:
-        """Recompute the derived labels of every decision (labels.py) and
-        record the rules' version; returns the number of decisions.
+        """Recompute the derived labels of every decision (labels.py) and its
+        difficulty d (SPEC §6, metrics/difficulty.py), and record the rules'
+        version; returns the number of decisions.
         ``only_if_stale``: the automatic relabel after a rules change, which
         another process may have done while this one waited (then 0)."""
         from ..labels import LABELS_VERSION, decision_labels
@@ -577,14 +578,23 @@ class SQLiteStore:
             if only_if_stale and self.get_meta("labels_version") == LABELS_VERSION:
                 return 0  # done by another process while this one waited
             rows = self.conn.execute(
-                "SELECT d.id, d.kind, d.position_id, d.error, c.candidates, d.played_index, d.nd, d.dt, d.dp "
+                "SELECT d.id, d.kind, d.position_id, d.error, c.candidates, d.played_index, d.nd, d.dt, d.dp, "
+                "d.n_legal, d.n_candidates, d.equity_spread, d.xg_counted, d.beaver_take "
                 "FROM decisions d LEFT JOIN decision_candidates c ON c.decision_id = d.id"
             ).fetchall()
-            updates = []
-            for rid, kind, pid, err, cands, pi, nd, dt, dp in rows:
-                labels = decision_labels(kind, pid, err, json.loads(cands) if cands else [], pi, nd, dt, dp)
+            updates, hard_rows = [], []
+            for rid, kind, pid, err, cands, pi, nd, dt, dp, n_legal, n_cands, spread, xg, beaver in rows:
+                cands = json.loads(cands) if cands else []
+                labels = decision_labels(kind, pid, err, cands, pi, nd, dt, dp)
                 updates.append(labels + (rid,))
-            self.conn.executemany("UPDATE decisions SET phase=?, game_plan=?, theme=? WHERE id=?", updates)
+                hard_rows.append({"kind": kind, "error": err, "n_legal": n_legal, "n_candidates": n_cands,
+                                  "equity_spread": spread, "xg_counted": xg, "nd": nd, "dt": dt, "dp": dp,
+                                  "beaver_take": beaver, "equities": [c.get("equity") for c in cands]})
+            # the difficulty of SPEC §6 is made again from the same rows (metrics/difficulty.py)
+            hard = difficulties(hard_rows)
+            updates = [u[:3] + h + u[3:] for u, h in zip(updates, hard)]
+            self.conn.executemany("UPDATE decisions SET phase=?, game_plan=?, theme=?, difficulty=?, "
+                                  "difficulty_truncated=? WHERE id=?", updates)
             self.conn.execute("DELETE FROM analysis_arrays")  # rebuilt with the new labels when read
             self.set_meta("labels_version", LABELS_VERSION)
         return len(updates)
