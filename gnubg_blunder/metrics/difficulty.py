@@ -37,11 +37,15 @@ TAU = 0.025  # EMG (SPEC §6)
 
 def soft_difficulty(deltas: Sequence[float], tau: float = TAU) -> float:
     """d = Σ pᵢΔᵢ with pᵢ ∝ exp(−Δᵢ/τ) (Δᵢ ≥ 0, EMG)."""
-    d = np.asarray(deltas, dtype=np.float64)
-    if not len(d):
+    if not len(deltas):
         raise ValueError("no options")
-    w = np.exp(-(d - d.min()) / tau)
-    return float((w * d).sum() / w.sum())
+    low = min(deltas)  # the weights relative to the best option's (the same ratios, no underflow)
+    num = den = 0.0
+    for x in deltas:  # plain floats: a handful of options, 1.6 million decisions
+        w = math.exp(-(x - low) / tau)
+        num += w * x
+        den += w
+    return num / den
 
 
 def checker_deltas(equities: Sequence[float]) -> list:
@@ -81,8 +85,7 @@ def decision_difficulty(kind: str, equities: Sequence, nd, dt, dp) -> Optional[f
     return soft_difficulty(cube_deltas(kind, float(nd), float(dt), dp))
 
 
-_COUNT_COLUMNS = ("kind", "error", "n_legal", "n_candidates", "equity_spread", "xg_counted", "nd", "dt", "dp",
-                  "beaver_take")
+_COUNT_COLUMNS = ("error", "n_legal", "n_candidates", "equity_spread", "nd", "dt", "dp", "beaver_take")
 _KIND_CODES = {"checker": K_CHECKER, "nodouble": K_NO_DOUBLE, "double": K_DOUBLE, "take": K_TAKE, "pass": K_PASS}
 
 
@@ -98,22 +101,27 @@ def difficulties(rows: Sequence[dict]) -> list:
     the analysis' order)."""
     if not rows:
         return []
-    values = []
-    for r in rows:
-        values.append(tuple(
-            _KIND_CODES.get(r["kind"], -1) if c == "kind"
-            else (-1 if r.get(c) is None else int(r[c])) if c == "xg_counted"
-            else r.get(c) for c in _COUNT_COLUMNS))
-    arrays = DecisionArrays.from_rows(values, _COUNT_COLUMNS)
-    cnt = counted(arrays)
-    out = []
-    for r, ok in zip(rows, cnt):
-        d = decision_difficulty(r["kind"], r.get("equities") or [], r.get("nd"), r.get("dt"), r.get("dp")) \
-            if ok else None
-        if d is None:
-            out.append((None, None))
-            continue
-        n_legal = r.get("n_legal")
-        truncated = r["kind"] == "checker" and n_legal is not None and len(r.get("equities") or []) < n_legal
-        out.append((d, int(truncated)))
+    cols = {}
+    for name in _COUNT_COLUMNS:
+        missing = DecisionArrays.SPEC[name][1]
+        cols[name] = [missing if r.get(name) is None else r[name] for r in rows]
+    cols["kind"] = [_KIND_CODES.get(r["kind"], -1) for r in rows]
+    cols["xg_counted"] = [-1 if r.get("xg_counted") is None else int(r["xg_counted"]) for r in rows]
+    cnt = counted(DecisionArrays(**cols))
+    out = [(None, None)] * len(rows)
+    for i in np.flatnonzero(cnt).tolist():
+        r = rows[i]
+        kind = r["kind"]
+        if kind == "checker":
+            eqs = r.get("equities") or []
+            if not eqs or any(q is None or q != q for q in eqs):
+                continue
+            first = eqs[0]
+            d = soft_difficulty([first - q if q < first else 0.0 for q in eqs])
+            n_legal = r.get("n_legal")
+            out[i] = (d, int(n_legal is not None and len(eqs) < n_legal))
+        else:
+            d = decision_difficulty(kind, (), r.get("nd"), r.get("dt"), r.get("dp"))
+            if d is not None:
+                out[i] = (d, 0)
     return out
