@@ -34,7 +34,9 @@ THEMES = ("too many blots", "point not made", "too passive", "gammon underestima
 
 
 def load_positions(limit=20000):
-    path = HERE / ".cache" / "positions-1000x7.txt"
+    # benchmarks/make_positions.py N: real positions of gnubg bot matches (thousands of distinct ones)
+    found = sorted((HERE / ".cache").glob("positions-*x7.txt"), key=lambda p: p.stat().st_size)
+    path = found[-1] if found else HERE / ".cache" / "positions-1000x7.txt"
     if path.exists():
         seen = []
         for line in path.read_text().splitlines():
@@ -82,13 +84,24 @@ def make_match(i, rng, players, positions, labels, met):
             base = dict(player=p, game=g, seq=seq, position_id=pid, cube_value=1, cube_owner=-1,
                         score_self=score[p], score_opp=score[1 - p], crawford=False, mwc_per_emg=mpe,
                         phase=phase, game_plan=plan)
-            e = error_draw(rng) * skill[name]
             n = rng.choice([1, 3, 8, 15, 20])
-            cands = [Candidate(move=f"m{k}", equity=0.2 - 0.01 * k, position_id=pid) for k in range(min(n, 5))]
+            e = round(error_draw(rng) * skill[name], 6) if n > 1 else 0.0
+            # the candidates' equities: the best first, the played one Δ = e below it (so that e and the
+            # difficulty d of SPEC §6 are those of one list), the others spread below the best
+            listed = min(n, 5)
+            deltas = sorted({0.0, e} | {round(rng.expovariate(1 / 0.04), 6) for _ in range(listed)})[:max(listed, 2)]
+            if e not in deltas:
+                deltas[-1] = e
+                deltas.sort()
+            deltas = deltas[:listed] if e in deltas[:listed] else deltas[:listed - 1] + [e]
+            best = round(rng.uniform(-0.5, 0.5), 6)
+            cands = [Candidate(move=f"m{k}", equity=round(best - dk, 6), position_id=pid)
+                     for k, dk in enumerate(deltas)]
+            played = deltas.index(e)
             theme = rng.choice(THEMES) if e >= 0.06 else None
-            game.decisions.append(Decision(kind="checker", dice=(3, 1), played_move="m0", best_move="m0",
-                                           error=e if n > 1 else 0.0, n_legal=n, candidates=cands,
-                                           played_index=0, theme=theme, **base))
+            game.decisions.append(Decision(kind="checker", dice=(3, 1), played_move=f"m{played}", best_move="m0",
+                                           error=e, n_legal=n, candidates=cands,
+                                           played_index=played, theme=theme, **base))
             seq += 1
             if rng.random() < 0.35:
                 e2 = error_draw(rng) * skill[name] * 0.5
