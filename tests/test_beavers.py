@@ -189,6 +189,9 @@ def test_a_database_stored_before_gains_the_beavers(selfplay, tmp_path):
     before = json.loads(run_cli("matches", "--format", "json", db=old).stdout)["matches"][0]["sides"]
     assert [s["decisions"] for s in before] == [63, 104]
     with sqlite3.connect(old) as c:
+        # schema 5 had no difficulty (step 7 adds it and computes d, the beavers' included)
+        c.execute("ALTER TABLE decisions DROP COLUMN difficulty")
+        c.execute("ALTER TABLE decisions DROP COLUMN difficulty_truncated")
         c.execute("UPDATE meta SET value = '5' WHERE key = 'schema_version'")
     after = json.loads(run_cli("matches", "--format", "json", db=old).stdout)["matches"][0]["sides"]
     assert after == want and after[0]["decisions"] == 67
