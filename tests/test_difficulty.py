@@ -257,6 +257,17 @@ XG_COUNTS = (3, 670, 579, 367)
 DIFFICULTY_KEYS = ("difficulty", "difficulty_emg", "excess", "ratio", "avoidable_errors", "difficulty_truncated")
 
 
+def _difficulty_by_decision(conn) -> dict:
+    """{(file name, game, move, kind): d}: by the file's name, not its path
+    (the fixture database was written in another checkout)."""
+    import os
+
+    rows = conn.execute("SELECT a.source_path, d.game, d.seq, d.kind, d.difficulty "
+                        "FROM decisions d JOIN analyses a ON a.id = d.analysis_id")
+    return {(os.path.basename(os.fsdecode(p) if isinstance(p, bytes) else p), g, q, k): v for p, g, q, k, v in rows}
+
+
+
 def test_a_v6_database_gets_d_without_reimport_and_keeps_its_figures(tmp_path):
     """Schema step 7 computes d from the stored candidate lists: the
     upgraded v6 fixture has d for every counted decision, equal to what a
@@ -283,8 +294,7 @@ def test_a_v6_database_gets_d_without_reimport_and_keeps_its_figures(tmp_path):
     c = sqlite3.connect(db)
     assert c.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "7"
     with_d = c.execute("SELECT COUNT(*) FROM decisions WHERE difficulty IS NOT NULL").fetchone()[0]
-    upgraded = dict(c.execute("SELECT a.source_path || ':' || d.game || ':' || d.seq || ':' || d.kind, d.difficulty "
-                              "FROM decisions d JOIN analyses a ON a.id = d.analysis_id"))
+    upgraded = _difficulty_by_decision(c)
     c.close()
     assert with_d == sum(s["decisions"] for m in after for s in m["sides"]) == 215
     assert len(after) == len(before) == 7
@@ -296,8 +306,7 @@ def test_a_v6_database_gets_d_without_reimport_and_keeps_its_figures(tmp_path):
     fresh = tmp_path / "fresh.db"
     run_cli_inprocess("import", *make.FILES, db=fresh)
     c = sqlite3.connect(fresh)
-    new = dict(c.execute("SELECT a.source_path || ':' || d.game || ':' || d.seq || ':' || d.kind, d.difficulty "
-                         "FROM decisions d JOIN analyses a ON a.id = d.analysis_id"))
+    new = _difficulty_by_decision(c)
     c.close()
     assert upgraded.keys() == new.keys()
     for k, v in new.items():
