@@ -126,6 +126,16 @@ def test_view_text_json_csv_html_agree(view, registry, db, cli):
     assert [th.text_content() for th in page.iter("th")] == rows[0]
 
 
+def test_stats_text_shows_the_difficulty_figures_of_its_json(db, cli):
+    obj = json.loads(cli("--no-config", "stats", "--player", "charlot1", "--format", "json", db=db).stdout)
+    text = cli("--no-config", "stats", "--player", "charlot1", db=db).stdout
+    assert obj["difficulty_emg"] is not None
+    line = next(ln for ln in text.splitlines() if ln.startswith("Difficulty:"))
+    assert f"({obj['difficulty_emg']:.3f} EMG)" in line and f"avoidable errors: {obj['avoidable_errors']}" in line
+    for key in ("difficulty", "excess", "ratio"):
+        assert (f"{obj[key]:.2f}" if obj[key] is not None else "—") in line, key
+
+
 def test_summary_text_shows_the_json_figures(db, cli):
     obj = json.loads(cli("--no-config", "summary", "--player", "charlot1", "--format", "json", db=db).stdout)
     text = cli("--no-config", "summary", "--player", "charlot1", db=db).stdout

@@ -38,6 +38,16 @@ def stats_text(obj: dict) -> str:
             f"L7: {num(obj['l7'])} % points  95% {interval(obj['l7_ci'])}   "
             f"Elo against the engine: {elo_text(obj['elo'], obj['elo_bound'])}"
         )
+    if obj.get("difficulty_emg") is not None:
+        # SPEC §6: what the positions offered to get wrong, beside what was got wrong
+        truncated = obj.get("difficulty_truncated") or 0
+        lines.append(
+            f"Difficulty: {num(obj.get('difficulty'))} % points ({num(obj['difficulty_emg'], 3)} EMG)   "
+            f"excess: {num(obj.get('excess'))} % points   ratio: {num(obj.get('ratio'))}   "
+            f"avoidable errors: {obj.get('avoidable_errors', 0)}"
+            + (f"\n  ({truncated} decisions analysed on a short candidate list: their difficulty is a lower bound)"
+               if truncated else "")
+        )
     lines.append(
         f"Luck{pooled}: {num(obj['luck_emg'], 3, signed=True)} EMG over {obj['luck_rolls']} rolls"
         + ("" if obj["luck_per_roll_mpt"] is None else f" ({obj['luck_per_roll_mpt']:+.1f} mpt a roll)")
