@@ -155,6 +155,36 @@ def import_help(table=None) -> tuple:
     return paths_help.replace("%", "%%"), epilog
 
 
+def file_failure(exc: Exception, path, ctx, again: str = "import it again"):
+    """The one-line reason of a file that failed (the file's line after
+    "error: "), or None for an exception that is not one file's failure
+    (it propagates).  Shared by ``import`` and ``analyse``."""
+    from .store import StoreError
+
+    if isinstance(exc, MatchImportError):
+        return str(exc)
+    if isinstance(exc, (sqlite3.Error, StoreError)):
+        return f"not stored: {store_error(exc, ctx, again=again)[0]}"
+    if isinstance(exc, NotAMatchFile):
+        return exc.strerror
+    if isinstance(exc, OSError):
+        return os_reason(exc, path)
+    if isinstance(exc, UnicodeError):
+        return f"cannot read the file ({exc.__class__.__name__}: {exc})"
+    return None
+
+
+def summary_line(n: int, counts: dict, not_tried: int = 0, unreadable=(), extra: str = "") -> str:
+    """The line closing a batch of files, always printed."""
+    return (
+        f"{n} file{'s' if n != 1 else ''}: {counts['stored']} stored, {counts['analysis added']} analyses added, "
+        f"{counts['already stored']} already stored, {counts['failed']} failed"
+        + (f", {not_tried} not tried (the database cannot be used)" if not_tried else "")
+        + extra
+        + (f"; {len(unreadable)} folder{'s' if len(unreadable) != 1 else ''} could not be read" if unreadable else "")
+    )
+
+
 def store_error(exc: Exception, ctx, subject: str = "this file", again: str = "import it again") -> tuple:
     """(reason, per_file) for an error of the database met storing
     ``subject``: one line with SQLite's own words and what to do.
@@ -253,30 +283,15 @@ def import_paths(ctx, paths) -> int:
                 counts[res.status] += 1
                 lines.append(describe(m, res, ctx.store()))
             ctx.print(f"{label}: " + "; ".join(lines))
-        except MatchImportError as exc:
+        except Exception as exc:
+            reason = file_failure(exc, f, ctx)
+            if reason is None:
+                raise
             counts["failed"] += 1
-            ctx.error(f"{label}: error: {exc}")
-        except NotAMatchFile as exc:
-            counts["failed"] += 1
-            ctx.error(f"{label}: error: {exc.strerror}")
-        except (sqlite3.Error, StoreError) as exc:
-            counts["failed"] += 1
-            ctx.error(f"{label}: error: not stored: {store_error(exc, ctx)[0]}")
-        except OSError as exc:
-            counts["failed"] += 1
-            ctx.error(f"{label}: error: {os_reason(exc, f)}")
-        except UnicodeError as exc:
-            counts["failed"] += 1
-            ctx.error(f"{label}: error: cannot read the file ({exc.__class__.__name__}: {exc})")
-    n = len(files)
-    ctx.print(
-        f"{n} file{'s' if n != 1 else ''}: {counts['stored']} stored, {counts['analysis added']} analyses added, "
-        f"{counts['already stored']} already stored, {counts['failed']} failed"
-        + (f", {not_tried} not tried (the database cannot be used)" if not_tried else "")
-        + (f"; {_files(len(skipped), '/'.join(sorted({f.suffix.lower() for f in skipped})))} not imported "
-           "(no analysis: use `gnubg-blunder analyse`)" if skipped else "")
-        + (f"; {len(unreadable)} folder{'s' if len(unreadable) != 1 else ''} could not be read" if unreadable else "")
-    )
+            ctx.error(f"{label}: error: {reason}")
+    skipped_note = (f"; {_files(len(skipped), '/'.join(sorted({f.suffix.lower() for f in skipped})))} not imported "
+                    "(no analysis: use `gnubg-blunder analyse`)" if skipped else "")
+    ctx.print(summary_line(len(files), counts, not_tried, unreadable, skipped_note))
     return 1 if counts["failed"] or not_tried or unreadable else 0
 
 

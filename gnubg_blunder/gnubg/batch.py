@@ -16,10 +16,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..importers.files import NotAMatchFile, check_match_file, os_reason, shown_path
+from ..importers.files import check_match_file, shown_path
 from ..importers.gnubg_match import match_from_dict
 from ..importers.records import MatchImportError
-from ..pipeline import describe, expand_paths, store_error, store_match
+from ..pipeline import describe, expand_paths, file_failure, store_error, store_match, summary_line
 from .process import GnubgNotFound, find_gnubg, run_commands
 
 LOADERS = {".mat": "import mat", ".sgf": "load match"}
@@ -118,20 +118,8 @@ def analyse_files(ctx, paths, plies=None) -> int:
             counts[result.status] += 1
             ctx.print(f"{where}: analysed ({depth}) in {time.monotonic() - start:.1f} s; "
                       + describe(match, result, ctx.store()))
-        except (MatchImportError, NotAMatchFile) as exc:
+        except (MatchImportError, OSError, sqlite3.Error, StoreError) as exc:
             counts["failed"] += 1
-            ctx.error(f"{where}: error: {exc}")
-        except (sqlite3.Error, StoreError) as exc:
-            counts["failed"] += 1
-            ctx.error(f"{where}: error: not stored: {store_error(exc, ctx, again='analyse it again')[0]}")
-        except OSError as exc:
-            counts["failed"] += 1
-            ctx.error(f"{where}: error: {os_reason(exc, f)}")
-    n = len(files)
-    ctx.print(
-        f"{n} file{'s' if n != 1 else ''}: {counts['stored']} stored, {counts['analysis added']} analyses added, "
-        f"{counts['already stored']} already stored, {counts['failed']} failed"
-        + (f", {not_tried} not tried (the database cannot be used)" if not_tried else "")
-        + (f"; {len(unreadable)} folder{'s' if len(unreadable) != 1 else ''} could not be read" if unreadable else "")
-    )
+            ctx.error(f"{where}: error: {file_failure(exc, f, ctx, again='analyse it again')}")
+    ctx.print(summary_line(len(files), counts, not_tried, unreadable))
     return 1 if counts["failed"] or not_tried or unreadable else 0
