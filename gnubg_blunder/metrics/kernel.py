@@ -61,27 +61,31 @@ def l7_of(mwc_lost: float, root_n: float) -> Optional[float]:
     return SQRT7 * float(mwc_lost) / float(root_n)
 
 
-def mwc_loss_of(sel: Selection) -> np.ndarray:
-    """ℓ = e × (MWC per EMG) of each decision, in fractions of MWC (SPEC
-    §1); NaN in money sessions.  A match-play decision without a conversion
-    factor adds 0 (its MWC loss is unknown, the match's MWC is not)."""
+def mwc_loss_of(sel: Selection, idx=None) -> np.ndarray:
+    """ℓ = e × (MWC per EMG) of each decision (of the decisions ``idx``
+    when given), in fractions of MWC (SPEC §1); NaN in money sessions.  A
+    match-play decision without a conversion factor adds 0 (its MWC loss is
+    unknown, the match's MWC is not)."""
     dec = sel.decisions
+    rows = slice(None) if idx is None else idx
     if not len(dec):
         return np.zeros(0)
-    money = money_matches(sel)[dec.match]
-    ell = np.nan_to_num(dec.error, nan=0.0) * np.nan_to_num(dec.mwc_per_emg, nan=0.0)
+    money = money_matches(sel)[dec.match[rows]]
+    ell = np.nan_to_num(dec.error[rows], nan=0.0) * np.nan_to_num(dec.mwc_per_emg[rows], nan=0.0)
     return np.where(money, np.nan, ell)
 
 
-def difficulty_mwc_of(sel: Selection) -> np.ndarray:
-    """d in fractions of MWC (SPEC §6): d × (MWC per EMG), like ℓ; NaN in
-    money sessions and where d is unknown.  A match-play decision without
-    a conversion factor adds 0, as for ℓ."""
+def difficulty_mwc_of(sel: Selection, idx=None) -> np.ndarray:
+    """d in fractions of MWC (SPEC §6): d × (MWC per EMG), like ℓ (of the
+    decisions ``idx`` when given); NaN in money sessions and where d is
+    unknown.  A match-play decision without a conversion factor adds 0, as
+    for ℓ."""
     dec = sel.decisions
+    rows = slice(None) if idx is None else idx
     if not len(dec):
         return np.zeros(0)
-    money = money_matches(sel)[dec.match]
-    return np.where(money, np.nan, dec.difficulty * np.nan_to_num(dec.mwc_per_emg, nan=0.0))
+    money = money_matches(sel)[dec.match[rows]]
+    return np.where(money, np.nan, dec.difficulty[rows] * np.nan_to_num(dec.mwc_per_emg[rows], nan=0.0))
 
 
 def avoidable(error: np.ndarray, difficulty: np.ndarray, thresholds: Thresholds) -> np.ndarray:
@@ -184,8 +188,7 @@ def sums(
     idx = np.nonzero(keep)[0]
     g = groups[idx].astype(np.int64)
     e = np.nan_to_num(dec.error[idx], nan=0.0)
-    ell_all = mwc_loss_of(sel)
-    ell_raw = ell_all[idx] if len(idx) else np.zeros(0)
+    ell_raw = mwc_loss_of(sel, idx) if len(idx) else np.zeros(0)  # only the decisions summed
     mp = ~np.isnan(ell_raw)
     ell = np.nan_to_num(ell_raw, nan=0.0)
     chk = dec.kind[idx] == K_CHECKER
@@ -196,7 +199,7 @@ def sums(
     match = dec.match[idx].astype(np.int64)
     d_raw = dec.difficulty[idx]
     has_d = ~np.isnan(d_raw)
-    d_mwc = np.nan_to_num(difficulty_mwc_of(sel)[idx] if len(idx) else np.zeros(0), nan=0.0)
+    d_mwc = np.nan_to_num(difficulty_mwc_of(sel, idx) if len(idx) else np.zeros(0), nan=0.0)
     trunc = has_d & (dec.difficulty_truncated[idx] == 1)
     avoid = avoidable(dec.error[idx], d_raw, thresholds) if thresholds is not None else np.zeros(len(idx), bool)
 

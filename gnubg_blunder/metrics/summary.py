@@ -62,8 +62,6 @@ def selected(sel: Selection, decision_type: str = "all") -> np.ndarray:
     return counted(dec) & sel.decision_side_mask() & kind_mask(dec, decision_type)
 
 
-mwc_of = kernel.mwc_loss_of  # ℓ per decision, NaN in money (the kernel's rule)
-difficulty_mwc_of = kernel.difficulty_mwc_of  # d in MWC per decision, NaN in money or unknown
 
 
 def cost_order(sel: Selection, idx: np.ndarray) -> np.ndarray:
@@ -74,7 +72,7 @@ def cost_order(sel: Selection, idx: np.ndarray) -> np.ndarray:
     if not len(idx):
         return idx
     e = micro(sel.decisions.error[idx])
-    ell = mwc_of(sel)[idx]
+    ell = kernel.mwc_loss_of(sel)[idx]
     ell_key = np.where(np.isnan(ell), -1.0, np.round(ell * 1e9))  # money sorts after any MWC
     return idx[np.lexsort((idx, -ell_key, -e))]
 
@@ -161,8 +159,8 @@ def decision_records(sel: Selection, idx, thresholds: Thresholds = Thresholds())
     dec = sel.decisions
     idx = np.asarray(idx, dtype=np.int64)
     err, blunder = thresholds.classify(dec.error[idx]) if len(idx) else (np.zeros(0, bool), np.zeros(0, bool))
-    ell = mwc_of(sel)
-    d_mwc = difficulty_mwc_of(sel)
+    ell = kernel.mwc_loss_of(sel)
+    d_mwc = kernel.difficulty_mwc_of(sel)
     out = []
     for k, i in enumerate(idx):
         m = sel.matches[int(dec.match[i])]
@@ -200,7 +198,7 @@ def _mwc_split(sel: Selection, mask: np.ndarray, fig: dict) -> dict:
     side_groups = np.where(sel.sides, 0, -1) if sel.n_matches else np.zeros((0, 2), dtype=np.int64)
     parts = kernel.figures(kernel.sums(sel, mask, None, 1, side_groups=side_groups))
     out = {key: parts[key] for key in ("checker_mwc_loss", "cube_mwc_loss", "checker_l7", "cube_l7")}
-    out["money_decisions"] = int((mask & np.isnan(mwc_of(sel))).sum())
+    out["money_decisions"] = int((mask & np.isnan(kernel.mwc_loss_of(sel))).sum())
     return out
 
 
@@ -211,7 +209,7 @@ def rolling(sel: Selection, mask: np.ndarray, ns=ROLLING_NS) -> list:
     "mwc_loss" (pp over the match-play ones; None if all are money)}."""
     idx = np.nonzero(mask)[0]
     e = np.nan_to_num(sel.decisions.error, nan=0.0)
-    ell = mwc_of(sel)
+    ell = kernel.mwc_loss_of(sel)
     out = []
     for n in ns:
         last = idx[-n:] if n <= len(idx) else idx
@@ -236,7 +234,7 @@ def costliest(sel: Selection, mask: np.ndarray, n: int = TOP_N, metric: str = "p
         idx = np.nonzero(mask & (micro(e) > 0))[0]
     if vocabulary.metric(metric).figure == "pr":
         return cost_order(sel, idx)[:n]
-    ell = mwc_of(sel)[idx]
+    ell = kernel.mwc_loss_of(sel)[idx]
     ell_key = np.where(np.isnan(ell), -1.0, np.round(ell * 1e9))
     return idx[np.lexsort((idx, -micro(e[idx]), -ell_key))][:n]
 
