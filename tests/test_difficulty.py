@@ -341,6 +341,15 @@ def test_positions_show_d_and_every_figure_adds_up_from_them(name, tmp_path):
         assert csv.splitlines()[0].endswith("difficulty_mpt,difficulty_mwc,difficulty_truncated")
         text = run_cli_inprocess("positions", "--player", p, "--limit", "3", db=db).stdout
         assert "d mpt" in text and "d = difficulty" in text
+    # the text tables of `matches` and `players` print the same excess and avoidable count
+    matches_text = run_cli_inprocess("matches", db=db).stdout.splitlines()
+    players_text = run_cli_inprocess("players", db=db).stdout.splitlines()
+    assert "excess  avoidable" in matches_text[1] and "excess  avoidable" in players_text[1]
+    for s in sides:
+        for lines in (matches_text, players_text):
+            row = next(line for line in lines if s["player"] in line).split()
+            at = row.index(f"{s['excess']:.2f}")
+            assert row[at + 1] == str(s["avoidable_errors"])
 
 
 def test_relabel_makes_d_again_from_the_stored_rows(tmp_path):

@@ -4,7 +4,7 @@ other checks read are documented in docs/commands.md)."""
 from __future__ import annotations
 
 from ..commands import View
-from ..metrics.figures import per_side
+from ..metrics.figures import DIFFICULTY_KEYS, per_side
 from .formatting import DASH, Table, elo_text, num, safe_text, scope_text, table, table_html
 
 
@@ -57,16 +57,20 @@ def matches_text(obj: dict) -> str:
                 num(s["pr"]),
                 num(s["mwc_loss"]),
                 num(s["l7"]),
+                num(s["excess"]),
+                num(s["avoidable_errors"], 0),
                 elo_text(s["elo"], s["elo_bound"]),
                 num(s["luck_emg"], 3, signed=True),
                 f"{m['analysis_used']['engine']} {m['analysis_used']['depth'] or ''}".strip() if k == 0 else "",
             ])
     return f"Scope: {scope_text(obj['filter'])}\n" + table(
         rows,
-        ["id", "date", "length", "player", "result", "decisions", "PR", "MWC lost", "L7", "Elo", "luck EMG",
-         "analysis"],
-        "lllllrrrrrrl",
-    ) + "\n(PR = 500 × error / decisions, XG's counting; MWC and L7 in % points; Elo against the engine)"
+        ["id", "date", "length", "player", "result", "decisions", "PR", "MWC lost", "L7", "excess", "avoidable",
+         "Elo", "luck EMG", "analysis"],
+        "lllllrrrrrrrrl",
+    ) + ("\n(PR = 500 × error / decisions, XG's counting; MWC, L7 and excess in % points; "
+         "excess = Σ(ℓ − d), MWC lost beyond the difficulty of the positions; avoidable = errors with d ≤ ℓ/10; "
+         "Elo against the engine)")
 
 
 def matches_html(obj: dict, limit: int = None) -> str:
@@ -100,7 +104,7 @@ def matches_html(obj: dict, limit: int = None) -> str:
 
 SIDE_COLUMNS = ("decisions", "checker_decisions", "double_decisions", "take_decisions", "error_emg", "pr",
                 "checker_pr", "cube_pr", "mwc_loss", "l7", "elo", "errors", "blunders", "snowie_er", "luck_emg",
-                "luck_rolls")
+                "luck_rolls", *DIFFICULTY_KEYS)
 
 
 def matches_table(obj: dict) -> Table:

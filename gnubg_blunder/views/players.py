@@ -170,9 +170,11 @@ def players_text(objs: list, flt: dict, *, total: int, sort: tuple, filters: lis
             + _figure_cells(o, metric)
             + [num(o["snowie_er"]), _int(o["blunders"]), _signed(o["luck_per_roll"])]
             + ([num(o["l7"])] if metric == "pr" else [])
+            + [num(o["excess"]), _int(o["avoidable_errors"])]
         )
     headers = ([""] if marked else []) + (["player", "matches", "W–L", "decisions"] + _figure_headers(metric)
-                                          + ["Snowie ER", "blunders", "luck/roll"] + (["L7"] if metric == "pr" else []))
+                                          + ["Snowie ER", "blunders", "luck/roll"] + (["L7"] if metric == "pr" else [])
+                                          + ["excess", "avoidable"])
     align = ("ll" if marked else "l") + "r" * (len(headers) - (2 if marked else 1))
     lines.append(table(rows, headers, align))
     notes = []
@@ -181,6 +183,8 @@ def players_text(objs: list, flt: dict, *, total: int, sort: tuple, filters: lis
         notes.append("L7 = MWC lost per 7-point match (% points, match play only)")
     else:
         notes.append(f"metric: {metric_words(metric)}; checker and cube parts add up")
+    notes.append("excess = Σ(ℓ − d) in % points, MWC lost beyond the difficulty d of the positions (match play); "
+                 "avoidable = errors with d ≤ ℓ/10 (SPEC §6)")
     notes.append("Snowie ER = the player's error over both players' moves (×500; gnubg prints twice this); "
                  "luck/roll in signed mpt over rolls with known luck; W–L from points (SPEC §4)")
     key, desc = sort
