@@ -24,6 +24,9 @@ DEFAULT_PLUGINS = (
     "gnubg_blunder.default_plugins.summary_commands",
     "gnubg_blunder.default_plugins.check_command",
     "gnubg_blunder.default_plugins.review_commands",
+    "gnubg_blunder.default_plugins.plan_commands",
+    "gnubg_blunder.default_plugins.references_commands",
+    "gnubg_blunder.default_plugins.tournament_commands",
 )
 
 ENTRY_POINT_GROUP = "gnubg_blunder"
