@@ -247,6 +247,10 @@ def _configure(p) -> None:
     from ..commands import add_filter_arguments, add_metric
 
     p.add_argument("--html", metavar="FILE", help="write the report to FILE")
+    p.add_argument("--match", metavar="ID|last",
+                   help="the page of one match instead: its head, the review (the side(s) `review` picks: "
+                        "--player, else the main player, else both), the cumulative MWC lost of both sides "
+                        "across its decisions (money: EMG) and the transcript")
     add_metric(p)
     for action in p._actions:
         if action.dest == "metric":
@@ -276,6 +280,15 @@ def _run(args, ctx) -> int:
     store = ctx.store()
     flt = filter_from_args(args, ctx)
     check_player(store, flt)
+    if args.match:
+        from .match_report import write_match_report
+
+        try:
+            obj = write_match_report(store, flt, thresholds_for(store), args.match, args.html, title=args.title)
+        except OSError as exc:
+            raise UserError(f"{args.html}: {exc.strerror or exc}") from None
+        ctx.print(f"report of match {obj['match_id']} written to {args.html}")
+        return 0
     try:
         write_report(store, flt, thresholds_for(store), args.html, metric=args.metric, title=args.title)
     except OSError as exc:
@@ -288,7 +301,8 @@ def command():
     """The ``report`` command (a :class:`gnubg_blunder.commands.Command`)."""
     from ..commands import Command
 
-    return Command("report", "a standalone HTML report (no scripts, inline SVG)", _run, _configure)
+    return Command("report", "a standalone HTML report (no scripts, inline SVG): the collection, or one match "
+                   "with --match ID|last", _run, _configure)
 
 
 def auto_report(store, context) -> None:

@@ -28,13 +28,13 @@ def _options(parser) -> None:
                              "cumulative MWC lost of each side")
 
 
-def _match_id(text) -> int:
+def _match_id(text, what: str = "review") -> int:
     try:
         n = int(text)
     except (TypeError, ValueError):
-        raise UserError(f"review {text!r}: give a match ID (a number, see `matches`) or last") from None
+        raise UserError(f"{what} {text!r}: give a match ID (a number, see `matches`) or last") from None
     if n <= 0:
-        raise UserError(f"review {text}: match IDs start at 1")
+        raise UserError(f"{what} {text}: match IDs start at 1")
     return n
 
 
@@ -43,31 +43,32 @@ def _latest(selection) -> int:
     return max(selection.matches, key=lambda m: (m.imported_at or "", m.id)).id
 
 
-def select_match(scope, which: str = "last"):
+def select_match(scope, which: str = "last", what: str = "review"):
     """The selection holding the one match to review.  ``last``: the most
     recently stored match the filter keeps; an ID: that match whatever the
     filter's dates, lengths and events (its engine and depth still pick the
-    analysis)."""
+    analysis).  ``what`` starts the one-line refusals (``review 12: ...``,
+    ``report --match 12: ...``)."""
     flt = scope.filter
     if which in (None, "last"):
         sel = scope.store.select(Filter(player=flt.player, date_from=flt.date_from, date_to=flt.date_to,
                                         lengths=flt.lengths, tournaments=flt.tournaments, engine=flt.engine,
                                         min_depth=flt.min_depth))
         if not sel.matches:
-            raise UserError("review: no stored match " + ("in this filter" if scope_text(flt.to_json()) !=
+            raise UserError(f"{what}: no stored match " + ("in this filter" if scope_text(flt.to_json()) !=
                                                            "every stored match, both sides" else "yet"))
         mid = _latest(sel)
     else:
-        mid = _match_id(which)
+        mid = _match_id(which, what)
     sel = scope.store.select(Filter(engine=flt.engine, min_depth=flt.min_depth), match_ids=[mid])
     if not sel.matches:
         if scope.store.match_players(mid) is None:
-            raise UserError(f"review {mid}: no stored match has this ID (see `matches`)")
-        raise UserError(f"review {mid}: the match has no analysis this filter keeps (engine, depth)")
+            raise UserError(f"{what} {mid}: no stored match has this ID (see `matches`)")
+        raise UserError(f"{what} {mid}: the match has no analysis this filter keeps (engine, depth)")
     return sel
 
 
-def _sides(scope, sel) -> list:
+def _sides(scope, sel, what: str = "review") -> list:
     """Whose review: the filter's player; else the main player (SPEC §14)
     when they played the match; else both."""
     from ..db_settings import main_player
@@ -78,7 +79,7 @@ def _sides(scope, sel) -> list:
         want = scope.store.canonical_name(scope.filter.player).casefold()
         found = [p for p in (0, 1) if names[p] == want]
         if not found:
-            raise UserError(f"review {m.id}: {safe_text(scope.filter.player)} did not play this match "
+            raise UserError(f"{what} {m.id}: {safe_text(scope.filter.player)} did not play this match "
                             f"({safe_text(m.players[0])} vs {safe_text(m.players[1])})")
         return found
     main = main_player(scope.store)

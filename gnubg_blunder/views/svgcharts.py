@@ -249,3 +249,107 @@ def _legend_layout(band_rows: list, width: int) -> list:
         xs = [sum(widths[k:j]) for j in range(k, min(k + per_row, len(widths)))]
         rows.append([(x, k + j) for j, x in enumerate(xs)])
     return rows
+
+
+SERIES_COLOURS = (BAR, ACCENT)
+
+
+def cumulative_chart(series: Sequence[tuple], *, title: str, y_label: str, x_label: str = "decision (match order)",
+                     boundaries: Sequence[tuple] = (), width: int = 640, height: int = 280,
+                     value_format: str = "{:.2f}") -> str:
+    """Running sums of two (or more) sides over one sequence of decisions.
+
+    ``series``: ``(name, ys)`` with ``ys[i]`` the side's running sum after
+    decision ``i + 1`` (every series as long as the sequence); each is drawn
+    from 0 at x = 0 as a polyline whose ``<title>`` names its side and its
+    last value, and named in a legend with that value.  ``boundaries``:
+    ``(k, label)`` — a dashed vertical line between decision ``k`` and
+    ``k + 1`` (a new game starts after decision ``k``), its label at the top,
+    labels thinned so that none prints on another."""
+    def svg(parts, height):
+        return "".join([f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(title)}" '
+                        f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" {FONT} font-size="12">',
+                        f"<title>{escape(title)}</title>",
+                        f'<text x="0" y="16" fill="{INK}" font-weight="bold">{escape(title)}</text>',
+                        *parts, "</svg>"])
+
+    n = max((len(ys) for _name, ys in series), default=0)
+    if not n:
+        return svg([f'<text x="0" y="40" fill="{MUTED}">no decisions</text>'], 60)
+    parts = []
+    legend_h = 18 * len(series)
+    left, right, top = 56, 16, 60  # title, y-axis title, game labels above the plot
+    bottom = 44 + legend_h + 6
+    plot_h = max(height - top - bottom, MIN_PLOT_H)
+    height = top + plot_h + bottom
+    plot_w = width - left - right
+    base = top + plot_h
+
+    values = [y for _name, ys in series for y in ys if y is not None] + [0.0]
+    lo, hi = min(values), max(values)
+    step = _nice_step(max(hi - lo, 1e-6) * 1.05)
+    y0 = step * math.floor(lo / step) if lo < 0 else 0.0
+    y1 = step * math.ceil(max(hi, y0 + step * 0.5) * 1.05 / step) if hi > 0 else y0 + step
+    if y1 <= y0:
+        y1 = y0 + step
+
+    def sx(x):
+        return left + plot_w * x / n
+
+    def sy(y):
+        return base - plot_h * (y - y0) / (y1 - y0)
+
+    parts.append(f'<line x1="{left}" y1="{_n(base)}" x2="{width - right}" y2="{_n(base)}" stroke="{MUTED}"/>')
+    parts.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{_n(base)}" stroke="{MUTED}"/>')
+    k = 0
+    while y0 + k * step <= y1 + 1e-9:
+        yv = y0 + k * step
+        label = value_format.format(yv) if step < 0.1 else _n(yv)
+        parts.append(f'<text x="{left - 4}" y="{_n(sy(yv) + 4)}" text-anchor="end" fill="{MUTED}">'
+                     f"{escape(label)}</text>")
+        if k:
+            parts.append(f'<line x1="{left}" y1="{_n(sy(yv))}" x2="{width - right}" y2="{_n(sy(yv))}" '
+                         f'stroke="#eaeef2"/>')
+        k += 1
+    parts.append(f'<text x="4" y="34" fill="{MUTED}">{escape(y_label)}</text>')
+
+    # game boundaries: dashed lines, their labels thinned to fit
+    last_label_x = -1e9
+    for kk, label in boundaries:
+        x = sx(kk + 0.5)
+        parts.append(f'<line class="boundary" x1="{_n(x)}" y1="{top - 4}" x2="{_n(x)}" y2="{_n(base)}" '
+                     f'stroke="{MUTED}" stroke-dasharray="3 3" stroke-width="0.8"/>')
+        w = _text_w(str(label), 10)
+        if x - w / 2 >= last_label_x + 4 and x + w / 2 <= width:
+            parts.append(f'<text x="{_n(x)}" y="{top - 8}" text-anchor="middle" fill="{MUTED}" font-size="10">'
+                         f"{escape(str(label))}</text>")
+            last_label_x = x + w / 2
+
+    # x ticks: a nice step over 0..n, n itself always numbered
+    xstep = max(1, int(_nice_step(n, max(2, int(plot_w // MIN_TICK_GAP)))))
+    ticks = list(range(0, n + 1, xstep))
+    if ticks[-1] != n:
+        if (n - ticks[-1]) * plot_w / n < MIN_TICK_GAP and len(ticks) > 1:
+            ticks[-1] = n
+        else:
+            ticks.append(n)
+    for t in ticks:
+        parts.append(f'<text x="{_n(sx(t))}" y="{_n(base + 16)}" text-anchor="middle" fill="{MUTED}">{t}</text>')
+    parts.append(f'<text x="{_n(left + plot_w / 2)}" y="{_n(base + 32)}" text-anchor="middle" fill="{MUTED}">'
+                 f"{escape(x_label)}</text>")
+
+    for s, (name, ys) in enumerate(series):
+        colour = SERIES_COLOURS[s % len(SERIES_COLOURS)]
+        pts, prev = [f"{_n(sx(0))},{_n(sy(0))}"], 0.0
+        for i, y in enumerate(ys, 1):
+            prev = prev if y is None else y
+            pts.append(f"{_n(sx(i))},{_n(sy(prev))}")
+        end = value_format.format(prev)
+        dash = ' stroke-dasharray="6 3"' if s % 2 else ""
+        parts.append(f'<polyline class="series" points="{" ".join(pts)}" fill="none" stroke="{colour}" '
+                     f'stroke-width="2"{dash}><title>{escape(f"{name}: {end} at the end")}</title></polyline>')
+        y = base + 44 + 18 * s
+        parts.append(f'<line x1="{left}" y1="{_n(y - 4)}" x2="{left + 22}" y2="{_n(y - 4)}" stroke="{colour}" '
+                     f'stroke-width="2"{dash}/>'
+                     f'<text x="{left + 28}" y="{_n(y)}" fill="{INK}">{escape(f"{name}: {end}")}</text>')
+    return svg(parts, height)
