@@ -4,8 +4,9 @@ gnubg has no callback when an analysis ends, so the plugin brings its own
 commands (SPEC §15): ``bdb.analyse()`` runs gnubg's analysis with the user's
 settings, stores the match and prints the summary and the match review;
 ``bdb.store()`` stores the current, already analysed match (and prints them);
-``bdb.review()`` prints the review of the last stored match; ``bdb("stats --player NAME")`` takes the
-same words as the ``gnubg-blunder`` command line.
+``bdb.review()`` prints the review of the last stored match; ``bdb.report()`` writes the HTML page of
+the match just stored (``bdb.report(match="all")``: the collection report); ``bdb("stats --player NAME")``
+takes the same words as the ``gnubg-blunder`` command line.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ class Bdb:
 
     def __init__(self, db_path=None):
         self.db_path = db_path
+        self.stored_match_id = None  # the match bdb.analyse() / bdb.store() stored (or found stored) last
 
     def _ctx(self, summary=False) -> Context:
         return Context(db_path=self.db_path, out=sys.stdout, err=_Said(sys.stdout), summary=summary,
@@ -73,6 +75,10 @@ class Bdb:
 
     def __call__(self, line: str = "--help") -> None:
         """Run a gnubg-blunder command: ``bdb("stats --player NAME")``."""
+        self._run(line)
+
+    def _run(self, line: str) -> int:
+        """Run a command line; its exit status (1 after a failure said in one line)."""
         ctx = self._ctx()
         try:
             status = run_line(line, ctx)
@@ -81,11 +87,12 @@ class Bdb:
                 status = int(exc.code or 0)
             else:
                 print(_failure(ctx, exc, f"bdb({line!r})"))
-                return None
+                return 1
         finally:
             _close(ctx)
         if status and not ctx.err.used:
             print(f"(gnubg-blunder: exit status {status})")
+        return status
 
     def store(self):
         """Store the current match as gnubg analysed it, then print its summary."""
@@ -112,6 +119,8 @@ class Bdb:
             return None
         match = match_from_dict(data, source_path=None)
         result = store_match(ctx, match)
+        if result.match_id is not None:
+            self.stored_match_id = result.match_id
         print("gnubg-blunder: " + describe(match, result, ctx.store()))
         if result.status == "already stored":
             from ..views.match_summary import match_summary_text
@@ -201,24 +210,39 @@ class Bdb:
                 shutil.rmtree(tmp, ignore_errors=True)
         return None
 
-    def report(self, path=None, options: str = ""):
-        """Write the HTML report (``report --html PATH OPTIONS``, the same
-        words as the command line, e.g. ``bdb.report(options="--player NAME")``);
-        default path: ~/gnubg-blunder-report.html."""
+    def report(self, path=None, options: str = "", match="stored"):
+        """Write an HTML report (``report --html PATH OPTIONS``, the same
+        words as the command line).
+
+        ``match``: ``"stored"`` (the default) the page of the match that
+        ``bdb.analyse()`` / ``bdb.store()`` stored in this gnubg session
+        (``report --match ID``), or the collection report when none was
+        stored yet; an ID or ``"last"``: that match's page; ``"all"``: the
+        collection report (``options`` its filter, e.g.
+        ``bdb.report(match="all", options="--player NAME")``).  Default path:
+        ~/gnubg-blunder-match-ID.html for a match, ~/gnubg-blunder-report.html
+        for the collection.  Returns the path written to."""
         import os
         import shlex
 
         try:
-            path = os.path.expanduser(path or "~/gnubg-blunder-report.html")
-            line = f"report --html {shlex.quote(path)} {options}".strip()
-        except Exception as exc:  # a path that is not text
+            which = "all" if match is None else str(match).strip()
+            if which == "stored":
+                which = "all" if self.stored_match_id is None else str(self.stored_match_id)
+            if any(w == "--match" or w.startswith("--match=") for w in shlex.split(options or "")):
+                which = "all"  # the options say which match
+            default = "~/gnubg-blunder-report.html" if which == "all" else f"~/gnubg-blunder-match-{which}.html"
+            path = os.path.expanduser(str(path or default))
+            chosen = "" if which == "all" else f"--match {shlex.quote(which)} "
+            line = f"report {chosen}--html {shlex.quote(path)} {options or ''}".strip()
+        except Exception as exc:  # a path that is not text, unbalanced quotes
             print(f"gnubg-blunder: report: {_one_line(exc)}")
             return None
-        self(line)
-        return path
+        return None if self._run(line) else path
 
     def __repr__(self):
-        return (f"<gnubg-blunder {__version__}: bdb.analyse(), bdb.store(), bdb.review(), bdb.report(), "
+        return (f"<gnubg-blunder {__version__}: bdb.analyse(), bdb.store(), bdb.review(), "
+                f'bdb.report() (the match just stored; match=ID for another, match="all" for the collection), '
                 f'bdb.open_xg(FILE), bdb("stats --player NAME"), bdb("--help")>')
 
 
