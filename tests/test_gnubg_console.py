@@ -62,6 +62,9 @@ def test_install_gnubg_then_analyse_in_gnubg(home):
         ">bdb.store()",
         '>print("@@ review")',
         ">bdb.review()",
+        '>print("@@ report")',
+        ">print(bdb.report())",  # the match just stored: ~/gnubg-blunder-match-1.html
+        '>print(bdb.report(match="all"))',  # the collection: ~/gnubg-blunder-report.html
         '>print("@@ end")',
         "show statistics match",
         "",
@@ -84,7 +87,7 @@ def test_install_gnubg_then_analyse_in_gnubg(home):
     assert first.count("Decision") and "Position ID:" in first and "Hasty vs considered: no durations" in first
     again = out[out.index("@@ store again"):out.index("@@ review")]
     assert "already stored" in again and "Match review — match 1" in again
-    review = out[out.index("@@ review"):out.index("@@ end")]
+    review = out[out.index("@@ review"):out.index("@@ report")]
     assert "Match review — match 1" in review
     for part in (first, again, review):
         for name in ("charlot1", "charlot2"):
@@ -106,6 +109,19 @@ def test_install_gnubg_then_analyse_in_gnubg(home):
         assert g["snowie_er"] == pytest.approx(-ref["overall:Snowie error rate"], abs=0.06)
         assert side["luck_emg"] == pytest.approx(ref["luck:Luck total EMG (MWC)"], abs=0.0015)
         assert side["luck_mwc"] == pytest.approx(ref["luck:Luck total EMG (MWC) paren"], abs=0.006)
+
+    # >bdb.report() right after the store: that match's page, whose curve ends at each side's MWC lost;
+    # match="all": the collection report
+    said = out[out.index("@@ report"):out.index("@@ end")]
+    page_path, collection_path = home / "gnubg-blunder-match-1.html", home / "gnubg-blunder-report.html"
+    assert f"report of match 1 written to {page_path}" in said and f"report written to {collection_path}" in said
+    page = page_path.read_text(encoding="utf-8")
+    assert "<title>Match 1: charlot1 vs charlot2</title>" in page and "Match review — match 1" in page
+    for side in matches[0]["sides"]:
+        assert f'{side["player"]}: {side["mwc_loss"]:.2f} at the end</title>' in page
+    transcript = page[page.index('<section id="transcript">'):]
+    assert f"<h2>Transcript: {transcript.count('<tr') - 1} decisions</h2>" in transcript
+    assert "<b>Scope:</b> every stored match" in collection_path.read_text(encoding="utf-8")
 
 
 def test_store_refuses_an_unanalysed_match(home):
