@@ -102,7 +102,8 @@ def chart_svg(obj: dict) -> str:
     return cumulative_chart([(s["player"], s["values"]) for s in curve["series"]],
                             title=f"Cumulative {'error' if money else 'MWC lost'} of each side, decision by decision",
                             y_label=f"cumulative {what}", x_label="decision of the match (in order)",
-                            boundaries=boundaries, value_format="{:.3f}" if money else "{:.2f}")
+                            boundaries=boundaries, width=900, value_format="{:.3f}" if money else "{:.2f}",
+                            min_span=0.1 if money else 1.0)
 
 
 def chart_html(obj: dict) -> str:
@@ -111,7 +112,7 @@ def chart_html(obj: dict) -> str:
                      + (" EMG" if money else " %") for s in obj["curve"]["series"])
     note = ("Each side's running sum over its counted decisions (XG's rules: forced plays and clear "
             "no-doubles add nothing); dashed vertical lines: a new game starts. At the end: " + ends
-            + ("." if money else " — each side's MWC lost of `matches`."))
+            + ("." if money else " — each side's MWC lost of <code>matches</code>."))
     return (f'<section id="curve"><h2>{"Error" if money else "MWC lost"} across the match</h2>'
             f"{chart_svg(obj)}<p class=\"note\">{note}</p></section>")
 

@@ -256,7 +256,7 @@ SERIES_COLOURS = (BAR, ACCENT)
 
 def cumulative_chart(series: Sequence[tuple], *, title: str, y_label: str, x_label: str = "decision (match order)",
                      boundaries: Sequence[tuple] = (), width: int = 640, height: int = 280,
-                     value_format: str = "{:.2f}") -> str:
+                     value_format: str = "{:.2f}", min_span: float = 1.0) -> str:
     """Running sums of two (or more) sides over one sequence of decisions.
 
     ``series``: ``(name, ys)`` with ``ys[i]`` the side's running sum after
@@ -265,7 +265,8 @@ def cumulative_chart(series: Sequence[tuple], *, title: str, y_label: str, x_lab
     last value, and named in a legend with that value.  ``boundaries``:
     ``(k, label)`` — a dashed vertical line between decision ``k`` and
     ``k + 1`` (a new game starts after decision ``k``), its label at the top,
-    labels thinned so that none prints on another."""
+    labels thinned so that none prints on another.  The y axis spans at
+    least ``min_span`` (a match without errors still has a readable axis)."""
     def svg(parts, height):
         return "".join([f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(title)}" '
                         f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" {FONT} font-size="12">',
@@ -287,9 +288,10 @@ def cumulative_chart(series: Sequence[tuple], *, title: str, y_label: str, x_lab
 
     values = [y for _name, ys in series for y in ys if y is not None] + [0.0]
     lo, hi = min(values), max(values)
-    step = _nice_step(max(hi - lo, 1e-6) * 1.05)
+    hi = max(hi, lo + min_span)
+    step = _nice_step((hi - lo) * 1.05)
     y0 = step * math.floor(lo / step) if lo < 0 else 0.0
-    y1 = step * math.ceil(max(hi, y0 + step * 0.5) * 1.05 / step) if hi > 0 else y0 + step
+    y1 = step * math.ceil(hi * 1.05 / step)
     if y1 <= y0:
         y1 = y0 + step
 
