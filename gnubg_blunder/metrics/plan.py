@@ -1,0 +1,273 @@
+"""The study plan (SPEC §9): which families of errors to study first.
+
+A **family** is (game plan, nature, theme): the game plan of the position
+(``labels.ALL_GAME_PLANS``), the nature of the decision (``"checker"`` or
+``"cube"``) and the theme of its error (``labels.THEMES`` but "theme not
+determined").  Its name is one string, the same in every command, the
+``--family`` filter and the reference positions / quizzes that reuse it::
+
+    family_name("holding game", "checker", "too many blots")
+    == "holding game/checker/too many blots"
+
+**Members** of a family: the counted errors (e ≥ the error threshold, the
+thresholds of the scope) of the scope's mask whose labels are the family's.
+**Quantified** members: ℓ (MWC loss) and d (difficulty in MWC) both known —
+match play with a MWC conversion factor and a d; money errors have no ℓ, so
+they are members but not quantified.
+
+Recoverable R = Σ(ℓ − d) over the quantified members (signed, fractions of
+MWC here, percentage points in the object); the member count treated as
+Poisson gives Var(R) = Σ(ℓ − d)², interval R ± 1.96 √Var.  A family is in the
+plan with ≥ 5 quantified members and a lower bound > 0, ordered by lower
+bound descending (ties: larger R, then the name); every other family is
+"to confirm", unranked, listed after the plan in the order of its name.
+
+Public names other modules import (the tournament review, the reference
+positions, the quizzes):
+
+- ``FAMILY_SEPARATOR``, :func:`family_name`, :func:`parse_family`
+  (a name as a user typed it → (game plan, nature, theme), or ValueError
+  naming the closest names), ``FAMILIES`` / ``FAMILY_NAMES`` (every possible
+  family, in code order);
+- :func:`family_codes` (the family index of each decision of a selection, -1
+  none), :func:`family_mask`, :func:`restrict_to_family` (the ``--family``
+  filter on a selection);
+- :func:`plan_mask` (the usual scope mask: counted decisions of the
+  filter's side(s) and decision type), :func:`member_masks`,
+  :func:`study_plan`, :func:`family_members` (a family's member indices,
+  largest ℓ − d first).
+
+Pure numpy: no SQL, no I/O.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Optional
+
+import numpy as np
+
+from ..labels import ALL_GAME_PLANS, CHECKER_THEMES, CUBE_THEMES, THEMES
+from .arrays import LABEL_CODES, Selection
+from .counting import K_CHECKER, Thresholds, counted, kind_mask
+from .kernel import difficulty_mwc_of, money_matches
+
+FAMILY_SEPARATOR = "/"
+CHECKER, CUBE = "checker", "cube"
+NATURES = (CHECKER, CUBE)
+NATURE_THEMES = {CHECKER: tuple(CHECKER_THEMES), CUBE: tuple(CUBE_THEMES)}
+MIN_QUANTIFIED = 5  # SPEC §9: in the plan from 5 quantified members
+Z95 = 1.96
+IN_PLAN, TO_CONFIRM = "plan", "to confirm"
+
+# every possible family, in code order: game plan, then nature, then theme
+FAMILIES = tuple((plan, nature, theme) for plan in ALL_GAME_PLANS for nature in NATURES
+                 for theme in NATURE_THEMES[nature])
+
+
+def family_name(game_plan: str, nature: str, theme: str) -> str:
+    """The one spelling of a family: ``"holding game/checker/too many blots"``."""
+    return FAMILY_SEPARATOR.join((game_plan, nature, theme))
+
+
+FAMILY_NAMES = tuple(family_name(*f) for f in FAMILIES)
+FAMILY_INDEX = {name: k for k, name in enumerate(FAMILY_NAMES)}
+_BY_FOLDED = {name.casefold(): name for name in FAMILY_NAMES}
+
+
+def _lookup_table() -> np.ndarray:
+    """table[game plan code, nature code, theme code] -> family index, -1."""
+    plans, themes = LABEL_CODES["game_plan"], LABEL_CODES["theme"]
+    table = np.full((len(plans), len(NATURES), len(THEMES)), -1, dtype=np.int32)
+    for k, (plan, nature, theme) in enumerate(FAMILIES):
+        table[plans[plan], NATURES.index(nature), themes[theme]] = k
+    return table
+
+
+_TABLE = _lookup_table()
+
+
+def closest_families(text: str, limit: int = 5) -> list:
+    """The family names nearest to ``text`` (containing it, then alike)."""
+    import difflib
+
+    low = " ".join(str(text).split()).casefold()
+    parts = [p.strip() for p in low.split(FAMILY_SEPARATOR) if p.strip()]
+    containing = [n for n in FAMILY_NAMES if parts and all(p in n.casefold() for p in parts)]
+    alike = [_BY_FOLDED[k] for k in difflib.get_close_matches(low, list(_BY_FOLDED), n=limit, cutoff=0.4)]
+    out = []
+    for n in alike + containing:
+        if n not in out:
+            out.append(n)
+    return out[:limit]
+
+
+def parse_family(text: str) -> tuple:
+    """(game plan, nature, theme) of a family name as a user typed it
+    (case and spaces around the separator do not matter); ValueError with
+    the closest names otherwise."""
+    parts = [" ".join(p.split()) for p in str(text).split(FAMILY_SEPARATOR)]
+    name = _BY_FOLDED.get(FAMILY_SEPARATOR.join(parts).casefold())
+    if name is None:
+        near = closest_families(text)
+        hint = f" (closest: {'; '.join(near)})" if near else ""
+        raise ValueError(f"no family {str(text)!r}: a family is GAME PLAN{FAMILY_SEPARATOR}checker|cube"
+                         f"{FAMILY_SEPARATOR}THEME{hint}")
+    return FAMILIES[FAMILY_INDEX[name]]
+
+
+def canonical_family(text: str) -> str:
+    """The family's one spelling (``parse_family`` then ``family_name``)."""
+    return family_name(*parse_family(text))
+
+
+# -- per decision -----------------------------------------------------------------
+
+def family_codes(sel: Selection) -> np.ndarray:
+    """The family index (into ``FAMILIES`` / ``FAMILY_NAMES``) of each
+    decision, -1 where it has none: no theme (no error), "theme not
+    determined", no game plan or kind."""
+    dec = sel.decisions
+    n = len(dec)
+    if not n:
+        return np.zeros(0, dtype=np.int32)
+    plan = dec.game_plan.astype(np.int64)
+    theme = dec.theme.astype(np.int64)
+    nature = np.where(dec.kind == K_CHECKER, 0, 1)
+    ok = (plan >= 0) & (theme >= 0) & (dec.kind >= 0)
+    codes = _TABLE[np.where(ok, plan, 0), nature, np.where(ok, theme, 0)]
+    return np.where(ok, codes, -1).astype(np.int32)
+
+
+def family_mask(sel: Selection, family: str) -> np.ndarray:
+    """The decisions of the selection whose labels are ``family``'s."""
+    k = FAMILY_INDEX[canonical_family(family)]
+    return family_codes(sel) == k
+
+
+def restrict_to_family(sel: Selection, family: Optional[str]) -> Selection:
+    """The ``--family`` filter: the same matches, rolls and sides, only the
+    decisions of ``family`` (None: the selection as it is)."""
+    if not family:
+        return sel
+    return dataclasses.replace(sel, decisions=sel.decisions.take(family_mask(sel, family)))
+
+
+def plan_mask(sel: Selection, decision_type: str = "all") -> np.ndarray:
+    """The usual scope of a plan: counted decisions of the filter's side(s)
+    and decision type."""
+    dec = sel.decisions
+    if not len(dec):
+        return np.zeros(0, dtype=bool)
+    return counted(dec) & sel.decision_side_mask() & kind_mask(dec, decision_type)
+
+
+def excess_of(sel: Selection) -> np.ndarray:
+    """ℓ − d of each decision (fractions of MWC), NaN where either is
+    unknown: money, no MWC conversion factor, no d."""
+    dec = sel.decisions
+    if not len(dec):
+        return np.zeros(0)
+    money = money_matches(sel)[dec.match]
+    known = ~money & ~np.isnan(dec.error) & ~np.isnan(dec.mwc_per_emg) & ~np.isnan(dec.difficulty)
+    ell = np.nan_to_num(dec.error, nan=0.0) * np.nan_to_num(dec.mwc_per_emg, nan=0.0)
+    d = np.nan_to_num(difficulty_mwc_of(sel), nan=0.0)
+    return np.where(known, ell - d, np.nan)
+
+
+def member_masks(sel: Selection, mask: np.ndarray, thresholds: Thresholds) -> dict:
+    """The masks and codes behind a plan: ``codes`` (family per decision),
+    ``errors`` (counted errors of ``mask``), ``members`` (errors with a
+    family), ``quantified`` (members with ℓ and d), ``excess`` (ℓ − d,
+    NaN where unknown)."""
+    dec = sel.decisions
+    codes = family_codes(sel)
+    base = np.asarray(mask, dtype=bool) & counted(dec) if len(dec) else np.zeros(0, dtype=bool)
+    err, _blunder = thresholds.classify(dec.error)
+    errors = base & err
+    members = errors & (codes >= 0)
+    excess = excess_of(sel)
+    quantified = members & ~np.isnan(excess)
+    return {"codes": codes, "errors": errors, "members": members, "quantified": quantified, "excess": excess}
+
+
+def recoverable(excess) -> tuple:
+    """(R, [low, high]) of ℓ − d values (fractions of MWC): R = Σ, the
+    interval R ± 1.96 √Σ(ℓ − d)² (SPEC §9, the count Poisson); (None, None)
+    without a value."""
+    x = np.asarray(excess, dtype=np.float64)
+    if not len(x):
+        return None, None
+    r = float(x.sum())
+    half = Z95 * math.sqrt(float((x * x).sum()))
+    return r, [r - half, r + half]
+
+
+def study_plan(sel: Selection, mask: np.ndarray, thresholds: Thresholds = Thresholds()) -> dict:
+    """The study plan of the decisions of ``mask`` (usually
+    :func:`plan_mask`; the function keeps only counted decisions of it).
+
+    Returns ``{"families": [...], "outside": {"no_theme", "not_quantified"}}``:
+    one object per family holding at least one member —
+    ``family`` (its name), ``game_plan``, ``nature``, ``theme``, ``members``,
+    ``quantified``, ``recoverable`` (R, % points of MWC; None without a
+    quantified member), ``recoverable_ci`` ([low, high], % points, or None),
+    ``status`` ("plan" or "to confirm") — the plan first (lower bound
+    descending, then R descending, then name), then "to confirm" by name;
+    ``outside``: ``no_theme`` (counted errors without a family: no theme or
+    "theme not determined"), ``not_quantified`` (members without ℓ or d:
+    money, or d unknown)."""
+    m = member_masks(sel, mask, thresholds)
+    codes, members, quantified, excess = m["codes"], m["members"], m["quantified"], m["excess"]
+    nf = len(FAMILIES)
+    n_members = np.bincount(codes[members], minlength=nf)
+    n_quant = np.bincount(codes[quantified], minlength=nf)
+    xq = excess[quantified]
+    sum_x = np.bincount(codes[quantified], weights=xq, minlength=nf)
+    sum_x2 = np.bincount(codes[quantified], weights=xq * xq, minlength=nf)
+    plan, confirm = [], []
+    for k in np.nonzero(n_members)[0]:
+        game_plan, nature, theme = FAMILIES[k]
+        q = int(n_quant[k])
+        if q:
+            r = float(sum_x[k])
+            half = Z95 * math.sqrt(max(0.0, float(sum_x2[k])))
+            ci = [r - half, r + half]
+        else:
+            r, ci = None, None
+        status = IN_PLAN if q >= MIN_QUANTIFIED and ci is not None and ci[0] > 0 else TO_CONFIRM
+        row = {
+            "family": FAMILY_NAMES[k], "game_plan": game_plan, "nature": nature, "theme": theme,
+            "members": int(n_members[k]), "quantified": q,
+            "recoverable": None if r is None else 100 * r,
+            "recoverable_ci": None if ci is None else [100 * ci[0], 100 * ci[1]],
+            "status": status,
+        }
+        (plan if status == IN_PLAN else confirm).append((ci, r, row))
+    plan.sort(key=lambda t: (-t[0][0], -t[1], t[2]["family"]))
+    confirm.sort(key=lambda t: t[2]["family"])
+    return {
+        "families": [row for _ci, _r, row in plan + confirm],
+        "outside": {
+            "no_theme": int((m["errors"] & (codes < 0)).sum()),
+            "not_quantified": int((members & ~quantified).sum()),
+        },
+    }
+
+
+def family_members(sel: Selection, mask: np.ndarray, thresholds: Thresholds, family: str) -> np.ndarray:
+    """The member indices of ``family`` among ``mask``: quantified members
+    by ℓ − d descending, then the others (money, d unknown) by e
+    descending; ties in the order of the arrays (match, then move order)."""
+    m = member_masks(sel, mask, thresholds)
+    k = FAMILY_INDEX[canonical_family(family)]
+    idx = np.nonzero(m["members"] & (m["codes"] == k))[0]
+    if not len(idx):
+        return idx
+    x = m["excess"][idx]
+    quant = ~np.isnan(x)
+    e = np.nan_to_num(sel.decisions.error[idx], nan=0.0)
+    # lexsort: last key first
+    order = np.lexsort((idx, -e, -np.nan_to_num(x, nan=0.0), ~quant))
+    return idx[order]
