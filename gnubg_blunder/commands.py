@@ -186,6 +186,9 @@ def add_filter_arguments(parser, decision_type: bool = True) -> None:
         parser.add_argument("--decision-type", choices=("all", "checker", "cube"), default=None)
     parser.add_argument("--engine", choices=("gnubg", "xg"), help="use this analyser's analysis")
     parser.add_argument("--min-depth", type=float, metavar="PLIES", help="analyses at least this deep (gnubg plies)")
+    parser.add_argument("--family", metavar="FAMILY",
+                        help="only the decisions of one study-plan family, \"GAME PLAN/checker|cube/THEME\" "
+                             "(e.g. \"holding game/checker/too many blots\"; `plan` lists them; docs/plan.md)")
     parser.add_argument("--no-config", dest="no_saved_filter", action="store_true",
                         help="ignore the saved filter for this run")
 

@@ -19,6 +19,7 @@ class Filter:
     decision_type: str = "all"
     engine: Optional[str] = None  # gnubg or xg
     min_depth: Optional[float] = None  # gnubg plies
+    family: Optional[str] = None  # a study-plan family "GAME PLAN/checker|cube/THEME" (SPEC §9; metrics/plan.py)
 
     def __post_init__(self):
         for name in ("date_from", "date_to"):
@@ -40,6 +41,10 @@ class Filter:
             self.lengths = tuple(int(x) for x in self.lengths)
         if self.tournaments is not None:
             self.tournaments = tuple(str(t) for t in self.tournaments)
+        if self.family is not None:
+            from .metrics.plan import canonical_family
+
+            self.family = canonical_family(self.family)  # ValueError naming the closest families
 
     def to_json(self) -> dict:
         d = asdict(self)

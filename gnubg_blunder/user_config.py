@@ -15,7 +15,8 @@ import yaml
 
 from .filters import Filter
 
-FILTER_KEYS = ("player", "date_from", "date_to", "lengths", "tournaments", "decision_type", "engine", "min_depth")
+FILTER_KEYS = ("player", "date_from", "date_to", "lengths", "tournaments", "decision_type", "engine", "min_depth",
+               "family")
 
 
 def config_path() -> Path:
@@ -85,4 +86,5 @@ def filter_flags(args) -> dict:
         "decision_type": getattr(args, "decision_type", None),
         "engine": getattr(args, "engine", None),
         "min_depth": getattr(args, "min_depth", None),
+        "family": getattr(args, "family", None),
     }

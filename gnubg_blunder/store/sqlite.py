@@ -674,7 +674,12 @@ class SQLiteStore:
                 )
             )
             sides.append([n.lower() == wanted for n in names] if wanted is not None else [True, True])
-        return self._arrays(infos, np.array(sides, dtype=bool).reshape(-1, 2), flt.player and canon(flt.player))
+        sel = self._arrays(infos, np.array(sides, dtype=bool).reshape(-1, 2), flt.player and canon(flt.player))
+        if flt.family:  # --family: only that study-plan family's decisions (metrics/plan.py, SPEC §9)
+            from ..metrics.plan import restrict_to_family
+
+            sel = restrict_to_family(sel, flt.family)
+        return sel
 
     # -- the per-analysis array cache ------------------------------------------
     # (array column, SQL expression); integers never NULL in SQL, floats NULL -> NaN
