@@ -15,13 +15,18 @@ builder (:mod:`.build`) makes the decisions.  XG specifics (SPEC §2,
 * checker plays count by XG's own verdict: ``BestMove.Unused == 0`` and
   ``InvalidM == 0``;
 * −1000 in an error field means "not analysed"; luck is ``ErrLuck``;
-* a roll that was never played (the game was resigned after it) is no roll.
+* a roll that was never played (the game was resigned after it) is no roll;
+* durations (seconds) come from the clock time left on each turn's Cube
+  record (v28+ ``TimeBot``/``TimeTop``) in clocked matches only
+  (:func:`turn_durations`; the rule and its assumptions: docs/xg-reader.md,
+  "Durations from the clock").
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional, Tuple
 
 from ..board.ids import board_from_xg, play_from_xg_move
 from ..model import SOURCE_XG, Match
@@ -72,11 +77,19 @@ def read_match(path, xg=None, require_analysis: bool = True) -> Match:
             xg = read_xg(path)
         except XgFormatError as exc:
             raise MatchImportError(exc.problem) from None
-    src = source_from_xg(xg, str(path))
-    return build_match(src, require_analysis=require_analysis)
+    src, roles = _source(xg, str(path))
+    match = build_match(src, require_analysis=require_analysis)
+    _set_durations(match, roles, turn_durations(xg))
+    return match
 
 
 def source_from_xg(xg, source_path: Optional[str] = None) -> SourceMatch:
+    return _source(xg, source_path)[0]
+
+
+def _source(xg, source_path: Optional[str]):
+    """The source records, and per game, per source record, whose clock its
+    decisions read: ``(turn, "mover" | "responder")`` or ``None``."""
     m = xg.match
     if m.Variation not in (0, None):
         raise MatchImportError(f"XG variation {m.Variation} is not standard backgammon")
@@ -100,11 +113,14 @@ def source_from_xg(xg, source_path: Optional[str] = None) -> SourceMatch:
         source_path=source_path,
         kind=xg.kind,
     )
+    roles = []
     for game in xg.games:
-        src.games.append(_game(xg, game, length))
+        sg, game_roles = _game(xg, game, length)
+        src.games.append(sg)
+        roles.append(game_roles)
     if not src.games:
         raise MatchImportError("the file holds no game")
-    return src
+    return src, roles
 
 
 def _game(xg, game, length: int) -> SourceGame:
@@ -123,14 +139,24 @@ def _game(xg, game, length: int) -> SourceGame:
         initial_cube=2 ** int(h.NumberOfAutoDoubles) if h.NumberOfAutoDoubles and length == 0 else 1,
     )
     pending_cube = {}  # player -> SourceCube of a no double, for that player's next roll
+    roles = []  # per source record: (turn, role) or None (see _source)
+    turn = -1  # index of the game's last Cube record: the turn under way
     for rec in game.records:
         if isinstance(rec, Cube):
+            turn += 1
+            n = len(sg.records)
             _cube_record(xg, rec, sg, pending_cube)
+            new = len(sg.records) - n
+            if rec.Double == 1 and rec.Take in (0, 1) and new == 2:
+                roles += [(turn, "mover"), (turn, "responder")]
+            else:  # a beaver chain (or a position file's cube): no duration
+                roles += [None] * new
         elif isinstance(rec, Move):
             r = _move_record(xg, rec, pending_cube.pop(_side(rec.ActiveP), None))
             if r is not None:
                 sg.records.append(r)
-    return sg
+                roles.append((turn, "mover") if turn >= 0 else None)
+    return sg, roles
 
 
 def _source_cube(rec: Cube) -> Optional[SourceCube]:
@@ -212,3 +238,116 @@ def _move_record(xg, rec: Move, cube: Optional[SourceCube]) -> Optional[SourceRe
         result_board=after.position_id(),
         xg_counted=analysed and dm.Unused == 0 and rec.InvalidM == 0,
     )
+
+
+# ---------------------------------------------------------------------------
+# Durations from the clock (docs/xg-reader.md, "Durations from the clock")
+# ---------------------------------------------------------------------------
+
+# HeaderMatch.TimeSetting.ClockType: undocumented by XG.  Assumed: 0 no clock,
+# 1 a delay clock (Bronstein or simple delay: the same charge), 2 an increment
+# (Fischer) clock, Time2 the delay or increment, in the clock's unit (seconds).
+CLOCK_NONE, CLOCK_DELAY, CLOCK_INCREMENT = 0, 1, 2
+CLOCK_TYPES = {CLOCK_DELAY: "delay", CLOCK_INCREMENT: "increment"}
+CLOCK_VERSION = 28  # TimeBot / TimeTop on the Cube records
+
+
+@dataclass(frozen=True)
+class Clock:
+    kind: str  # "delay" or "increment"
+    extra: int  # Time2: the delay or the increment, seconds
+
+
+def match_clock(xg) -> Tuple[Optional[Clock], str]:
+    """The match's clock, or ``None`` and why there are no durations."""
+    m = xg.match
+    ts = m.TimeSetting
+    if xg.kind != "match" or m.Version is None or m.Version < CLOCK_VERSION or ts is None:
+        return None, f"file version {m.Version} has no clock time left (version {CLOCK_VERSION} and later)"
+    if ts.ClockType == CLOCK_NONE or not ts.Time1:
+        return None, "no clock"
+    if ts.ClockType not in CLOCK_TYPES:
+        return None, f"unknown clock type {ts.ClockType}"
+    if ts.Penalty:
+        return None, "a penalty clock (what a time-out does to the clock is not documented)"
+    if ts.Time1 < 0 or ts.Time2 is None or ts.Time2 < 0:
+        return None, "a clock setting below zero"
+    if all(c.TimeBot == 0 and c.TimeTop == 0 for c in xg.cubes):
+        return None, "the clock time left is zero everywhere (no clock ran)"
+    return Clock(CLOCK_TYPES[ts.ClockType], int(ts.Time2)), ""
+
+
+def _left(c: Cube, player: int) -> int:
+    """Clock time left of ``player`` (0 = XG's player 1, the bottom player)."""
+    return c.TimeBot if player == 0 else c.TimeTop
+
+
+def _used(clock: Clock, drop: int, mover: bool) -> Optional[float]:
+    """Seconds a clock's owner used from its drop over one turn; ``None``
+    when the drop is impossible for the clock.  A delay clock within the
+    delay (drop 0) gives the delay: the time is at most that."""
+    if clock.kind == "increment":
+        used = drop + (clock.extra if mover else 0)
+        return float(used) if used >= 0 else None
+    if drop < 0:
+        return None
+    return float(drop + clock.extra) if drop > 0 else float(clock.extra)
+
+
+def turn_durations(xg) -> List[List[Tuple[Optional[float], Optional[float]]]]:
+    """Per game, per Cube record (each turn starts with one): the seconds of
+    (the mover's turn, the responder's answer to a double), ``None`` where
+    not known.  Every entry is ``(None, None)`` without a usable clock
+    (:func:`match_clock`)."""
+    clock, _ = match_clock(xg)
+    out = []
+    for game in xg.games:
+        at = [i for i, r in enumerate(game.records) if isinstance(r, Cube)]
+        if clock is None:
+            out.append([(None, None)] * len(at))
+            continue
+        turns = []
+        for k, i in enumerate(at):
+            j = at[k + 1] if k + 1 < len(at) else None
+            moves = [r for r in game.records[i + 1 : j] if isinstance(r, Move)] if j is not None else []
+            turns.append(_turn(clock, game.records[i], game.records[j] if j is not None else None, moves))
+        out.append(turns)
+    return out
+
+
+def _turn(clock: Clock, start: Cube, end: Optional[Cube], moves: list) -> Tuple[Optional[float], Optional[float]]:
+    """(mover, responder) seconds of the turn that ``start`` opens and
+    ``end`` (the game's next Cube record) closes."""
+    if end is None or start.ActiveP not in (1, -1):
+        return None, None  # the game's last turn: no later snapshot to measure against
+    if len(moves) > 1 or any(mv.ActiveP != start.ActiveP for mv in moves):
+        return None, None  # not one turn of one player
+    if start.Double == 1 and start.Take not in (0, 1):
+        return None, None  # a beaver: whose clock ran when is not known
+    p = _side(start.ActiveP)
+    values = (_left(start, p), _left(start, 1 - p), _left(end, p), _left(end, 1 - p))
+    if any(v is None or v < 0 for v in values):
+        return None, None  # negative time left: a time-out, nothing to measure
+    drop_m, drop_r = values[0] - values[2], values[1] - values[3]
+    answered = start.Double == 1
+    if not answered and drop_r != 0:
+        return None, None  # the opponent's clock moved without a double to answer
+    mover = None
+    if values[2] > 0 and not (answered and start.Take == 0 and clock.kind == "increment"):
+        # 0 left: the clock ran out, the rest is not measured; a pass ends
+        # the game before the doubler's move earns an increment (or not)
+        mover = _used(clock, drop_m, True)
+    responder = _used(clock, drop_r, False) if answered and values[3] > 0 else None
+    return mover, responder
+
+
+def _set_durations(match: Match, roles: list, durations: list) -> None:
+    """Give each decision the duration of its source record's role."""
+    for game, game_roles, turns in zip(match.games, roles, durations):
+        for d in game.decisions:
+            role = game_roles[d.seq] if 0 <= d.seq < len(game_roles) else None
+            if role is None:
+                continue
+            turn, who = role
+            if 0 <= turn < len(turns):
+                d.duration = turns[turn][0 if who == "mover" else 1]
