@@ -69,6 +69,8 @@ def build(store, flt, thresholds, which: str = "last") -> dict:
 def _result(obj: dict) -> str:
     score = obj.get("final_score")
     score_text = f"{score[0]}–{score[1]}" if score else DASH
+    if obj["length"] == 0:
+        return f"points won {score_text}" + (f" ({obj['winner']} ahead)" if obj["winner"] else "")
     if obj["winner"] is None:
         return f"unfinished (score {score_text})" if obj["length"] else f"points {score_text}"
     return f"{obj['winner']} won ({score_text})"
@@ -79,7 +81,7 @@ def head_html(obj: dict) -> str:
     rows = [
         ("Players", f"{obj['players'][0]} vs {obj['players'][1]}"),
         ("Length", length),
-        ("Final score", _result(obj) if obj["length"] else f"{_result(obj)} (points won in the session)"),
+        ("Final score", _result(obj)),
         ("Games", obj.get("games")),
         ("Date", obj["date"]),
         ("Event", obj["event"]),

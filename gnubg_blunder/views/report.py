@@ -2,7 +2,8 @@
 images or styles; charts and boards as inline SVG; every name and comment
 escaped (SPEC §14).  Also the ``report`` command and the automatic report
 after each stored match (``report --auto FILE``), which
-``default_plugins/report_sections.py`` registers.
+``default_plugins/report_sections.py`` registers.  ``report --match ID|last``
+writes one match's page instead (``views/match_report.py``).
 
 The page is made of sections.  Each is a plugin's ``register_report_sections``
 (the built-in ones are below): a name, an order and a function
