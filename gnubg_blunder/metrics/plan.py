@@ -35,7 +35,8 @@ positions, the quizzes):
 - :func:`plan_mask` (the usual scope mask: counted decisions of the
   filter's side(s) and decision type), :func:`member_masks`,
   :func:`study_plan`, :func:`family_members` (a family's member indices,
-  largest ℓ − d first).
+  largest ℓ − d first), :func:`member_lists` (the same for several
+  families, the first N of each with its ℓ − d).
 
 Pure numpy: no SQL, no I/O.
 """
@@ -260,14 +261,27 @@ def family_members(sel: Selection, mask: np.ndarray, thresholds: Thresholds, fam
     """The member indices of ``family`` among ``mask``: quantified members
     by ℓ − d descending, then the others (money, d unknown) by e
     descending; ties in the order of the arrays (match, then move order)."""
+    return member_lists(sel, mask, thresholds, [family], limit=0)[canonical_family(family)]["index"]
+
+
+def member_lists(sel: Selection, mask: np.ndarray, thresholds: Thresholds, families, limit: int = 20) -> dict:
+    """The drill-down of each family of ``families`` (names): ``{its
+    canonical name:
+    {"total": members, "index": the first ``limit`` member indices in
+    :func:`family_members`' order, "excess": ℓ − d of each in % points of
+    MWC (None where not quantified)}}`` — one pass over the selection."""
     m = member_masks(sel, mask, thresholds)
-    k = FAMILY_INDEX[canonical_family(family)]
-    idx = np.nonzero(m["members"] & (m["codes"] == k))[0]
-    if not len(idx):
-        return idx
-    x = m["excess"][idx]
-    quant = ~np.isnan(x)
-    e = np.nan_to_num(sel.decisions.error[idx], nan=0.0)
-    # lexsort: last key first
-    order = np.lexsort((idx, -e, -np.nan_to_num(x, nan=0.0), ~quant))
-    return idx[order]
+    e = np.nan_to_num(sel.decisions.error, nan=0.0) if len(sel.decisions) else np.zeros(0)
+    out = {}
+    for name in map(canonical_family, families):
+        k = FAMILY_INDEX[name]
+        idx = np.nonzero(m["members"] & (m["codes"] == k))[0]
+        x = m["excess"][idx]
+        order = np.lexsort((idx, -e[idx], -np.nan_to_num(x, nan=0.0), np.isnan(x)))
+        shown = idx[order][:limit] if limit else idx[order]
+        out[name] = {
+            "total": int(len(idx)),
+            "index": shown,
+            "excess": [None if math.isnan(v) else 100 * float(v) for v in m["excess"][shown]],
+        }
+    return out

@@ -1,0 +1,270 @@
+"""``plan``: the study plan (SPEC §9) — which families of errors to study
+first — as text, JSON, CSV or HTML (the report's section, each count
+linked to the list of its decisions in the same page).
+
+The figures come from ``metrics/plan.py`` (:func:`study_plan`); the
+drill-down rows from ``metrics/plan.py: member_lists`` and
+``metrics/summary.py: decision_records``, the moves from the store.  A view
+never computes a figure.  docs/plan.md.
+"""
+
+from __future__ import annotations
+
+import copy
+import shlex
+from html import escape
+
+from ..commands import View
+from ..metrics.plan import IN_PLAN, MIN_QUANTIFIED
+from .formatting import DASH, Table, num, safe_text, scope_text, table
+
+LIST_ROWS = 20  # the report lists the first 20 members of each family (largest ℓ − d first)
+
+RULE = (f"Family = (game plan, checker/cube, theme). Members: counted errors (e ≥ the error threshold) with a theme. "
+        "R = Σ(ℓ − d) over the quantified members (ℓ and d known; money errors have no ℓ), % points of MWC, "
+        f"95% interval R ± 1.96 √Σ(ℓ − d)². In the plan: ≥ {MIN_QUANTIFIED} quantified members and a lower bound "
+        "> 0, by lower bound; the others are to confirm, unranked (listed by name).")
+
+
+def compute(scope) -> dict:
+    """``{"filter", "families", "outside"}`` (``metrics.plan.study_plan``
+    over the counted decisions of the filter's side(s) and decision type),
+    computed once per selection: the summary's card and the report share it."""
+    from ..metrics.plan import plan_mask, study_plan
+
+    sel = scope.selection
+    thresholds = scope.thresholds
+    key = (scope.filter.decision_type or "all", thresholds)
+    memo = sel.__dict__.setdefault("_plan", {})
+    if key not in memo:
+        memo[key] = study_plan(sel, plan_mask(sel, key[0]), thresholds)
+    obj = copy.deepcopy(memo[key])
+    return {"filter": scope.filter_json, "families": obj["families"], "outside": obj["outside"]}
+
+
+# -- the drill-down command ---------------------------------------------------------------
+
+def filter_flags(f: dict) -> list:
+    """The command-line flags of a filter (``Filter.to_json()``), family
+    left out: the same scope in another command."""
+    out = []
+    if f.get("player"):
+        out += ["--player", f["player"]]
+    if f.get("date_from"):
+        out += ["--from", f["date_from"]]
+    if f.get("date_to"):
+        out += ["--to", f["date_to"]]
+    for x in f.get("lengths") or ():
+        out += ["--length", str(x)]
+    for t in f.get("tournaments") or ():
+        out += ["--tournament", t]
+    if f.get("decision_type") and f["decision_type"] != "all":
+        out += ["--decision-type", f["decision_type"]]
+    if f.get("engine"):
+        out += ["--engine", f["engine"]]
+    if f.get("min_depth") is not None:
+        out += ["--min-depth", f"{f['min_depth']:g}"]
+    return out
+
+
+def list_command(family: str, f: dict) -> str:
+    """The command that lists a family's members: ``positions --family F
+    --errors --limit 0`` with the scope's other flags (the family filter
+    keeps the family's decisions; ``--errors`` keeps its members)."""
+    words = ["gnubg-blunder", "positions", *filter_flags(f), "--family", family, "--errors", "--limit", "0"]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+# -- text ---------------------------------------------------------------------------------------
+
+def _ci(ci) -> str:
+    return DASH if not ci else f"[{ci[0]:+.2f}, {ci[1]:+.2f}]"
+
+
+HEADERS = ["#", "family", "members", "quantified", "R % MWC", "95% interval"]
+
+
+def _row(rank, fam: dict) -> list:
+    return [rank, safe_text(fam["family"], None), fam["members"], fam["quantified"],
+            num(fam["recoverable"], 2, signed=True), _ci(fam["recoverable_ci"])]
+
+
+def outside_text(outside: dict) -> str:
+    return (f"Outside the plan: {outside['no_theme']} counted error{'s' if outside['no_theme'] != 1 else ''} "
+            f"without a theme (none, or theme not determined); {outside['not_quantified']} themed "
+            f"error{'s' if outside['not_quantified'] != 1 else ''} not quantified (money: no ℓ; or d unknown).")
+
+
+def plan_text(obj: dict) -> str:
+    lines = [f"Study plan — scope: {scope_text(obj['filter'])}", RULE]
+    plan = [f for f in obj["families"] if f["status"] == IN_PLAN]
+    confirm = [f for f in obj["families"] if f["status"] != IN_PLAN]
+    f = obj["filter"]
+    for title, rows, ranked in (("In the plan, largest lower bound first", plan, True),
+                                ("To confirm (unranked, by name)", confirm, False)):
+        lines += ["", f"{title}: {len(rows)} famil{'y' if len(rows) == 1 else 'ies'}"]
+        if not rows:
+            continue
+        lines.append(table([_row(k if ranked else DASH, fam) for k, fam in enumerate(rows, 1)], HEADERS, "rlrrrl"))
+        lines.append("Lists of their decisions:")
+        lines += [f"  {safe_text(fam['family'], None)}: {list_command(fam['family'], f)}" for fam in rows]
+    if not obj["families"]:
+        lines += ["", "No themed error in this scope: no family."]
+    lines += ["", outside_text(obj["outside"])]
+    return "\n".join(lines)
+
+
+# -- CSV --------------------------------------------------------------------------------------------
+
+CSV_HEADERS = ["status", "family", "game_plan", "nature", "theme", "members", "quantified", "recoverable",
+               "ci_low", "ci_high"]
+
+
+def plan_table(obj: dict) -> Table:
+    rows = []
+    for fam in obj["families"]:
+        ci = fam["recoverable_ci"] or [None, None]
+        rows.append([fam["status"], fam["family"], fam["game_plan"], fam["nature"], fam["theme"], fam["members"],
+                     fam["quantified"], fam["recoverable"], ci[0], ci[1]])
+    return Table(CSV_HEADERS, rows)
+
+
+# -- HTML (the report's section) ------------------------------------------------------------------
+
+def anchor_of(k: int) -> str:
+    return f"plan-family-{k}"
+
+
+def member_records(store, selection, flt, thresholds, obj: dict, limit: int = LIST_ROWS) -> dict:
+    """{family: {"total", "decisions": drill-down records (the first
+    ``limit`` members, largest ℓ − d first) with their ``excess`` (ℓ − d, %
+    points)}} of every family of ``obj`` — what :func:`plan_html` lists."""
+    from ..metrics.plan import member_lists, plan_mask
+    from ..metrics.summary import decision_records
+    from .positions import attach_moves
+
+    names = [fam["family"] for fam in obj["families"]]
+    lists = member_lists(selection, plan_mask(selection, flt.decision_type or "all"), thresholds, names, limit)
+    out = {}
+    for name, got in lists.items():
+        records = attach_moves(decision_records(selection, got["index"], thresholds), store)
+        for r, x in zip(records, got["excess"]):
+            r["excess"] = x
+        out[name] = {"total": got["total"], "decisions": records}
+    return out
+
+
+def _list_html(k: int, fam: dict, got: dict, f: dict) -> str:
+    n = got["total"]
+    html = [f'<h3 id="{anchor_of(k)}">{escape(fam["family"])}: {n} member{"s" if n != 1 else ""}</h3>']
+    if len(got["decisions"]) < n:
+        html.append(f'<p class="note">The {len(got["decisions"])} with the largest ℓ − d of {n} '
+                    f"({n - len(got['decisions'])} more); <code>{escape(list_command(fam['family'], f))}</code> "
+                    "lists them all.</p>")
+    rows = []
+    for r in got["decisions"]:
+        rows.append([r["match_id"], r["date"] or DASH, r["game"], r["move"], r["player"], r["kind"],
+                     r.get("played") or DASH, r.get("best") or DASH, num(r["error_mpt"], 1), num(r["mwc_loss"]),
+                     num(r.get("difficulty_mwc")), num(r["excess"], 2, signed=True), r["position_id"] or DASH])
+    heads = ["match", "date", "game", "move", "player", "kind", "played", "best", "e mpt", "ℓ % MWC", "d % MWC",
+             "ℓ − d", "position"]
+    align = "llrrllllrrrrl"
+    out = ["<table><tr>"] + [f'<th class="{a}">{escape(h)}</th>' for h, a in zip(heads, align)] + ["</tr>"]
+    for row in rows:
+        out.append("<tr>" + "".join(f'<td class="{a}">{escape(str(v))}</td>' for v, a in zip(row, align)) + "</tr>")
+    out.append("</table>")
+    html.append("".join(out))
+    return "".join(html)
+
+
+def plan_html(obj: dict, lists: dict = None) -> str:
+    """``<section id="plan">``: the families (the plan ranked, then those to
+    confirm, grey), the members outside; with ``lists``
+    (:func:`member_records`) each member count links to the list of its
+    decisions further down the same page."""
+    lists = lists or {}
+    heads = ["#", "family", "status", "members", "quantified", "R % MWC", "95% interval"]
+    align = "rllrrrl"
+    html = ['<section id="plan"><h2>Study plan</h2>', f'<p class="note">{escape(RULE)}</p>']
+    if not obj["families"]:
+        html.append('<p class="muted">No themed error in this scope: no family.</p>')
+    else:
+        out = ["<table><tr>"] + [f'<th class="{a}">{escape(h)}</th>' for h, a in zip(heads, align)] + ["</tr>"]
+        rank = 0
+        for k, fam in enumerate(obj["families"], 1):
+            ranked = fam["status"] == IN_PLAN
+            rank += ranked
+            members = str(fam["members"])
+            if fam["family"] in lists:
+                members = f'<a href="#{anchor_of(k)}">{members}</a>'
+            cells = [escape(str(rank)) if ranked else DASH, escape(fam["family"]), escape(fam["status"]), members,
+                     escape(str(fam["quantified"])), escape(num(fam["recoverable"], 2, signed=True)),
+                     escape(_ci(fam["recoverable_ci"]))]
+            cls = "" if ranked else ' class="grey"'
+            out.append(f"<tr{cls}>" + "".join(f'<td class="{a}">{c}</td>' for c, a in zip(cells, align)) + "</tr>")
+        out.append("</table>")
+        html.append("".join(out))
+    html.append(f'<p class="note">{escape(outside_text(obj["outside"]))}</p>')
+    if lists:
+        html.append(f"<h3>The members of each family</h3>"
+                    f'<p class="note">At most {LIST_ROWS} a family, largest ℓ − d first (not quantified last). '
+                    "ℓ, d and ℓ − d in % points of MWC; — for money.</p>")
+        for k, fam in enumerate(obj["families"], 1):
+            if fam["family"] in lists:
+                html.append(_list_html(k, fam, lists[fam["family"]], obj["filter"]))
+    html.append("</section>")
+    return "".join(html)
+
+
+def plan_section(ctx) -> str:
+    """The report's section: the plan of the report's scope, each member
+    count linked to the list of the family's decisions in the page."""
+    obj = ctx.view_object(VIEW)
+    lists = ctx.once("plan-lists", lambda: member_records(ctx.store, ctx.selection, ctx.filter, ctx.thresholds, obj))
+    return plan_html(obj, lists)
+
+
+# -- the summary's card ------------------------------------------------------------------------------
+
+CARD_TOP = 3
+
+
+def plan_card(scope) -> dict:
+    """The summary's card: the first three families of the plan (family,
+    members, quantified, recoverable, recoverable_ci), how many are in the
+    plan and how many to confirm, the members outside."""
+    obj = compute(scope)
+    plan = [f for f in obj["families"] if f["status"] == IN_PLAN]
+    keys = ("family", "members", "quantified", "recoverable", "recoverable_ci")
+    return {"top": [{k: f[k] for k in keys} for f in plan[:CARD_TOP]], "in_plan": len(plan),
+            "to_confirm": len(obj["families"]) - len(plan), "outside": obj["outside"]}
+
+
+def plan_card_text(card: dict) -> str:
+    if card["top"]:
+        tops = "; ".join(f"{k}. {safe_text(f['family'], None)} R {num(f['recoverable'], 2, signed=True)} "
+                         f"{_ci(f['recoverable_ci'])} % MWC" for k, f in enumerate(card["top"], 1))
+    else:
+        tops = "no family in the plan yet"
+    more = card["in_plan"] - len(card["top"])
+    return (f"Study plan: {tops}" + (f" (+{more} more)" if more > 0 else "")
+            + f"; {card['to_confirm']} to confirm (details: plan)")
+
+
+def plan_card_html(card: dict) -> str:
+    if card["top"]:
+        rows = "".join(f'<tr><td class="r">{k}</td><td class="l">{escape(f["family"])}</td>'
+                       f'<td class="r">{f["members"]}</td>'
+                       f'<td class="r">{escape(num(f["recoverable"], 2, signed=True))}</td>'
+                       f'<td class="l">{escape(_ci(f["recoverable_ci"]))}</td></tr>'
+                       for k, f in enumerate(card["top"], 1))
+        body = ('<table><tr><th class="r">#</th><th class="l">family</th><th class="r">members</th>'
+                f'<th class="r">R % MWC</th><th class="l">95% interval</th></tr>{rows}</table>')
+    else:
+        body = '<p class="muted">No family in the plan yet.</p>'
+    return (f'<h3 id="plan-card">Study plan</h3>{body}<p class="note">{card["in_plan"]} in the plan, '
+            f"{card['to_confirm']} to confirm; R = Σ(ℓ − d) over the quantified members, recoverable MWC.</p>")
+
+
+VIEW = View("plan", "the study plan: families of errors (game plan, checker/cube, theme) by recoverable MWC "
+            "(SPEC §9)", compute, plan_text, table=plan_table, html=plan_html)
