@@ -12,6 +12,7 @@ import re
 from ..commands import UserError, View
 from ..metrics.summary import BANDS_NOTE
 from ..metrics.vocabulary import metric as metric_named
+from .plan import plan_card, plan_card_html, plan_card_text
 from .formatting import DASH, POOLED, elo_text, interval, num, scope_text, table_html
 from .positions import DEFAULT_LIMIT, decisions_table, listing, parse_limit, positions_object, positions_text
 
@@ -119,6 +120,8 @@ def summary_text(obj: dict) -> str:
     )
     if obj.get("biases"):
         lines.append(biases_card_text(obj["biases"]))
+    if obj.get("plan"):
+        lines.append(plan_card_text(obj["plan"]))
     lines.append("")
     lines += _rolling_lines(obj)
     lines.append("")
@@ -212,6 +215,7 @@ def summary_html(obj: dict, details: dict = None) -> str:
     html = ['<section id="summary"><h2>Summary</h2><h3>PR over the last N decisions</h3>',
             table_html(rows, ["last N", "decisions", "PR", ""], "rrrl", classes),
             biases_card_html(obj["biases"]) if obj.get("biases") else "",
+            plan_card_html(obj["plan"]) if obj.get("plan") else "",
             f'<h3 id="costliest">The {len(obj["top"])} costliest decisions</h3>']
     if not obj["top"]:
         html.append('<p class="muted">No decision with an error in this scope.</p>')
@@ -273,6 +277,7 @@ def compute(scope) -> dict:
             listed = listing(scope, {"severity": word}, limit)
             listed["title"] = word.capitalize()
     fig["biases"] = biases_card(scope)
+    fig["plan"] = plan_card(scope)
     return summary_object(fig, flt, scope.metric, listed)
 
 
