@@ -282,15 +282,22 @@ def _left(c: Cube, player: int) -> int:
     return c.TimeBot if player == 0 else c.TimeTop
 
 
-def _used(clock: Clock, drop: int, mover: bool) -> Optional[float]:
-    """Seconds a clock's owner used from its drop over one turn; ``None``
-    when the drop is impossible for the clock.  A delay clock within the
-    delay (drop 0) gives the delay: the time is at most that."""
+class _Contradiction(Exception):
+    """A turn the rule cannot explain: the file's clock is not what the rule
+    assumes (another clock type, TimeBot/TimeTop the other way round)."""
+
+
+def _used(clock: Clock, drop: int, mover: bool) -> float:
+    """Seconds a clock's owner used from its drop over one turn.  A delay
+    clock within the delay (drop 0) gives the delay: the time is at most
+    that."""
     if clock.kind == "increment":
         used = drop + (clock.extra if mover else 0)
-        return float(used) if used >= 0 else None
+        if used < 0:
+            raise _Contradiction("the clock went up by more than the increment")
+        return float(used)
     if drop < 0:
-        return None
+        raise _Contradiction("a delay clock went up")
     return float(drop + clock.extra) if drop > 0 else float(clock.extra)
 
 
@@ -298,20 +305,23 @@ def turn_durations(xg) -> List[List[Tuple[Optional[float], Optional[float]]]]:
     """Per game, per Cube record (each turn starts with one): the seconds of
     (the mover's turn, the responder's answer to a double), ``None`` where
     not known.  Every entry is ``(None, None)`` without a usable clock
-    (:func:`match_clock`)."""
+    (:func:`match_clock`), and when one turn contradicts the rule."""
     clock, _ = match_clock(xg)
+    cube_at = [[i for i, r in enumerate(game.records) if isinstance(r, Cube)] for game in xg.games]
+    none = [[(None, None)] * len(at) for at in cube_at]
+    if clock is None:
+        return none
     out = []
-    for game in xg.games:
-        at = [i for i, r in enumerate(game.records) if isinstance(r, Cube)]
-        if clock is None:
-            out.append([(None, None)] * len(at))
-            continue
-        turns = []
-        for k, i in enumerate(at):
-            j = at[k + 1] if k + 1 < len(at) else None
-            moves = [r for r in game.records[i + 1 : j] if isinstance(r, Move)] if j is not None else []
-            turns.append(_turn(clock, game.records[i], game.records[j] if j is not None else None, moves))
-        out.append(turns)
+    try:
+        for game, at in zip(xg.games, cube_at):
+            turns = []
+            for k, i in enumerate(at):
+                j = at[k + 1] if k + 1 < len(at) else None
+                moves = [r for r in game.records[i + 1 : j] if isinstance(r, Move)] if j is not None else []
+                turns.append(_turn(clock, game.records[i], game.records[j] if j is not None else None, moves))
+            out.append(turns)
+    except _Contradiction:
+        return none
     return out
 
 
@@ -331,13 +341,15 @@ def _turn(clock: Clock, start: Cube, end: Optional[Cube], moves: list) -> Tuple[
     drop_m, drop_r = values[0] - values[2], values[1] - values[3]
     answered = start.Double == 1
     if not answered and drop_r != 0:
-        return None, None  # the opponent's clock moved without a double to answer
-    mover = None
-    if values[2] > 0 and not (answered and start.Take == 0 and clock.kind == "increment"):
+        raise _Contradiction("the opponent's clock moved without a double to answer")
+    mover = _used(clock, drop_m, True)
+    responder = _used(clock, drop_r, False) if answered else None
+    if values[2] == 0 or (answered and start.Take == 0 and clock.kind == "increment"):
         # 0 left: the clock ran out, the rest is not measured; a pass ends
         # the game before the doubler's move earns an increment (or not)
-        mover = _used(clock, drop_m, True)
-    responder = _used(clock, drop_r, False) if answered and values[3] > 0 else None
+        mover = None
+    if values[3] == 0:
+        responder = None
     return mover, responder
 
 
