@@ -105,7 +105,8 @@ def tournament_text(obj: dict) -> str:
              f"{safe_text(obj['player'])} ({obj['player_rule']})"]
     u, t = obj["usual"], obj["tournament"]
     window = f" from {u['from']} to {u['to']}" if u["from"] else " (undated tournament: no window)"
-    money = f"; {u['money_left_out']} money left out" if u["money_left_out"] else ""
+    n_money = u["money_left_out"]
+    money = f" ({n_money} money session{'s' if n_money != 1 else ''} left out)" if n_money else ""
     lines.append(_side_line("Usual level", u, f" of match play{window}{money}"))
     lines.append(_side_line("This tournament", t))
     lines.append(f"Δ PR: {_delta(obj['delta_pr'], obj['delta_pr_ci'])} → "
