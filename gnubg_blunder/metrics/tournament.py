@@ -297,11 +297,12 @@ def tournament_review(
                 else "the player of most matches (then decisions, then name)")
 
     window = usual_window(date)
+    in_event = set(t_idx)
     u_idx, money_out = [], 0
     money = kernel.money_matches(sel)
     if window:
         for i, m in enumerate(sel.matches):
-            if i in t_idx or not m.date or not (window[0] <= m.date[:10] <= window[1]):
+            if i in in_event or not m.date or not (window[0] <= m.date[:10] <= window[1]):
                 continue
             if not any(sel.sides[i, p] and _low(names[i][p]) == _low(who) for p in (0, 1)):
                 continue

@@ -38,7 +38,7 @@ def compute(scope) -> dict:
     flt = scope.filter
     main = main_player(scope.store)
     main = scope.store.canonical_name(main) if main else None
-    asked = scope.selection.player_filter if flt.player else None
+    asked = scope.store.canonical_name(flt.player) if flt.player else None
     event = getattr(scope.args, "event", None)
     if event is None and flt.tournaments and len(flt.tournaments) == 1:
         event = flt.tournaments[0]
@@ -235,7 +235,11 @@ def tournament_html(obj: dict) -> str:
 def report_section(ctx) -> str:
     """The report's tournament review: the filter's tournament when it names
     one, else the latest (docs/tournament.md); nothing without one."""
-    return tournament_html(ctx.view_object(VIEW))
+    try:
+        return tournament_html(ctx.view_object(VIEW))
+    except UserError as exc:  # the report's tournament without its player: said in one line
+        return (f'<section id="tournament"><h2>Tournament review</h2><p class="note">{escape(str(exc))}</p>'
+                "</section>")
 
 
 VIEW = View("tournament", "a tournament against the player's usual level (SPEC §13)", compute, tournament_text,
