@@ -30,6 +30,8 @@ L1    2025-10-01  Long Cup     7       alice v erin    35: 0 ×30 then 0.01 ×5;
 ====  ==========  ===========  ======  ==============  ======================================
 
 Every opponent side has 3 counted decisions of 0.05 (never alice's figures).
+alice's errors in T1, T2, T3 and O4 carry a theme (``THEMES``: the study-plan
+families); the scores of a few decisions are set (``SCORES``).
 """
 
 from __future__ import annotations
@@ -68,6 +70,9 @@ MATCHES = [
 ]
 # alice's decisions at a special score: (match key, decision number) -> (score_self, score_opp, crawford)
 SCORES = {("U1", 0): (6, 6, False), ("T1", 0): (6, 6, False), ("T1", 1): (6, 3, True), ("T1", 2): (3, 6, False)}
+# themes of alice's errors (the study-plan families; position P_HOLD: holding game, checker)
+THEMES = {("T1", 0): "too many blots", ("T2", 0): "point not made", ("T3", 0): "too passive",
+          ("O4", 0): "too many blots"}
 
 
 def _match(n, key, date, event, length, players, side, errors, round_):
@@ -83,7 +88,8 @@ def _match(n, key, date, event, length, players, side, errors, round_):
         if (key, k) in SCORES:
             a, b, crawford = SCORES[(key, k)]
             score = (a, b) if p == 0 else (b, a)
-        d = _decision(m, 0, seq, p, "checker", e, P_HOLD, None, None, score)
+        d = _decision(m, 0, seq, p, "checker", e, P_HOLD, THEMES.get((key, k)) if p == side else None, None,
+                      score)
         d.crawford = crawford
         if key == "L1" and p == side:
             d.duration = float(k + 1)
@@ -315,11 +321,32 @@ def test_decision_index_bands_and_pace(tdb, cli):
     assert above["tournament"]["decisions"] == 18 and above["tournament"]["pr"] == pytest.approx(500 * 0.05 / 18)
 
 
-def test_families_at_most_three(tdb, cli):
+def test_families_of_the_tournament(tdb, cli):
+    """The study plan over alice's decisions of the tournament only: three
+    one-member families (each "to confirm": under 5 quantified members),
+    ordered by recoverable R = ℓ − d descending: ℓ = e/2 = 0.16, 0.12, 0.08
+    (T3, T2, T1); O4's "too many blots" error is not the tournament's."""
     obj = _json(cli, tdb, "tournament", "Spring Open")
-    assert isinstance(obj["families"], list) and len(obj["families"]) <= 3
-    for f in obj["families"]:
-        assert {"family", "status"} <= set(f)
+    fams = obj["families"]
+    assert [f["family"] for f in fams] == ["holding game/checker/too passive", "holding game/checker/point not made",
+                                          "holding game/checker/too many blots"]
+    assert all(f["status"] == "to confirm" and f["members"] == 1 for f in fams)
+    assert fams[0]["recoverable"] < 16.0 and fams[0]["recoverable"] > fams[1]["recoverable"] > fams[2]["recoverable"]
+    assert "holding game/checker/too passive: 1 member(s)" in cli("--no-config", "tournament", "Spring Open",
+                                                                  db=tdb).stdout
+
+
+def test_at_most_three_families_plan_first():
+    from gnubg_blunder.metrics.tournament import families_of
+
+    rows = [{"family": "a", "status": "to confirm", "recoverable": 1.0},
+            {"family": "b", "status": "to confirm", "recoverable": None},
+            {"family": "c", "status": "plan", "recoverable": 0.5},
+            {"family": "d", "status": "to confirm", "recoverable": 3.0},
+            {"family": "e", "status": "plan", "recoverable": 0.2}]
+    out = families_of(None, None, None, lambda sel, mask, thr: {"families": rows, "outside": {"no_theme": 2}})
+    assert [f["family"] for f in out["families"]] == ["c", "e", "d"] and out["families_outside"] == {"no_theme": 2}
+    assert families_of(None, None, None, lambda *a: {"families": []})["families_note"]
 
 
 # -- the formats ---------------------------------------------------------------------------

@@ -294,7 +294,7 @@ def tournament_review(
         side_n = _side_counts(sel, base & sel.decision_side_mask())
         who = tournament_player(sel, t_idx, side_n, main_player, names)
         rule = ("the main player" if main_player and _low(who) == _low(main_player)
-                else "the player of most matches (then decisions, then name)")
+                else "the player of most matches, then decisions, then name")
 
     window = usual_window(date)
     in_event = set(t_idx)
