@@ -37,6 +37,7 @@ VIEWS = {
     "windows": (),
     "positions": (),
     "biases": (),
+    "plan": (),
     "review": ("last",),
 }
 NOT_VIEWS = {"report", "board", "filter", "install-gnubg", "plugins", "import", "analyse", "convert", "alias",

@@ -135,7 +135,7 @@ def anchor_of(k: int) -> str:
     return f"plan-family-{k}"
 
 
-def member_records(store, selection, flt, thresholds, obj: dict, limit: int = LIST_ROWS) -> dict:
+def member_records(store, selection, flt, thresholds, obj: dict, limit: int = None) -> dict:
     """{family: {"total", "decisions": drill-down records (the first
     ``limit`` members, largest ℓ − d first) with their ``excess`` (ℓ − d, %
     points)}} of every family of ``obj`` — what :func:`plan_html` lists."""
@@ -143,6 +143,7 @@ def member_records(store, selection, flt, thresholds, obj: dict, limit: int = LI
     from ..metrics.summary import decision_records
     from .positions import attach_moves
 
+    limit = LIST_ROWS if limit is None else limit
     names = [fam["family"] for fam in obj["families"]]
     lists = member_lists(selection, plan_mask(selection, flt.decision_type or "all"), thresholds, names, limit)
     out = {}
@@ -207,7 +208,7 @@ def plan_html(obj: dict, lists: dict = None) -> str:
     html.append(f'<p class="note">{escape(outside_text(obj["outside"]))}</p>')
     if lists:
         html.append(f"<h3>The members of each family</h3>"
-                    f'<p class="note">At most {LIST_ROWS} a family, largest ℓ − d first (not quantified last). '
+                    f'<p class="note">At most {max(len(x["decisions"]) for x in lists.values())} a family, largest ℓ − d first (not quantified last). '
                     "ℓ, d and ℓ − d in % points of MWC; — for money.</p>")
         for k, fam in enumerate(obj["families"], 1):
             if fam["family"] in lists:
