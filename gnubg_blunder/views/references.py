@@ -1,0 +1,365 @@
+"""Reference positions (SPEC §10): ``references [filter] [--limit N]``, its
+report section, and ``mark studied|list|remove``.
+
+The choice is :mod:`gnubg_blunder.metrics.references` (docs/references.md);
+the store says what the selection does not hold: the analysis' second
+choice of checker plays (narrow lessons), the other stored analyses of the
+same positions (unstable verdicts, confirming rollouts) and the positions
+already studied (a comment in the imported file, a "studied" mark).  A view
+never computes a figure.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import numpy as np
+
+from ..commands import Command, UserError, View, add_format
+from ..metrics import references as R
+from ..metrics.summary import decision_records
+from .formatting import DASH, safe_text, scope_text, table, to_json
+
+DEFAULT_LIMIT = 20
+SHOWN_ERRORS = 5  # errors listed under each position in the text
+
+
+def _parse_limit(value) -> int:
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        raise UserError(f"--limit {value!r}: give a whole number (0 = all)") from None
+    if n < 0:
+        raise UserError(f"--limit {value}: give 0 (all) or more")
+    return n
+
+
+def _options(p):
+    p.add_argument("--limit", default=str(DEFAULT_LIMIT), metavar="N",
+                   help=f"at most N positions, largest gain first (default {DEFAULT_LIMIT}; 0 = all with a gain)")
+
+
+# -- what the store says beside the selection -----------------------------------------------
+
+def lean_selection(scope):
+    """The selection the choice needs: the scope's when it is already read
+    (the report), else only the decisions that can be candidates (errors
+    with a theme), read without the rest (``store.select_rows``)."""
+    if getattr(scope, "_selection", None) is not None:
+        return scope._selection
+    select_rows = getattr(scope.store, "select_rows", None)
+    if select_rows is None:
+        return scope.selection
+    return select_rows(scope.filter, R.error_rows(scope.thresholds))
+
+
+def studied_positions(store, sel) -> dict:
+    """{position ID: [why]} of the positions already studied: the store's
+    (study actions, comments in the imported files), else the comments of
+    the selection."""
+    found = getattr(store, "studied_positions", None)
+    if found is not None:
+        return found()
+    out: dict = {}
+    dec = sel.decisions
+    for k in np.nonzero([bool(c) for c in dec.comment])[0] if len(dec) else []:
+        p = int(dec.position[k])
+        if 0 <= p < len(sel.positions):
+            out.setdefault(sel.positions[p], []).append("comment")
+    return out
+
+
+def second_costs(store, sel, rows: np.ndarray) -> np.ndarray:
+    """The cost of the second choice (EMG) of each decision of ``rows``: the
+    cube's other option from the arrays, a checker play's second candidate
+    from the store's candidate lists; NaN unknown."""
+    out = R.cube_second_costs(sel, rows)
+    checker = np.nonzero(sel.decisions.kind[rows] == R.K_CHECKER)[0]
+    if len(checker):
+        ids = sel.decisions.row_id[rows[checker]]
+        found = getattr(store, "second_costs", None)
+        if found is not None:
+            costs = found([int(i) for i in ids])
+        else:  # the full rows (slower: whole candidate lists)
+            import json
+
+            costs = {}
+            for r in store.decision_rows([int(i) for i in ids]):
+                cands = json.loads(r["candidates"]) if r.get("candidates") else []
+                if len(cands) >= 2 and cands[0].get("equity") is not None and cands[1].get("equity") is not None:
+                    costs[r["id"]] = max(0.0, cands[0]["equity"] - cands[1]["equity"])
+        out[checker] = [costs.get(int(i), np.nan) for i in ids]
+    return out
+
+
+def lesson_flags(store, sel, cands, thresholds) -> tuple:
+    """(narrow, unstable, confirmed): bool per candidate."""
+    narrow_row = R.narrow_rows(second_costs(store, sel, cands.rows), thresholds)
+    narrow = R.group_flags(cands, narrow_row, "all")
+    found = getattr(store, "position_analyses", None)
+    analyses = found(sorted(set(cands.position_ids))) if (found is not None and len(cands)) else {}
+    row_ids = sel.decisions.row_id[cands.rows] if len(cands) else np.zeros(0, np.int64)
+    unstable_ids, confirmed_ids = R.stability(analyses, row_ids)
+    unstable = R.group_flags(cands, np.isin(row_ids, list(unstable_ids)), "any")
+    confirmed = R.group_flags(cands, np.isin(row_ids, list(confirmed_ids)), "any")
+    return narrow, unstable, confirmed
+
+
+# -- the object ------------------------------------------------------------------------------
+
+def _pp(x) -> float:
+    return 100 * float(x)
+
+
+def references_object(store, sel, flt, thresholds, decision_type: str = "all", limit: int = DEFAULT_LIMIT) -> dict:
+    """The JSON of ``references``: ``filter``, ``positions`` (the greedy
+    order: ``position_id``, ``family``, ``gain`` (% points of MWC), ``covers``
+    (the position IDs it covers, itself first), ``errors`` (the decisions it
+    covers, as ``positions`` lists them, each with its ``excess``), ``narrow``,
+    ``unstable``, and ``rank``, ``game_plan``, ``nature``, ``theme``,
+    ``score`` (cube), ``factor`` (c), ``excess`` (its own), ``covered_excess``,
+    ``confirmed``, ``board``), and the counts behind them."""
+    cands = R.candidates(sel, thresholds, decision_type)
+    studied = studied_positions(store, sel)
+    narrow, unstable, confirmed = lesson_flags(store, sel, cands, thresholds)
+    res = R.choose(cands, narrow=narrow, unstable=unstable, confirmed=confirmed, studied=studied, limit=limit)
+    excess_by_row = dict(zip(cands.rows.tolist(), cands.row_excess.tolist()))
+    positions = []
+    for rank, ch in enumerate(res.chosen, 1):
+        g = ch.group
+        order = ch.rows[np.lexsort((ch.rows, -np.array([excess_by_row[int(r)] for r in ch.rows])))]
+        records = decision_records(sel, order, thresholds)
+        for rec, r in zip(records, order):
+            rec["excess"] = _pp(excess_by_row[int(r)])
+        own = cands.rows_of(g)
+        first = own[int(np.argmax([excess_by_row[int(r)] for r in own]))]  # its costliest error shows the board
+        m = sel.matches[int(sel.decisions.match[first])]
+        p = int(sel.decisions.player[first])
+        dice = int(sel.decisions.dice[first])
+        positions.append({
+            "rank": rank,
+            "position_id": cands.position_ids[g],
+            **R.family_of(cands, g),
+            "gain": _pp(ch.gain),
+            "factor": ch.factor,
+            "excess": _pp(cands.excess[g]),
+            "covered_excess": _pp(sum(cands.excess[q] for q in ch.covers)),
+            "covers": [cands.position_ids[q] for q in ch.covers],
+            "errors": records,
+            "narrow": ch.narrow,
+            "unstable": ch.unstable,
+            "confirmed": ch.confirmed,
+            "board": {"player": m.players[p], "opponent": m.players[1 - p],
+                      "kind": records[0]["kind"] if records else None,
+                      "dice": [dice // 10, dice % 10] if dice > 0 else None,
+                      "cube_value": int(sel.decisions.cube_value[first])},
+        })
+    return {
+        "filter": flt.to_json(),
+        "rule": {"rho_pips": R.RHO, "near_pips": R.NEAR, "narrow_below_mpt": R.NARROW_SHARE * round(thresholds.error * 1000)},
+        "candidates": len(cands),
+        "candidate_errors": int(len(cands.rows)),
+        "candidate_excess": _pp(cands.excess.sum()) if len(cands) else 0.0,
+        "studied": int(res.studied.sum()),
+        "studied_positions": len(studied),
+        "dropped": int(res.dropped.sum()),
+        "limit": limit or None,
+        "covered_excess": _pp(sum(p["covered_excess"] for p in positions) / 100),
+        "positions": positions,
+    }
+
+
+def compute(scope) -> dict:
+    limit = _parse_limit(getattr(scope.args, "limit", DEFAULT_LIMIT))
+    sel = lean_selection(scope)
+    return references_object(scope.store, sel, scope.filter, scope.thresholds,
+                              scope.filter.decision_type or "all", limit)
+
+
+# -- text ----------------------------------------------------------------------------------
+
+def _score_text(p: dict) -> str:
+    s = p.get("score")
+    if not s:
+        return ""
+    a, b = s["away"]
+    return f" at {a}-away {b}-away" + (" (Crawford)" if s["crawford"] else "")
+
+
+def _flags_text(p: dict) -> str:
+    parts = []
+    if p["narrow"]:
+        parts.append("narrow ×½")
+    if p["unstable"]:
+        parts.append("unstable ×½")
+    if p["confirmed"]:
+        parts.append("confirmed by a rollout")
+    return "; " + ", ".join(parts) if parts else ""
+
+
+def _board_text(p: dict) -> str:
+    from ..board.position import Board
+    from ..board.svg import position_text
+
+    try:
+        board = Board.from_position_id(p["position_id"])
+    except ValueError:
+        return f"   (position {p['position_id']})"
+    names = (safe_text(p["board"]["player"], 24), safe_text(p["board"]["opponent"], 24))
+    return "\n".join("   " + line for line in position_text(board, names).splitlines())
+
+
+def _error_line(r: dict) -> str:
+    mwc = DASH if r["mwc_loss"] is None else f"{r['mwc_loss']:.2f} %"
+    d = DASH if r["difficulty_mwc"] is None else f"{r['difficulty_mwc']:.2f} %"
+    return (f"match {r['match_id']} game {r['game']} move {r['move']} ({safe_text(r['player'], 24)}, {r['kind']}): "
+            f"e {r['error_mpt']:.1f} mpt, ℓ {mwc}, d {d}, ℓ − d {r['excess']:.2f} %, {r['position_id']}")
+
+
+def references_text(obj: dict, boards: bool = True) -> str:
+    head = (f"Reference positions — {obj['candidates']} candidate positions from {obj['candidate_errors']} "
+            f"quantified themed errors, Σ excess {obj['candidate_excess']:.2f} % MWC")
+    lines = [f"Scope: {scope_text(obj['filter'])}", head]
+    if obj["studied"] or obj["studied_positions"]:
+        lines.append(f"Already studied: {obj['studied']} candidate positions ({obj['studied_positions']} positions "
+                     "with a comment or a mark): never proposed, they cover their neighbours.")
+    if not obj["positions"]:
+        lines.append("No position to propose." if obj["candidates"] else
+                     "No candidate: no counted error with a theme and both ℓ and d (match play) in this scope.")
+        return "\n".join(lines)
+    n = len(obj["positions"])
+    lines.append(f"{n} position{'s' if n != 1 else ''}, largest gain first (gain = c × Σ excess of the position and "
+                 f"its uncovered neighbours within {obj['rule']['rho_pips']} pips, % MWC); together they cover "
+                 f"{obj['covered_excess']:.2f} % of {obj['candidate_excess']:.2f} %.")
+    for p in obj["positions"]:
+        nerr = len(p["errors"])
+        lines.append("")
+        lines.append(f"{p['rank']}. gain {p['gain']:.2f} % — {p['family']}{_score_text(p)} — position {p['position_id']}")
+        others = len(p["covers"]) - (1 if p["covers"] and p["covers"][0] == p["position_id"] else 0)
+        lines.append(f"   covers {nerr} error{'s' if nerr != 1 else ''} (Σ excess {p['covered_excess']:.2f} %): "
+                     f"its own {p['excess']:.2f} % and {others} neighbour position{'s' if others != 1 else ''}"
+                     f"{_flags_text(p)}")
+        if boards:
+            lines.append(_board_text(p))
+        for r in p["errors"][:SHOWN_ERRORS]:
+            lines.append("   - " + _error_line(r))
+        if nerr > SHOWN_ERRORS:
+            lines.append(f"   - and {nerr - SHOWN_ERRORS} more (--format json lists them all)")
+    return "\n".join(lines)
+
+
+def references_table(obj: dict):
+    from .formatting import Table
+
+    cols = ("rank", "position_id", "family", "gain", "factor", "excess", "covered_excess", "errors", "covers",
+            "narrow", "unstable", "confirmed")
+    rows = [[p["rank"], p["position_id"], p["family"] + _score_text(p), round(p["gain"], 4), p["factor"],
+             round(p["excess"], 4), round(p["covered_excess"], 4), len(p["errors"]), len(p["covers"]),
+             p["narrow"], p["unstable"], p["confirmed"]] for p in obj["positions"]]
+    return Table(cols, rows)
+
+
+# -- HTML ----------------------------------------------------------------------------------
+
+def _board_svg(p: dict) -> str:
+    from ..board.position import Board
+    from ..board.svg import board_svg
+
+    try:
+        board = Board.from_position_id(p["position_id"])
+        b = p["board"]
+        return board_svg(board, cube_value=b.get("cube_value") or 1,
+                         dice=tuple(b["dice"]) if b.get("dice") and b.get("kind") == "checker" else None,
+                         player_names=(b["player"], b["opponent"]), width=300,
+                         title=f"{p['rank']}. {p['family']}{_score_text(p)}")
+    except Exception:
+        return ""
+
+
+def references_html(obj: dict) -> str:
+    out = ['<section id="references"><h2>Reference positions</h2>',
+           f"<p>{obj['candidates']} candidate positions from {obj['candidate_errors']} quantified themed errors "
+           f"(Σ excess {obj['candidate_excess']:.2f} % MWC); the positions below cover "
+           f"{obj['covered_excess']:.2f} % of it. Gain = c × Σ excess of the position and its uncovered neighbours "
+           f"(same family, like distance ≤ {obj['rule']['rho_pips']} pips); c halves for a narrow or an unstable "
+           "lesson. docs/references.md.</p>"]
+    if not obj["positions"]:
+        out.append('<p class="muted">No position to propose.</p></section>')
+        return "".join(out)
+    for p in obj["positions"]:
+        nerr = len(p["errors"])
+        flags = escape(_flags_text(p).lstrip("; "))
+        out.append('<div class="review">'
+                   f"<p>{p['rank']}. <b>gain {p['gain']:.2f} %</b> — {escape(p['family'] + _score_text(p))}; "
+                   f"covers {nerr} error{'s' if nerr != 1 else ''} at {len(p['covers'])} position"
+                   f"{'s' if len(p['covers']) != 1 else ''} (Σ excess {p['covered_excess']:.2f} %)"
+                   f"{'; ' + flags if flags else ''}; position {escape(p['position_id'])}</p>"
+                   f"{_board_svg(p)}</div>")
+    out.append("</section>")
+    return "".join(out)
+
+
+def references_section(ctx) -> str:
+    """The report's section: the first positions over the report's scope."""
+    obj = ctx.view_object(VIEW, limit=str(REPORT_LIMIT))
+    return references_html(obj)
+
+
+REPORT_LIMIT = 10
+
+VIEW = View("references", "reference positions to study (SPEC §10): the few positions whose study covers the most "
+            "excess (ℓ − d) of their family's errors", compute, references_text, table=references_table,
+            html=references_html, options=_options)
+
+
+# -- mark studied | list | remove ------------------------------------------------------------
+
+MARK_ACTIONS = ("studied", "list", "remove")
+
+
+def _mark_configure(p):
+    p.add_argument("action", choices=MARK_ACTIONS, help="studied: mark a position as studied (SPEC §10-11); "
+                   "list: the marks; remove: forget a position's marks")
+    p.add_argument("position_id", nargs="?", metavar="POSITION_ID", help="a gnubg position ID (14 characters)")
+    add_format(p)
+
+
+def _check_position(pid) -> str:
+    from ..board.position import Board
+
+    if not pid:
+        raise UserError("give a position ID (gnubg's, 14 characters), e.g. `mark studied 4HPwATDgc/ABMA`")
+    try:
+        return Board.from_position_id(pid).position_id()
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+
+
+def _mark_run(args, ctx) -> int:
+    store = ctx.store()
+    if args.action == "studied":
+        pid = _check_position(args.position_id)
+        at = store.add_study_action(pid, "studied")
+        ctx.print(to_json({"position_id": pid, "action": "studied", "at": at}) if args.format == "json"
+                  else f"marked {pid} studied at {at} (UTC): `references` no longer proposes it")
+        return 0
+    if args.action == "remove":
+        pid = _check_position(args.position_id)
+        n = store.remove_study_actions(pid, "studied")
+        ctx.print(to_json({"position_id": pid, "removed": n}) if args.format == "json"
+                  else (f"removed {n} mark{'s' if n != 1 else ''} of {pid}" if n else f"{pid} had no mark"))
+        return 0 if n else 1
+    rows = store.study_actions()
+    if args.format == "json":
+        ctx.print(to_json({"actions": rows}))
+    elif not rows:
+        ctx.print("No study action stored (`gnubg-blunder mark studied POSITION_ID` adds one).")
+    else:
+        ctx.print(table([[r["position_id"], r["action"], DASH if r["grade"] is None else r["grade"], r["at"]]
+                         for r in rows], ["position ID", "action", "grade", "at (UTC)"], "llrl"))
+    return 0
+
+
+def mark_command() -> Command:
+    return Command("mark", "study marks: `mark studied POSITION_ID` (references stops proposing it), `mark list`, "
+                   "`mark remove POSITION_ID`", _mark_run, _mark_configure)
