@@ -225,6 +225,10 @@ def test_positions_family_lists_the_members(plan_db, cli):
     # any view takes it: stats of the family's decisions (8, one of them money)
     stats = _json(cli, "stats", "--family", HOLD_BLOTS, db=plan_db)
     assert stats["decisions"] == 8 and stats["filter"]["family"] == HOLD_BLOTS
+    # the text says how to list the members
+    text = cli("--no-config", "positions", "--family", HOLD_BLOTS, db=plan_db).stdout
+    assert text.splitlines()[0] == f"Scope: family {HOLD_BLOTS}, both sides" and "add --errors" in text
+    assert "add --errors" not in cli("--no-config", "positions", "--family", HOLD_BLOTS, "--errors", db=plan_db).stdout
     # written as the user likes: the filter keeps the one spelling
     obj = _json(cli, "positions", "--family", "HOLDING GAME/Checker/Too many blots", db=plan_db)
     assert obj["filter"]["family"] == HOLD_BLOTS

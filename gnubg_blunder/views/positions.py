@@ -200,7 +200,11 @@ def compute(scope) -> dict:
 
 
 def positions_view_text(obj: dict) -> str:
-    return f"Scope: {scope_text(obj['filter'])}\n" + positions_text(obj)
+    text = f"Scope: {scope_text(obj['filter'])}\n" + positions_text(obj)
+    if obj["filter"].get("family") and obj["criteria"].get("severity") == "decisions":
+        text += ("\n(--family keeps the family's decisions; its members in the study plan are the counted errors "
+                 "among them: add --errors. docs/plan.md)")
+    return text
 
 
 VIEW = View("positions", "the decisions behind a count (drill-down)", compute, positions_view_text,
