@@ -418,9 +418,10 @@ class References:
     stats: dict = field(default_factory=dict)
 
 
-def _key(gain: float, confirmed: bool, pid: str, g: int) -> tuple:
-    # gains compared to 1e-12 of MWC (sums in another order tie); then a confirming rollout; then the ID
-    return (-int(round(gain * 1e12)), not confirmed, pid, g)
+def _key(gain: float, confirmed: bool, own: float, pid: str, g: int) -> tuple:
+    # gains compared to 1e-12 of MWC (sums in another order tie); then a confirming rollout; then the
+    # position's own excess not yet covered (its own lesson before a covered position's); then the ID
+    return (-int(round(gain * 1e12)), not confirmed, -int(round(own * 1e12)), pid, g)
 
 
 def choose(cands: Candidates, *, narrow=None, unstable=None, confirmed=None, studied: Iterable[str] = (),
@@ -468,6 +469,7 @@ def choose(cands: Candidates, *, narrow=None, unstable=None, confirmed=None, stu
         covered[nbrs[indptr[g]:indptr[g + 1]]] = True
     for pid in studied_ids:  # a studied position's near duplicates, in every family, are not proposed
         dropped[duplicates(where[pid])] = True
+    dropped &= ~is_studied
     proposable = ~is_studied & ~dropped
 
     factor = np.where(narrow, HALF, 1.0) * np.where(unstable, HALF, 1.0)
@@ -483,21 +485,21 @@ def choose(cands: Candidates, *, narrow=None, unstable=None, confirmed=None, stu
     counts = np.diff(indptr)
     nb_sum = np.bincount(np.repeat(np.arange(n), counts), weights=open_x[nbrs], minlength=n) if len(nbrs) else np.zeros(n)
     gains = factor * (open_x + nb_sum)
-    heap = [_key(gains[g], confirmed[g], cands.position_ids[g], g) for g in np.nonzero(proposable)[0]
+    heap = [_key(gains[g], confirmed[g], open_x[g], cands.position_ids[g], g) for g in np.nonzero(proposable)[0]
             if gains[g] > 0]
     heapq.heapify(heap)
     chosen = []
     pops = 0
     while heap and (not limit or len(chosen) < limit):
         top = heapq.heappop(heap)
-        g = top[3]
+        g = top[4]
         pops += 1
         if dropped[g]:
             continue
         gain = gain_of(g)
         if gain <= 0:
             continue
-        key = _key(gain, confirmed[g], cands.position_ids[g], g)
+        key = _key(gain, confirmed[g], 0.0 if covered[g] else excess[g], cands.position_ids[g], g)
         if key != top:  # its gain fell since it was pushed: push it back with the gain it has now
             heapq.heappush(heap, key)
             continue

@@ -1,0 +1,401 @@
+"""Reference positions (SPEC §10): metrics/references.py, views/references.py.
+
+Hand-made positions on a "line": the player on roll has 14 checkers on
+his 1-point and a runner on point x, the opponent 14 on her 1-point and a
+runner on her point y.  The like distance of two such positions is
+|Δx| + |Δy| (each runner travels alone).  Errors: e in EMG with 0.1 MWC per
+EMG and d = 0, so ℓ − d in % points is 10 × e: e = 0.100 gives an excess
+of 1.0 %.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import random_boards, side
+from gnubg_blunder.board.features import like_distance
+from gnubg_blunder.board.position import Board
+from gnubg_blunder.metrics import references as R
+from gnubg_blunder.metrics.arrays import KIND_CODES, LABEL_CODES, DecisionArrays, MatchInfo, RollArrays, Selection
+from gnubg_blunder.metrics.counting import Thresholds
+
+DATA = Path(__file__).parent / "fixtures" / "real"
+
+
+# -- like distance: the vectorised form against a brute-force transport -------------------------
+
+def _hungarian(cost) -> int:
+    """Minimal total cost of a perfect matching (the Hungarian algorithm,
+    O(n³)): an explicit assignment of checkers, independent of the
+    cumulative-difference formula."""
+    n = len(cost)
+    INF = float("inf")
+    u, v = [0] * (n + 1), [0] * (n + 1)
+    p, way = [0] * (n + 1), [0] * (n + 1)
+    for i in range(1, n + 1):
+        p[0] = i
+        j0 = 0
+        minv = [INF] * (n + 1)
+        used = [False] * (n + 1)
+        while True:
+            used[j0] = True
+            i0, delta, j1 = p[j0], INF, 0
+            for j in range(1, n + 1):
+                if not used[j]:
+                    cur = cost[i0 - 1][j - 1] - u[i0] - v[j]
+                    if cur < minv[j]:
+                        minv[j], way[j] = cur, j0
+                    if minv[j] < delta:
+                        delta, j1 = minv[j], j
+            for j in range(n + 1):
+                if used[j]:
+                    u[p[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while True:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+            if not j0:
+                break
+    return sum(cost[p[j] - 1][j - 1] for j in range(1, n + 1))
+
+
+def _checkers(s) -> list:
+    """The 15 checkers of a side as places: off 0, points 1..24, bar 25."""
+    places = [p + 1 for p in range(25) for _ in range(s[p])]
+    return places + [0] * (15 - len(places))
+
+
+def _transport(a: Board, b: Board) -> int:
+    total = 0
+    for sa, sb in ((a.on_roll, b.on_roll), (a.opponent, b.opponent)):
+        x, y = _checkers(sa), _checkers(sb)
+        total += _hungarian([[abs(p - q) for q in y] for p in x])
+    return total
+
+
+def test_like_distance_is_the_minimal_transport_on_random_pairs():
+    boards = random_boards(11, 400)
+    rng = random.Random(5)
+    pairs = [(rng.choice(boards), rng.choice(boards)) for _ in range(150)]
+    pairs += [(boards[k], boards[k + 1].swapped()) for k in range(0, 100, 2)]  # consecutive: small distances
+    ids = [b.position_id() for pair in pairs for b in pair]
+    cum = R.cumulative(R.position_sides(ids))
+    vec = R.like_distances(cum[0::2], cum[1::2])
+    for k, (a, b) in enumerate(pairs):
+        brute = _transport(a, b)
+        assert brute == like_distance(a, b) == vec[k], (a.position_id(), b.position_id())
+    assert min(vec) <= 12 < max(vec)  # both near and far pairs were checked
+
+
+def test_position_ids_decode_like_the_board_engine():
+    boards = random_boards(3, 300) + [Board.initial()]
+    sides = R.position_sides([b.position_id() for b in boards] + ["not an ID", "AAAAAAAAAAAAAA"])
+    for b, s in zip(boards, sides):
+        assert tuple(s[0]) == b.on_roll and tuple(s[1]) == b.opponent
+    assert (sides[-2] == -1).all()  # unreadable: a row of -1
+    assert sides[-1].sum() == 0  # no checker on the board (all borne off) is a readable ID
+
+
+def test_neighbour_pairs_equal_all_pairs_compared():
+    # random boards and line positions (many of them 1 or 2 pips apart)
+    ids = [b.position_id() for b in random_boards(7, 500)] + [line(x, y) for x in range(2, 19) if x != 5
+                                                        for y in (3, 4, 20)]
+    cum = R.cumulative(R.position_sides(ids))
+    boards = ids
+    buckets = np.arange(len(boards)) % 3
+    full = np.abs(cum[:, None, :].astype(int) - cum[None, :, :].astype(int)).sum(axis=2)
+    for radius, bk in ((12, buckets), (2, None), (30, buckets)):
+        i, j = R.neighbour_pairs(cum, bk, radius)
+        same = np.ones_like(full, bool) if bk is None else bk[:, None] == bk[None, :]
+        want = np.argwhere(np.triu((full <= radius) & same, k=1))
+        assert sorted(zip(i.tolist(), j.tolist())) == sorted(map(tuple, want.tolist())), radius
+        assert len(want) > 10
+
+
+# -- hand-made selections ------------------------------------------------------------------------
+
+def line(x: int, y: int = 20) -> str:
+    """The line position: runner on my point x, the opponent's on her point y."""
+    me = {1: 14, x: 1}  # x ≠ 25 − y: the runners never share a point
+    opp = {1: 14, y: 1}
+    return Board(side(me), side(opp)).position_id()
+
+
+PLAN = LABEL_CODES["game_plan"]
+THEME = LABEL_CODES["theme"]
+F_BLOTS = ("holding game", "too many blots")
+F_PASSIVE = ("holding game", "too passive")
+F_MISSED = ("other", "missed double")
+
+
+def _selection(errors) -> Selection:
+    """errors: [(position ID, (game plan, theme), e, kind="checker", score=(0, 0))]."""
+    positions = sorted({e[0] for e in errors})
+    cols = {k: [] for k in ("match", "game", "seq", "player", "kind", "error", "mwc_per_emg", "nd", "dt", "dp",
+                            "n_legal", "n_candidates", "xg_counted", "position", "game_plan", "theme", "difficulty",
+                            "row_id", "score_self", "score_opp", "dice")}
+    for k, err in enumerate(errors):
+        pid, (plan, theme), e = err[:3]
+        kind = err[3] if len(err) > 3 else "checker"
+        score = err[4] if len(err) > 4 else (0, 0)
+        cube = kind != "checker"
+        for name, value in (("match", 0), ("game", 0), ("seq", k), ("player", 0), ("kind", KIND_CODES[kind]),
+                            ("error", e), ("mwc_per_emg", 0.1),
+                            # a missed double: ND 0.5, D/T 0.5 + e, D/P 1 (e = R − ND, inside the window)
+                            ("nd", 0.5 if cube else np.nan), ("dt", 0.5 + e if cube else np.nan),
+                            ("dp", 1.0 if cube else np.nan), ("n_legal", -1 if cube else 20),
+                            ("n_candidates", 0 if cube else 5), ("xg_counted", -1 if cube else 1),
+                            ("position", positions.index(pid)), ("game_plan", PLAN[plan]), ("theme", THEME[theme]),
+                            ("difficulty", 0.0), ("row_id", 100 + k), ("score_self", score[0]),
+                            ("score_opp", score[1]), ("dice", -1 if cube else 31)):
+            cols[name].append(value)
+    dec = DecisionArrays(**cols)
+    match = MatchInfo(id=1, players=("Ann", "Bob"), length=7, date="2026-01-01", event=None, winner=None,
+                      final_score=(0, 0), n_games=1, source="sgf", analysis_id=1, engine="gnubg", depth=2,
+                      depth_label="2-ply")
+    return Selection(matches=[match], decisions=dec, rolls=RollArrays(), sides=np.ones((1, 2), bool),
+                     positions=positions)
+
+
+def _chosen(res) -> list:
+    return [(res.candidates.position_ids[c.group], round(100 * c.gain, 6)) for c in res.chosen]
+
+
+def test_line_positions_are_as_far_apart_as_the_runners_travel():
+    assert like_distance(Board.from_position_id(line(2)), Board.from_position_id(line(14))) == 12
+    assert like_distance(Board.from_position_id(line(2, 20)), Board.from_position_id(line(10, 16))) == 12
+    assert like_distance(Board.from_position_id(line(2)), Board.from_position_id(line(15))) == 13
+
+
+def test_neighbours_within_12_pips_are_covered_by_the_chosen_position():
+    # one family; A = line 2 (excess 1.0), B = line 14 (12 pips from A: a neighbour, 0.5),
+    # C = line (14, 17) (15 pips from A: not one; 3 pips from B: a neighbour of B, 0.2)
+    a, b, c = line(2), line(14), line(14, 17)
+    sel = _selection([(a, F_BLOTS, 0.100), (b, F_BLOTS, 0.050), (c, F_BLOTS, 0.050)])
+    sel.decisions.difficulty[2] = 0.030  # C: e 0.050, d 0.030: ℓ − d = (0.050 − 0.030) × 10 = 0.2 %
+    cands = R.candidates(sel, Thresholds())
+    assert {pid: round(100 * x, 9) for pid, x in zip(cands.position_ids, cands.excess)} == {a: 1.0, b: 0.5, c: 0.2}
+    res = R.choose(cands, limit=0)
+    # gains: A = 1.0 + 0.5 = 1.5; B = 0.5 + 1.0 + 0.2 = 1.7; C = 0.2 + 0.5 = 0.7.  B first, covering A and C:
+    # nothing is left (A's marginal gain 0, C's 0)
+    assert _chosen(res) == [(b, 1.7)]
+    assert sorted(res.candidates.position_ids[q] for q in res.chosen[0].covers) == sorted([a, b, c])
+    assert len(res.chosen[0].rows) == 3
+    # B in another family: no neighbour of A or C any more (A 1.0, B 0.5, C 0.2 alone; C 15 pips from A)
+    sel2 = _selection([(a, F_BLOTS, 0.100), (b, F_PASSIVE, 0.050), (c, F_BLOTS, 0.050)])
+    sel2.decisions.difficulty[2] = 0.030
+    assert _chosen(R.choose(R.candidates(sel2, Thresholds()), limit=0)) == [(a, 1.0), (b, 0.5), (c, 0.2)]
+
+
+def test_the_greedy_order_is_by_marginal_gain():
+    # family F_BLOTS: P = (2, 20), Q = (10, 20), R' = (18, 20), S = (2, 8)
+    #   d(P, Q) = 8, d(Q, R') = 8, d(P, R') = 16 (no), d(P, S) = 12, d(Q, S) = 20, d(R', S) = 28
+    #   excess P 1.0, Q 0.4, R' 1.0, S 1.3
+    #   gains: P = 1.0 + 0.4 + 1.3 = 2.7; Q = 0.4 + 1.0 + 1.0 = 2.4; R' = 1.0 + 0.4 = 1.4; S = 1.3 + 1.0 = 2.3
+    # family F_PASSIVE: T = (5, 5) alone, excess 1.1
+    p, q, r, s, t = line(2), line(10), line(18), line(2, 8), line(5, 5)
+    sel = _selection([(p, F_BLOTS, 0.100), (q, F_BLOTS, 0.040 + 0.010), (r, F_BLOTS, 0.100),
+                      (s, F_BLOTS, 0.130), (t, F_PASSIVE, 0.110)])
+    sel.decisions.difficulty[1] = 0.010  # Q: e 0.050, d 0.010: ℓ − d = 0.4 %
+    res = R.choose(R.candidates(sel, Thresholds()), limit=0)
+    # P first (2.7), covering P, Q, S.  Then Q's marginal gain is R' alone, 1.0 (from 2.4), R''s 1.0, S's 0:
+    # T (1.1) comes second although Q's first gain (2.4) was larger; then R' or Q, tied at 1.0: R', whose own
+    # excess is not covered yet (Q's is)
+    assert _chosen(res) == [(p, 2.7), (t, 1.1), (r, 1.0)]
+    # a confirming rollout breaks ties first: Q confirmed comes before R'
+    cands = R.candidates(sel, Thresholds())
+    confirmed = np.array([pid == q for pid in cands.position_ids])
+    assert _chosen(R.choose(cands, confirmed=confirmed, limit=0)) == [(p, 2.7), (t, 1.1), (q, 1.0)]
+    # --limit 1 stops after P
+    assert _chosen(R.choose(cands, limit=1)) == [(p, 2.7)]
+
+
+def test_a_narrow_lesson_and_an_unstable_cube_verdict_are_halved():
+    # three lone positions (pairwise more than 12 pips apart), excess 1.0 each:
+    # A narrow (its second choice costs 20 mpt < 25 = half the 50-mpt threshold) -> gain 0.5
+    # B (cube, missed double) unstable: another analysis says "no double" -> gain 0.5
+    # C both -> 0.25; D neither -> 1.0
+    a, b, c, d = line(2), line(2, 2), line(18), line(18, 2)
+    sel = _selection([(a, F_BLOTS, 0.100), (b, F_MISSED, 0.100, "nodouble"), (c, F_BLOTS, 0.100),
+                      (d, F_BLOTS, 0.100)])
+    cands = R.candidates(sel, Thresholds())
+    row_of = {int(sel.decisions.row_id[r]): int(r) for r in cands.rows}
+    second = np.full(len(cands.rows), np.nan)
+    second[list(cands.rows).index(row_of[100])] = 0.020
+    second[list(cands.rows).index(row_of[102])] = 0.024
+    second[list(cands.rows).index(row_of[103])] = 0.025  # 25 mpt: not below half of 50
+    narrow = R.group_flags(cands, R.narrow_rows(second, Thresholds()), "all")
+    assert [cands.position_ids[g] for g in np.nonzero(narrow)[0]] == sorted([a, c])
+    # the cube verdict: its own analysis (2-ply) says double (D/T 0.6 > ND 0.5); a 4-ply analysis of the
+    # same decision (same position, score, cube) says no double (D/T 0.45 < ND 0.5)
+    analyses = _analyses([
+        dict(id=101, position_id=b, kind="nodouble", nd=0.5, dt=0.6, dp=1.0, depth="2-ply"),
+        dict(id=900, position_id=b, kind="nodouble", nd=0.5, dt=0.45, dp=1.0, depth="4-ply"),
+        # C: a checker play; another depth disagreeing is not instability (only a rollout is) ...
+        dict(id=102, position_id=c, kind="checker", best_move="24/18", depth="2-ply"),
+        dict(id=901, position_id=c, kind="checker", best_move="13/7", depth="0-ply"),
+        # ... and a rollout is
+        dict(id=902, position_id=c, kind="checker", best_move="8/2", depth="rollout"),
+        # D: a rollout confirms its verdict (not unstable, a tie-breaker only)
+        dict(id=103, position_id=d, kind="checker", best_move="24/18", depth="2-ply"),
+        dict(id=903, position_id=d, kind="checker", best_move="24/18", depth="rollout"),
+    ])
+    unstable_ids, confirmed_ids = R.stability(analyses, [100, 101, 102, 103])
+    assert unstable_ids == {101, 102} and confirmed_ids == {103}
+    row_ids = sel.decisions.row_id[cands.rows]
+    unstable = R.group_flags(cands, np.isin(row_ids, list(unstable_ids)))
+    confirmed = R.group_flags(cands, np.isin(row_ids, list(confirmed_ids)))
+    res = R.choose(cands, narrow=narrow, unstable=unstable, confirmed=confirmed, limit=0)
+    assert sorted(_chosen(res), key=lambda x: x[1]) == [(c, 0.25), *sorted([(a, 0.5), (b, 0.5)]), (d, 1.0)]
+    assert _chosen(res)[0] == (d, 1.0)
+    flags = {res.candidates.position_ids[ch.group]: (ch.narrow, ch.unstable, ch.confirmed, ch.factor)
+             for ch in res.chosen}
+    assert flags == {a: (True, False, False, 0.5), b: (False, True, False, 0.5), c: (True, True, False, 0.25),
+                     d: (False, False, True, 1.0)}
+
+
+def _analyses(rows) -> dict:
+    base = dict(dice=31, length=7, score_self=0, score_opp=0, crawford=0, cube_value=1, cube_owner=-1,
+                nd=None, dt=None, dp=None, best_move=None, engine="gnubg", depth="2-ply", analysis_depth="2-ply")
+    full = [dict(base, **r) for r in rows]
+    for r in full:
+        if r["kind"] != "checker":
+            r["dice"] = -1
+    return {k: [r[k] for r in full] for k in full[0]}
+
+
+def test_a_studied_position_is_never_proposed_and_covers_its_neighbours():
+    # A = line 2 (1.0) studied; B = line 14 (12 pips: its neighbour, 0.5) is covered by it;
+    # C = line (14, 17) (0.2), a neighbour of B only (3 pips; 15 from A), stays: gain 0.2.
+    # D = line 4 in another family (2 pips from A: a near duplicate, 0.9) is dropped.
+    a, b, c, d = line(2), line(14), line(14, 17), line(4)
+    sel = _selection([(a, F_BLOTS, 0.100), (b, F_BLOTS, 0.050), (c, F_BLOTS, 0.050), (d, F_PASSIVE, 0.090)])
+    sel.decisions.difficulty[2] = 0.030
+    cands = R.candidates(sel, Thresholds())
+    res = R.choose(cands, studied=[a], limit=0)
+    assert _chosen(res) == [(c, 0.2)]
+    assert res.studied.sum() == 1 and res.dropped.sum() == 1
+    # without the mark: B first (A + B + C = 1.7), then D (0.9, not a neighbour: another family)...
+    # D is 2 pips from A, which B covered but did not choose: not a duplicate of a chosen position
+    assert _chosen(R.choose(cands, limit=0)) == [(b, 1.7), (d, 0.9)]
+    # a studied position that is no candidate of the filter still drops its near duplicates
+    e = line(3)  # 1 pip from A and D
+    assert a not in _chosen(R.choose(cands, studied=[e], limit=0))[0]
+    assert d not in [pid for pid, _g in _chosen(R.choose(cands, studied=[e], limit=0))]
+
+
+def test_near_duplicates_are_dropped_across_families():
+    # A (F_BLOTS, 1.0) and A' = the same position in F_PASSIVE (0.8), A2 = line 3 in F_MISSED... (checker
+    # here: F_PASSIVE at 1 pip, 0.7): after A, both are near duplicates and dropped; E far away stays
+    a, a2, e = line(2), line(3), line(18)
+    sel = _selection([(a, F_BLOTS, 0.100), (a, F_PASSIVE, 0.080), (a2, F_PASSIVE, 0.070), (e, F_PASSIVE, 0.060)])
+    res = R.choose(R.candidates(sel, Thresholds()), limit=0)
+    # F_PASSIVE's A and A2 are neighbours (1 pip): each has the gain 0.8 + 0.7 = 1.5, above A's 1.0 in
+    # F_BLOTS; the tie goes to the larger own excess, A (0.8).  Then A (F_BLOTS, the same ID) and A2 (1 pip,
+    # covered already) are near duplicates of the chosen one: dropped; E 0.6
+    assert _chosen(res) == [(a, 1.5), (e, 0.6)]
+    assert res.dropped.sum() == 2
+
+
+def test_cube_neighbours_need_the_same_score():
+    # two missed doubles 4 pips apart: at the same score one covers the other, at another score not
+    a, b = line(2, 2), line(6, 2)
+    same = _selection([(a, F_MISSED, 0.100, "nodouble", (0, 0)), (b, F_MISSED, 0.060, "nodouble", (0, 0))])
+    assert _chosen(R.choose(R.candidates(same, Thresholds()), limit=0)) == [(a, 1.6)]  # a tie: A's own excess is larger
+    other = _selection([(a, F_MISSED, 0.100, "nodouble", (0, 0)), (b, F_MISSED, 0.060, "nodouble", (2, 0))])
+    assert _chosen(R.choose(R.candidates(other, Thresholds()), limit=0)) == [(a, 1.0), (b, 0.6)]
+
+
+# -- the view over a fake store -----------------------------------------------------------------
+
+class FakeStore:
+    """What the view asks the store beside the selection."""
+
+    def __init__(self, second=None, analyses=None, studied=None):
+        self.second, self.analyses, self.studied = second or {}, analyses or {}, studied or {}
+
+    def second_costs(self, ids):
+        return {i: self.second[i] for i in ids if i in self.second}
+
+    def position_analyses(self, pids):
+        return self.analyses
+
+    def studied_positions(self):
+        return self.studied
+
+
+def test_the_json_object_has_the_keys_of_the_issue():
+    from gnubg_blunder.filters import Filter
+    from gnubg_blunder.views import references as V
+
+    a, b, c = line(2), line(14), line(2, 2)
+    sel = _selection([(a, F_BLOTS, 0.100), (b, F_BLOTS, 0.050), (c, F_MISSED, 0.100, "nodouble")])
+    store = FakeStore(second={100: 0.010},  # A narrow
+                      analyses=_analyses([dict(id=102, position_id=c, kind="nodouble", nd=0.5, dt=0.6, dp=1.0),
+                                          dict(id=9, position_id=c, kind="nodouble", nd=0.5, dt=0.4, dp=1.0,
+                                               engine="xg", depth="XG 3-ply")]))
+    obj = V.references_object(store, sel, Filter(), Thresholds(), limit=0)
+    assert set(obj) >= {"filter", "positions"}
+    # A: narrow, (1.0 + 0.5) / 2 = 0.75; B: 0.5 + 1.0 = 1.5 (not narrow: no second choice known); C: 1.0 / 2
+    got = [(p["position_id"], round(p["gain"], 6), p["narrow"], p["unstable"]) for p in obj["positions"]]
+    assert got == [(b, 1.5, False, False), (c, 0.5, False, True)]
+    first = obj["positions"][0]
+    assert set(first) >= {"position_id", "family", "gain", "covers", "errors", "narrow", "unstable"}
+    assert first["family"] == "holding game/checker/too many blots"
+    assert first["covers"] == [b, a]
+    assert [e["excess"] for e in first["errors"]] == pytest.approx([1.0, 0.5])
+    assert obj["positions"][1]["score"] == {"away": [7, 7], "crawford": False}
+    text = V.references_text(obj)
+    assert "1. gain 1.50 % — holding game/checker/too many blots" in text and "unstable ×½" in text
+    html = V.references_html(obj)
+    assert html.count("<svg") == 2 and "<script" not in html
+    json.dumps(obj)
+
+
+# -- real files ---------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def real_db(tmp_path_factory):
+    from conftest import run_cli_inprocess
+
+    db = tmp_path_factory.mktemp("references") / "real.db"
+    files = sorted(str(p) for p in (DATA / "xg").glob("*.xg")) + sorted(str(p) for p in (DATA / "sgf").glob("*.sgf"))
+    run_cli_inprocess("import", *files, db=db)
+    return db
+
+
+def test_real_files_references_agree_with_positions(real_db, cli):
+    refs = json.loads(cli("references", "--limit", "0", "--format", "json", db=real_db).stdout)
+    errors = json.loads(cli("positions", "--errors", "--limit", "0", "--format", "json", db=real_db).stdout)
+    listed = {(d["match_id"], d["game"], d["move"], d["kind"]): d for d in errors["decisions"]}
+    assert refs["positions"], "the real files have themed errors in match play"
+    seen = set()
+    for p in refs["positions"]:
+        assert p["gain"] == pytest.approx(p["factor"] * sum(e["excess"] for e in p["errors"] if e["excess"] > 0))
+        assert p["covered_excess"] == pytest.approx(sum(max(0.0, e["excess"]) for e in p["errors"]))
+        assert p["position_id"] in p["covers"] or not any(e["position_id"] == p["position_id"] for e in p["errors"])
+        for e in p["errors"]:
+            key = (e["match_id"], e["game"], e["move"], e["kind"])
+            assert key not in seen  # an error is covered once
+            seen.add(key)
+            d = listed[key]  # every error covered is one `positions --errors` lists, with its figures
+            assert (d["error_mpt"], d["mwc_loss"], d["difficulty_mwc"], d["position_id"]) == (
+                e["error_mpt"], e["mwc_loss"], e["difficulty_mwc"], e["position_id"])
+            assert e["excess"] == pytest.approx(e["mwc_loss"] - e["difficulty_mwc"])
+            assert e["position_id"] in p["covers"]
+    gains = [p["gain"] for p in refs["positions"]]
+    assert gains == sorted(gains, reverse=True)  # marginal gains only fall
+    assert len(seen) <= refs["candidate_errors"]
+    text = cli("references", "--limit", "2", db=real_db).stdout
+    assert text.count("Position ID:") == 2 and "1. gain" in text
