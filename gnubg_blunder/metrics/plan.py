@@ -201,8 +201,14 @@ def recoverable(excess) -> tuple:
     if not len(x):
         return None, None
     r = float(x.sum())
-    half = Z95 * math.sqrt(float((x * x).sum()))
-    return r, [r - half, r + half]
+    return r, interval_of(r, float((x * x).sum()))
+
+
+def interval_of(r: float, sum_squares: float) -> list:
+    """[R − 1.96 √Σ(ℓ − d)², R + 1.96 √Σ(ℓ − d)²] (SPEC §9: the member
+    count Poisson, Var(R) = Σ(ℓ − d)²); not floored."""
+    half = Z95 * math.sqrt(max(0.0, sum_squares))
+    return [r - half, r + half]
 
 
 def study_plan(sel: Selection, mask: np.ndarray, thresholds: Thresholds = Thresholds()) -> dict:
@@ -233,8 +239,7 @@ def study_plan(sel: Selection, mask: np.ndarray, thresholds: Thresholds = Thresh
         q = int(n_quant[k])
         if q:
             r = float(sum_x[k])
-            half = Z95 * math.sqrt(max(0.0, float(sum_x2[k])))
-            ci = [r - half, r + half]
+            ci = interval_of(r, float(sum_x2[k]))
         else:
             r, ci = None, None
         status = IN_PLAN if q >= MIN_QUANTIFIED and ci is not None and ci[0] > 0 else TO_CONFIRM
