@@ -54,42 +54,97 @@ def _beaver_takes(conn: sqlite3.Connection) -> None:
         conn.execute("DELETE FROM analysis_arrays")
 
 
+_EQUITY_KEY = '"equity": '  # as the store writes each candidate (json.dumps: ", " and ": ")
+
+
+def _stored_equities(texts: list) -> tuple:
+    """The candidates' equities of stored candidate lists (JSON text, or
+    None/"" for none), as ``[c.get("equity") for c in json.loads(text)]``
+    gives them, None as NaN: (flat float64 array, count of each list).
+
+    Read as text when the lists are as the store writes them (each
+    candidate an object with one ``"equity": `` key, no escaped character,
+    so no quote or brace inside a string):
+    one regular expression over the whole slice, one numpy conversion.  A
+    slice holding any other text is parsed by ``json.loads``, list by list."""
+    import json
+    import re
+
+    import numpy as np
+
+    texts = [t or "" for t in texts]
+    lens = [t.count(_EQUITY_KEY) for t in texts]
+    joined = "\n".join(texts)
+    if "\\" not in joined and sum(lens) == joined.count("{") == joined.count("}"):
+        values = re.findall(r'"equity": ([^,}]*)', joined)
+        if len(values) == sum(lens):
+            try:
+                return np.array(values, dtype=np.float64), np.array(lens, dtype=np.int64)
+            except ValueError:  # a null (None) among them, or text of another writer: parsed below
+                pass
+    lists = [[c.get("equity") for c in json.loads(t)] if t else [] for t in texts]
+    flat = np.array([np.nan if q is None else q for eqs in lists for q in eqs], dtype=np.float64)
+    return flat, np.array([len(eqs) for eqs in lists], dtype=np.int64)
+
+
 def _difficulty(conn: sqlite3.Connection) -> None:
     """SPEC §6: each counted decision carries its difficulty d (EMG) and
     whether it stands on a truncated candidate list.  Databases stored
     before get both computed here from the stored candidate lists and cube
     figures (metrics/difficulty.py, the one rule), without re-import; the
     ``duration`` column (seconds) exists since step 1.  The array cache is
-    rebuilt when read (its format changed with the columns)."""
+    rebuilt when read (its format changed with the columns).
+
+    In slices of ids, all numpy: the decisions' columns, which of them
+    count, the equities of the counted checker plays' lists only (read as
+    text, :func:`_stored_equities`), d of the whole slice at once, an
+    UPDATE a slice for each truncation flag (JSON ``{id: d}``: the step stays
+    a handful of statements, one transaction)."""
     import json
 
-    from ..metrics.difficulty import difficulties
+    import numpy as np
+
+    from ..metrics.arrays import KIND_CODES, DecisionArrays
+    from ..metrics.counting import K_CHECKER, counted
+    from ..metrics.difficulty import difficulty_columns
 
     conn.execute("ALTER TABLE decisions ADD COLUMN difficulty REAL")
     conn.execute("ALTER TABLE decisions ADD COLUMN difficulty_truncated INTEGER")
-    names = ("id", "kind", "error", "n_legal", "n_candidates", "equity_spread", "xg_counted", "nd", "dt", "dp",
+    kind = "CASE kind " + " ".join(f"WHEN '{name}' THEN {code}" for name, code in KIND_CODES.items()) + " ELSE -1 END"
+    names = ("kind", "error", "n_legal", "n_candidates", "equity_spread", "xg_counted", "nd", "dt", "dp",
              "beaver_take")
     last = -1
     while True:  # in slices of ids: the candidate lists of a large database are not all read at once
         chunk = conn.execute(
-            """SELECT d.id, d.kind, d.error, d.n_legal, d.n_candidates, d.equity_spread, d.xg_counted, d.nd,
-                      d.dt, d.dp, d.beaver_take, c.candidates
-               FROM decisions d LEFT JOIN decision_candidates c ON c.decision_id = d.id
-               WHERE d.id > ? AND d.error IS NOT NULL ORDER BY d.id LIMIT 20000""", (last,)).fetchall()
+            f"""SELECT id, {kind}, error, COALESCE(n_legal, -1), n_candidates, equity_spread,
+                       COALESCE(xg_counted, -1), nd, dt, dp, beaver_take
+                FROM decisions WHERE id > ? AND error IS NOT NULL ORDER BY id LIMIT 50000""", (last,)).fetchall()
         if not chunk:
             break
         last = chunk[-1][0]
-        rows = []
-        for row in chunk:
-            r = dict(zip(names, row[:-1]))
-            r["equities"] = [c.get("equity") for c in json.loads(row[-1])] if row[-1] else []
-            rows.append(r)
-        updates = [[d, t, r["id"]] for r, (d, t) in zip(rows, difficulties(rows)) if d is not None]
-        # one statement a slice (not one a row): the step stays a handful of statements
-        conn.execute(
-            "UPDATE decisions SET difficulty = json_extract(j.value, '$[0]'), "
-            "difficulty_truncated = json_extract(j.value, '$[1]') "
-            "FROM json_each(?) AS j WHERE decisions.id = json_extract(j.value, '$[2]')", (json.dumps(updates),))
+        cols = list(zip(*chunk))
+        ids = np.array(cols[0], dtype=np.int64)
+        dec = DecisionArrays(**{name: np.array(col, dtype=DecisionArrays.SPEC[name][0])  # NULL float: NaN
+                                for name, col in zip(names, cols[1:])})
+        cnt = counted(dec)
+        lists = cnt & (dec.kind == K_CHECKER)
+        want = ids[lists]
+        lens = np.zeros(len(ids), dtype=np.int64)
+        flat = np.zeros(0)
+        if len(want):
+            stored = dict(conn.execute(
+                "SELECT decision_id, candidates FROM decision_candidates WHERE decision_id BETWEEN ? AND ?",
+                (int(want[0]), int(want[-1]))).fetchall())
+            flat, lens[lists] = _stored_equities([stored.get(i) for i in want.tolist()])
+        d, truncated = difficulty_columns(dec, flat, lens, cnt)
+        # one statement a slice and truncation (not one a row): the step stays a handful of statements
+        for flag in (0, 1):
+            rows = truncated == flag
+            if rows.any():
+                conn.execute(
+                    "UPDATE decisions SET difficulty = j.value, difficulty_truncated = ? "
+                    "FROM json_each(?) AS j WHERE decisions.id = j.key",
+                    (flag, json.dumps(dict(zip(ids[rows].tolist(), d[rows].tolist())))))
     conn.execute("DELETE FROM analysis_arrays")
 
 

@@ -26,13 +26,17 @@ import numpy as np
 from ..filters import Filter
 from ..importers.files import stored_path
 from ..metrics.arrays import KIND_CODES, LABELS, DecisionArrays, MatchInfo, RollArrays, Selection
+from ..metrics.biases import BLOT_FIELDS, CHECKER_BLOTS
 from ..metrics.difficulty import difficulties
 from ..model import Match, match_identity
 from .check import CHECK_HINT, DamagedDatabase, refuses_damage
 from .schema import StoreError, migrate
 
-# The packed-array cache's format: bump when the columns change.
-ARRAYS_FORMAT = 4  # 2: the dice of each decision; 3: comments stay in their rows (the cache lists which), a checksum; 4: difficulty, its truncation, duration
+# The packed-array cache's format: bump when the columns change.  2: the dice
+# of each decision; 3: comments stay in their rows (the cache lists which), a
+# checksum; 4: difficulty, its truncation, duration; 5: the blots of the boards
+# each wrong checker play left and its best play leaves (``_pack_blots``).
+ARRAYS_FORMAT = 5
 
 
 def _cache_crc(dec, rol, comments) -> int:
@@ -705,7 +709,8 @@ class SQLiteStore:
 
     def _record_dtypes(self):
         spec = self._column_spec()
-        dec = np.dtype([(name, DecisionArrays.SPEC[name][0]) for name, _ in spec] + [("position", "S16")])
+        dec = np.dtype([(name, DecisionArrays.SPEC[name][0]) for name, _ in spec] + [("position", "S16")]
+                       + [(name, np.int8) for name in BLOT_FIELDS])
         rol = np.dtype([(name, RollArrays.SPEC[name][0]) for name in ("game", "player", "luck", "mwc_per_emg")])
         return spec, dec, rol
 
@@ -729,6 +734,7 @@ class SQLiteStore:
                 dec[name] = np.array(values, dtype=np.float64 if dtype == np.float64 else dtype)
             dec["position"] = np.array(cols[-2], dtype="S16")
             comments = [k for k, has in enumerate(cols[-1]) if has]
+            self._pack_blots(analysis_id, dec)
         else:
             comments = []
         rrows = self.conn.execute(
@@ -741,6 +747,29 @@ class SQLiteStore:
                 rol[name] = np.array(values, dtype=np.float64 if rol.dtype[name] == np.float64 else rol.dtype[name])
         comments = json.dumps(comments) if comments else None
         return _seal(dec.tobytes(), rol.tobytes(), comments), rol.tobytes(), comments
+
+    def _pack_blots(self, analysis_id: int, dec: np.ndarray) -> None:
+        """The blots the analysis' wrong checker plays (e > 0) leave, for the
+        blot bias (SPEC §12, metrics/biases.py): ``blots_played``, the
+        blots of the player on roll on the board the played move left, -1
+        where that board is not one of the candidates' (not reproduced) or
+        unknown; ``blots_best``, on the board of the analysis' first
+        candidate, -1 unknown; -1 for every other decision.  The boards are
+        read as :func:`boards.checker_results` reads them (one query)."""
+        from ..metrics.biases import blots_on_roll
+        from .boards import wrong_play_results
+
+        for name in BLOT_FIELDS:
+            dec[name] = -1
+        results = wrong_play_results(self.conn, analysis_id)
+        if not results:
+            return
+        where = {int(r): k for k, r in enumerate(dec["row_id"].tolist())}
+        idx = np.array([where[r] for r in results], dtype=np.int64)
+        got = list(results.values())
+        played = blots_on_roll([g[0] for g in got])
+        dec["blots_played"][idx] = np.where([g[1] for g in got], played, -1)
+        dec["blots_best"][idx] = blots_on_roll([g[2] for g in got])
 
     def _store_arrays(self, analysis_id: int) -> None:
         dec, rol, comments = self._pack(analysis_id)
@@ -818,8 +847,11 @@ class SQLiteStore:
         rcols = {name: np.ascontiguousarray(roll_all[name]) for name in roll_dtype.names}
         rcols["match"] = np.concatenate(roll_match) if roll_match else np.zeros(0, dtype=np.int32)
         rolls = RollArrays(**rcols)
-        return Selection(matches=infos, decisions=dec, rolls=rolls, sides=sides, player_filter=player,
-                         positions=positions)
+        sel = Selection(matches=infos, decisions=dec, rolls=rolls, sides=sides, player_filter=player,
+                        positions=positions)
+        # the blots of the wrong checker plays' boards, beside the decisions (metrics/biases.py reads them)
+        setattr(sel, CHECKER_BLOTS, tuple(np.ascontiguousarray(dec_all[name]) for name in BLOT_FIELDS))
+        return sel
 
     def _comment_texts(self, row_ids) -> dict:
         """{decision id: its comment} (stored once, in the decisions row)."""

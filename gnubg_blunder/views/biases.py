@@ -1,8 +1,9 @@
 """``biases``: which way the cube and checker errors lean (SPEC §12), as
 text, JSON, CSV or HTML.
 
-The figures come from ``metrics/biases.py``; the boards the checker plays
-left are read here through the store (``store/boards.py``)."""
+The figures come from ``metrics/biases.py``; the blots of the boards the
+wrong checker plays left come with the selection (the store's array cache),
+else they are read here through the store (``store/boards.py``)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ TITLES = {"take_pass": "Take/pass", "doubles": "Doubles", "blots": "Blots (check
 
 
 def compute(scope) -> dict:
-    from ..metrics.biases import biases, blot_rows
+    from ..metrics.biases import biases, blot_rows, cached_blots
     from ..store.boards import checker_results
 
     sel = scope.selection
@@ -26,7 +27,8 @@ def compute(scope) -> dict:
     # once per selection: the report's section and the summary's card share it
     memo = sel.__dict__.setdefault("_biases", {})
     if decision_type not in memo:
-        results = checker_results(scope.store, blot_rows(sel, decision_type))
+        # the selection's own blots (no board read), else the boards of its wrong plays, read now
+        results = None if cached_blots(sel) is not None else checker_results(scope.store, blot_rows(sel, decision_type))
         memo[decision_type] = biases(sel, results, decision_type)
     obj = copy.deepcopy(memo[decision_type])
     obj["filter"] = scope.filter_json
