@@ -219,6 +219,11 @@ def test_the_greedy_order_is_by_marginal_gain():
     assert _chosen(R.choose(cands, confirmed=confirmed, limit=0)) == [(p, 2.7), (t, 1.1), (q, 1.0)]
     # --limit 1 stops after P
     assert _chosen(R.choose(cands, limit=1)) == [(p, 2.7)]
+    # docs/references.md: P narrow (2.7 / 2 = 1.35 < Q's 2.4): Q first (covering P, Q, R'), S 1.3, T 1.1
+    narrow = np.array([pid == p for pid in cands.position_ids])
+    assert _chosen(R.choose(cands, narrow=narrow, limit=0)) == [(q, 2.4), (s, 1.3), (t, 1.1)]
+    # P studied: it covers P, Q, S before the start; T 1.1, then R' 1.0
+    assert _chosen(R.choose(cands, studied=[p], limit=0)) == [(t, 1.1), (r, 1.0)]
 
 
 def test_a_narrow_lesson_and_an_unstable_cube_verdict_are_halved():
