@@ -404,3 +404,14 @@ def test_real_files_references_agree_with_positions(real_db, cli):
     assert len(seen) <= refs["candidate_errors"]
     text = cli("references", "--limit", "2", db=real_db).stdout
     assert text.count("Position ID:") == 2 and "1. gain" in text
+    csv = cli("references", "--limit", "3", "--format", "csv", db=real_db).stdout.splitlines()
+    assert csv[0].startswith("rank,position_id,family,gain") and len(csv) == 4
+
+
+def test_the_report_has_the_section(real_db, cli, tmp_path):
+    out = tmp_path / "report.html"
+    cli("report", "--html", str(out), db=real_db)
+    page = out.read_text()
+    section = page[page.index('<section id="references">'):]
+    section = section[:section.index("</section>")]
+    assert section.count("<svg") == 10 and "Reference positions" in section and "could not be made" not in page
