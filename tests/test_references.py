@@ -333,7 +333,7 @@ class FakeStore:
     def second_costs(self, ids):
         return {i: self.second[i] for i in ids if i in self.second}
 
-    def position_analyses(self, pids):
+    def position_analyses(self, pids, decision_ids=()):
         return self.analyses
 
     def studied_positions(self):

@@ -253,11 +253,15 @@ def error_rows(thresholds: Thresholds = Thresholds()):
     from ..board.features import THEME_NONE
     from .arrays import LABEL_CODES
 
-    themed = np.array([k for name, k in LABEL_CODES["theme"].items() if name != THEME_NONE], dtype=np.int64)
+    themed = np.zeros(len(LABEL_CODES["theme"]) + 1, dtype=bool)  # by theme code + 1 (-1: none)
+    for name, k in LABEL_CODES["theme"].items():
+        themed[k + 1] = name != THEME_NONE
+    # e rounded to the millipoint reaches the threshold only from (threshold − 0.5 mpt): a plain comparison
+    # a little below keeps every error (and a few just under, which candidate_mask leaves out)
+    low = thresholds.error - 0.0006
 
     def keep(records) -> np.ndarray:
-        err, _ = thresholds.classify(records["error"])
-        return err & np.isin(records["theme"], themed)
+        return (records["error"] >= low) & themed[records["theme"].astype(np.int64) + 1]
 
     return keep
 
@@ -485,13 +489,27 @@ def choose(cands: Candidates, *, narrow=None, unstable=None, confirmed=None, stu
     counts = np.diff(indptr)
     nb_sum = np.bincount(np.repeat(np.arange(n), counts), weights=open_x[nbrs], minlength=n) if len(nbrs) else np.zeros(n)
     gains = factor * (open_x + nb_sum)
-    heap = [_key(gains[g], confirmed[g], open_x[g], cands.position_ids[g], g) for g in np.nonzero(proposable)[0]
-            if gains[g] > 0]
-    heapq.heapify(heap)
+    # lazy greedy: the candidates in the order of their first keys (numpy), and a heap of those whose gain
+    # fell since; the next is the better of the two heads
+    gain_int = np.round(gains * 1e12).astype(np.int64)
+    own_int = np.round(open_x * 1e12).astype(np.int64)
+    _, pid_rank = np.unique(np.array(cands.position_ids, dtype=object), return_inverse=True) if n else (None, np.zeros(0))
+    first = np.nonzero(proposable & (gains > 0))[0]
+    first = first[np.lexsort((first, pid_rank.reshape(-1)[first], -own_int[first], ~confirmed[first], -gain_int[first]))]
+    heap: list = []
     chosen = []
     pops = 0
-    while heap and (not limit or len(chosen) < limit):
-        top = heapq.heappop(heap)
+    at = 0
+
+    def first_key(g):
+        return _key(gains[g], confirmed[g], open_x[g], cands.position_ids[g], g)
+
+    while (heap or at < len(first)) and (not limit or len(chosen) < limit):
+        if at < len(first) and (not heap or first_key(first[at]) < heap[0]):
+            top = first_key(first[at])
+            at += 1
+        else:
+            top = heapq.heappop(heap)
         g = top[4]
         pops += 1
         if dropped[g]:

@@ -97,8 +97,8 @@ def lesson_flags(store, sel, cands, thresholds) -> tuple:
     narrow_row = R.narrow_rows(second_costs(store, sel, cands.rows), thresholds)
     narrow = R.group_flags(cands, narrow_row, "all")
     found = getattr(store, "position_analyses", None)
-    analyses = found(sorted(set(cands.position_ids))) if (found is not None and len(cands)) else {}
     row_ids = sel.decisions.row_id[cands.rows] if len(cands) else np.zeros(0, np.int64)
+    analyses = found(sorted(set(cands.position_ids)), row_ids.tolist()) if (found is not None and len(cands)) else {}
     unstable_ids, confirmed_ids = R.stability(analyses, row_ids)
     unstable = R.group_flags(cands, np.isin(row_ids, list(unstable_ids)), "any")
     confirmed = R.group_flags(cands, np.isin(row_ids, list(confirmed_ids)), "any")
