@@ -36,7 +36,8 @@ def main():
         shutil.copyfile(db, copy)
         conn = sqlite3.connect(copy, isolation_level=None)
         n, n_d = conn.execute("SELECT COUNT(*), COUNT(difficulty) FROM decisions").fetchone()
-        before = dict(conn.execute("SELECT id, difficulty FROM decisions WHERE difficulty IS NOT NULL"))
+        query = "SELECT id, difficulty, difficulty_truncated FROM decisions WHERE difficulty IS NOT NULL"
+        before = {i: (d, t) for i, d, t in conn.execute(query)}
         conn.execute("ALTER TABLE decisions DROP COLUMN difficulty")
         conn.execute("ALTER TABLE decisions DROP COLUMN difficulty_truncated")
         start = time.monotonic()
@@ -44,11 +45,12 @@ def main():
         _difficulty(conn)
         conn.execute("COMMIT")
         step = time.monotonic() - start
-        after = dict(conn.execute("SELECT id, difficulty FROM decisions WHERE difficulty IS NOT NULL"))
+        after = {i: (d, t) for i, d, t in conn.execute(query)}
         conn.close()
-        same = after.keys() == before.keys() and all(abs(after[k] - before[k]) < 1e-12 for k in before)
+        same = after.keys() == before.keys() and all(abs(after[k][0] - before[k][0]) < 1e-12 for k in before)
+        same_t = after.keys() == before.keys() and all(after[k][1] == before[k][1] for k in before)
         print(f"{db.name}: {n} decisions, {n_d} with d; schema step 7 (d from the stored lists): {step:.1f} s; "
-              f"same d as stored at import: {same}")
+              f"same d as stored at import (to 1e-12): {same}; same truncation flags: {same_t}")
         env = dict(os.environ, GNUBG_BLUNDER_NO_PLUGINS="1", GNUBG_BLUNDER_CONFIG=os.devnull,
                    PYTHONPATH=str(HERE.parent))
         cli = [sys.executable, "-m", "gnubg_blunder", "--db", str(copy)]

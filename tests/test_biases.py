@@ -231,6 +231,48 @@ def test_the_played_move_is_found_by_its_board_for_every_checker_play(real):
     assert plays > 500
 
 
+def _cached_and_read_blots_agree(db):
+    """On the store's selection, the blots its array cache keeps give the
+    figures of the boards read row by row (store/boards.py), for every
+    decision type; a selection made otherwise (no cached blots) reads them."""
+    from gnubg_blunder.metrics.arrays import Selection
+    from gnubg_blunder.metrics.biases import biases, blot_rows, cached_blots
+    from gnubg_blunder.store import open_store
+    from gnubg_blunder.store.boards import checker_results
+    from gnubg_blunder.views.biases import compute
+
+    with open_store(db) as store:
+        sel = store.select()
+        assert cached_blots(sel) is not None
+        for decision_type in ("all", "checker", "cube"):
+            read = biases(sel, checker_results(store, blot_rows(sel, decision_type)), decision_type)
+            assert biases(sel, None, decision_type) == read, decision_type
+        plain = Selection(matches=sel.matches, decisions=sel.decisions, rolls=sel.rolls, sides=sel.sides,
+                          positions=sel.positions)
+        assert cached_blots(plain) is None
+        scope = type("Scope", (), {"selection": plain, "store": store, "filter_json": {},
+                                   "filter": type("F", (), {"decision_type": None})()})()
+        got = compute(scope)
+        got.pop("filter")
+        assert got == biases(sel)
+        return biases(sel)
+
+
+def test_the_cached_blots_are_the_boards_read_by_row(db_copy):
+    b = _cached_and_read_blots_agree(db_copy)["blots"]
+    assert b["n"] > 0
+
+
+@needs_gnubg
+def test_the_cached_blots_are_the_boards_read_by_row_on_real_matches(real):
+    leaning = 0
+    for key, _dump, _ours, _both, db in real:
+        b = _cached_and_read_blots_agree(db)["blots"]
+        assert b["not_reproduced"] == 0, key
+        leaning += b["p"] + b["m"]
+    assert leaning > 0
+
+
 @needs_gnubg
 def test_blot_signs_by_hand_on_a_real_match(real, tmp_path):
     """x = sign(blots after played - blots after best) of every wrong checker

@@ -67,6 +67,75 @@ def test_a_forced_play_has_no_d():
                               equities=[0.3, 0.25, 0.2])]) == [(None, None)]
 
 
+def test_d_of_many_decisions_at_once_is_the_rule_of_one():
+    """``difficulty_columns`` (numpy, schema step 7 and every import) gives
+    the d of :func:`soft_difficulty` over each list or cube's options, to
+    1e-12, and no d where the rule gives none (unknown equity, empty list,
+    not counted)."""
+    import random
+
+    rng = random.Random(7)
+    rows = []
+    for _ in range(3000):
+        kind = rng.choice(["checker", "checker", "nodouble", "double", "take", "pass"])
+        n = rng.choice([0, 1, 2, 5, 9, 20])
+        eqs = [round(rng.uniform(-1, 1), 6) for _ in range(n)]
+        if n and rng.random() < 0.05:
+            eqs[rng.randrange(n)] = rng.choice([None, float("nan")])
+        rows.append(dict(kind=kind, error=rng.choice([None, 0.0, 0.05]), n_legal=rng.choice([None, 1, 5, 20]),
+                         n_candidates=n, equity_spread=rng.choice([None, 0.0, 0.3]),
+                         xg_counted=rng.choice([None, 0, 1]), nd=rng.choice([None, rng.uniform(-1, 1.2)]),
+                         dt=rng.uniform(-1, 1.5), dp=rng.choice([None, float("nan"), 1.0, rng.uniform(0.5, 1)]),
+                         beaver_take=rng.choice([0, 0, 1, 2]), equities=eqs))
+    got = difficulties(rows)
+    seen = 0
+    for r, (d, t) in zip(rows, got):
+        one = None
+        if r["kind"] == "checker":
+            eqs = r["equities"]
+            if eqs and all(q is not None and q == q for q in eqs):
+                one = soft_difficulty([max(0.0, eqs[0] - q) for q in eqs])
+        elif r["nd"] is not None:
+            one = decision_difficulty(r["kind"], [], r["nd"], r["dt"], r["dp"])
+        if d is None:
+            assert t is None
+            continue
+        seen += 1
+        assert d == pytest.approx(one, abs=1e-12)
+        assert t == (int(r["n_legal"] is not None and len(r["equities"]) < r["n_legal"])
+                     if r["kind"] == "checker" else 0)
+    assert seen > 500
+
+
+def test_step_7_reads_the_equities_of_stored_lists_as_json_does():
+    """Schema step 7 reads the candidates' equities as text when the lists
+    are as the store writes them, else with ``json.loads``: the same values
+    either way (null as NaN, NaN, exponents, a string holding the key)."""
+    from gnubg_blunder.store.schema import _stored_equities
+
+    def lists(texts):
+        flat, lens = _stored_equities(texts)
+        out, k = [], 0
+        for n in lens.tolist():
+            out.append(flat[k:k + n].tolist())
+            k += n
+        return out
+
+    def want(texts):
+        return [[float("nan") if c.get("equity") is None else float(c.get("equity")) for c in json.loads(t)]
+                if t else [] for t in texts]
+
+    written = [json.dumps([{"move": f"m{k}", "equity": q, "position_id": "4HPwATDgc/ABMA", "probs": [0.5, 0.1],
+                            "depth": "2-ply"} for k, q in enumerate(eqs)])
+               for eqs in ([0.5, -0.25, 1e-07], [0], [-1.5e-05, 0.2], [])] + [None, ""]
+    odd = [json.dumps([{"move": "m0", "equity": None}, {"equity": 0.1, "move": "m1"}]),
+           json.dumps([{"move": 'x "equity": 9', "equity": 0.3}]),
+           json.dumps([{"move": "m", "equity": float("nan")}, {"move": "n"}]),
+           '[{"move":"m","equity":0.25}]']
+    for texts in (written, written + odd[:1], written + odd[1:2], odd[2:3], odd[3:], odd):
+        assert str(lists(texts)) == str(want(texts)), texts
+
+
 def test_a_cube_decision_by_hand_owner_and_responder():
     # doubler's ND 0.62, DT 0.70, DP 1.00: R = min(DT, DP) = 0.70, B = max(ND, R) = 0.70
     nd, dt, dp = 0.62, 0.70, 1.00

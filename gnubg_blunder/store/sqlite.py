@@ -767,9 +767,9 @@ class SQLiteStore:
         where = {int(r): k for k, r in enumerate(dec["row_id"].tolist())}
         idx = np.array([where[r] for r in results], dtype=np.int64)
         got = list(results.values())
-        played = blots_on_roll([g[0] for g in got])
-        dec["blots_played"][idx] = np.where([g[1] for g in got], played, -1)
-        dec["blots_best"][idx] = blots_on_roll([g[2] for g in got])
+        blots = blots_on_roll([g[0] for g in got] + [g[2] for g in got])  # one decoding for both boards
+        dec["blots_played"][idx] = np.where([g[1] for g in got], blots[:len(got)], -1)
+        dec["blots_best"][idx] = blots[len(got):]
 
     def _store_arrays(self, analysis_id: int) -> None:
         dec, rol, comments = self._pack(analysis_id)
