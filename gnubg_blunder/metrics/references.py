@@ -487,15 +487,17 @@ def choose(cands: Candidates, *, narrow=None, unstable=None, confirmed=None, stu
     # initial gains, vectorised (every candidate's uncovered neighbourhood)
     open_x = np.where(covered, 0.0, excess)
     counts = np.diff(indptr)
-    nb_sum = np.bincount(np.repeat(np.arange(n), counts), weights=open_x[nbrs], minlength=n) if len(nbrs) else np.zeros(n)
+    nb_sum = (np.bincount(np.repeat(np.arange(n), counts), weights=open_x[nbrs], minlength=n) if len(nbrs)
+              else np.zeros(n))
     gains = factor * (open_x + nb_sum)
     # lazy greedy: the candidates in the order of their first keys (numpy), and a heap of those whose gain
     # fell since; the next is the better of the two heads
     gain_int = np.round(gains * 1e12).astype(np.int64)
     own_int = np.round(open_x * 1e12).astype(np.int64)
-    _, pid_rank = np.unique(np.array(cands.position_ids, dtype=object), return_inverse=True) if n else (None, np.zeros(0))
+    pid_rank = np.unique(np.array(cands.position_ids, dtype=object), return_inverse=True)[1].reshape(-1) if n \
+        else np.zeros(0, np.int64)
     first = np.nonzero(proposable & (gains > 0))[0]
-    first = first[np.lexsort((first, pid_rank.reshape(-1)[first], -own_int[first], ~confirmed[first], -gain_int[first]))]
+    first = first[np.lexsort((first, pid_rank[first], -own_int[first], ~confirmed[first], -gain_int[first]))]
     heap: list = []
     chosen = []
     pops = 0

@@ -156,7 +156,8 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
         })
     return {
         "filter": flt.to_json(),
-        "rule": {"rho_pips": R.RHO, "near_pips": R.NEAR, "narrow_below_mpt": R.NARROW_SHARE * round(thresholds.error * 1000)},
+        "rule": {"rho_pips": R.RHO, "near_pips": R.NEAR,
+                 "narrow_below_mpt": R.NARROW_SHARE * round(thresholds.error * 1000)},
         "candidates": len(cands),
         "candidate_errors": int(len(cands.rows)),
         "candidate_excess": _pp(cands.excess.sum()) if len(cands) else 0.0,
@@ -234,7 +235,8 @@ def references_text(obj: dict, boards: bool = True) -> str:
     for p in obj["positions"]:
         nerr = len(p["errors"])
         lines.append("")
-        lines.append(f"{p['rank']}. gain {p['gain']:.2f} % — {p['family']}{_score_text(p)} — position {p['position_id']}")
+        lines.append(f"{p['rank']}. gain {p['gain']:.2f} % — {p['family']}{_score_text(p)} — "
+                     f"position {p['position_id']}")
         others = len(p["covers"]) - (1 if p["covers"] and p["covers"][0] == p["position_id"] else 0)
         lines.append(f"   covers {nerr} error{'s' if nerr != 1 else ''} (Σ excess {p['covered_excess']:.2f} %): "
                      f"its own {p['excess']:.2f} % and {others} neighbour position{'s' if others != 1 else ''}"
