@@ -237,10 +237,11 @@ def references_text(obj: dict, boards: bool = True) -> str:
         lines.append("")
         lines.append(f"{p['rank']}. gain {p['gain']:.2f} % — {p['family']}{_score_text(p)} — "
                      f"position {p['position_id']}")
-        others = len(p["covers"]) - (1 if p["covers"] and p["covers"][0] == p["position_id"] else 0)
+        own = bool(p["covers"]) and p["covers"][0] == p["position_id"]
+        others = len(p["covers"]) - own
+        mine = f"its own {p['excess']:.2f} %" if own else "its own errors covered before"
         lines.append(f"   covers {nerr} error{'s' if nerr != 1 else ''} (Σ excess {p['covered_excess']:.2f} %): "
-                     f"its own {p['excess']:.2f} % and {others} neighbour position{'s' if others != 1 else ''}"
-                     f"{_flags_text(p)}")
+                     f"{mine} and {others} neighbour position{'s' if others != 1 else ''}{_flags_text(p)}")
         if boards:
             lines.append(_board_text(p))
         for r in p["errors"][:SHOWN_ERRORS]:
