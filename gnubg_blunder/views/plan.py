@@ -107,7 +107,7 @@ def plan_text(obj: dict) -> str:
             continue
         lines.append(table([_row(k if ranked else DASH, fam) for k, fam in enumerate(rows, 1)], HEADERS, "rlrrrl"))
         lines.append("Lists of their decisions:")
-        lines += [f"  {safe_text(fam['family'], None)}: {list_command(fam['family'], f)}" for fam in rows]
+        lines += [f"  {safe_text(fam['family'], None)}: {safe_text(list_command(fam['family'], f), None)}" for fam in rows]
     if not obj["families"]:
         lines += ["", "No themed error in this scope: no family."]
     lines += ["", outside_text(obj["outside"])]
