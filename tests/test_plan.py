@@ -110,8 +110,8 @@ def plan_matches() -> list:
         decisions.append(_missed_double(len(decisions), k % 2, e, P_HOLD))
     money = [_checker(0, 0, 0.090, P_HOLD, "too many blots", mpe=None)]  # a member without ℓ
     out = []
-    for players, length, date, decs in ((("alice", "bob"), 7, "2025-05-01", decisions),
-                                        (("alice", "bob"), 0, "2025-05-02", money)):
+    for players, length, date, decs in ((("charlot1", "charlot2"), 7, "2025-05-01", decisions),
+                                        (("charlot1", "charlot2"), 0, "2025-05-02", money)):
         game = Game(number=0, score=(0, 0), winner=0, points=length or 1)
         game.decisions.extend(_labelled(decs))
         out.append(Match(players=players, length=length, source="sgf", games=[game],
@@ -197,8 +197,8 @@ def test_plan_by_hand(plan_db, cli):
 
 
 def test_plan_follows_the_filter(plan_db, cli):
-    # one side: alice made the even-numbered decisions of the match
-    obj = _json(cli, "plan", "--player", "alice", db=plan_db)
+    # one side: charlot1 made the even-numbered decisions of the match
+    obj = _json(cli, "plan", "--player", "charlot1", db=plan_db)
     fams = {f["family"]: f for f in obj["families"]}
     assert fams[PRIME_POINT]["members"] == 5 and fams[HOLD_BLOTS]["members"] == 3 + 1  # + the money error
     # cube only: the missed doubles
@@ -243,8 +243,8 @@ def test_unknown_family_is_one_line_with_the_closest(plan_db, cli):
 
 
 def test_text_prints_the_command_of_each_list(plan_db, cli):
-    text = cli("--no-config", "plan", "--player", "alice", db=plan_db).stdout
-    assert text.splitlines()[0] == "Study plan — scope: player alice"
+    text = cli("--no-config", "plan", "--player", "charlot1", db=plan_db).stdout
+    assert text.splitlines()[0] == "Study plan — scope: player charlot1"
     assert "In the plan, largest lower bound first: 1 family" in text
     assert "To confirm (unranked, by name): 3 families" in text
     assert "Outside the plan: 1 counted error without a theme" in text
@@ -255,7 +255,7 @@ def test_text_prints_the_command_of_each_list(plan_db, cli):
         assert words[:2] == ["gnubg-blunder", "positions"] and "--player" in words
         family = words[words.index("--family") + 1]
         listed = _json(cli, *words[1:], db=plan_db)
-        member = {f["family"]: f for f in _json(cli, "plan", "--player", "alice", db=plan_db)["families"]}[family]
+        member = {f["family"]: f for f in _json(cli, "plan", "--player", "charlot1", db=plan_db)["families"]}[family]
         assert listed["total"] == member["members"]
 
 

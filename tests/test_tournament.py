@@ -9,28 +9,28 @@ The tournament "Spring Open" starts 2025-06-10 (D), so its usual window is
 2024-06-10 (D − 365) to 2025-06-09 (D − 1), both included.
 
 ====  ==========  ===========  ======  ==============  ======================================
-id    date        event        length  players         alice's counted decisions (errors EMG)
+id    date        event        length  players         charlot1's counted decisions (errors EMG)
 ====  ==========  ===========  ======  ==============  ======================================
-U1    2024-06-10  —            7       alice v bob     5: 0.02 (at DMP), 0 ×4
-U2    2024-09-01  —            7       alice v carol   5: 0.04, 0 ×4
-U3    2024-12-01  Winter Cup   7       alice v dave    5: 0.02, 0 ×4
-U4    2025-02-01  —            7       bob v alice     5: 0.04, 0 ×4  (alice is player 1)
-U5    2025-04-01  —            7       alice v erin    5: 0.02, 0 ×4
-U6    2025-06-09  —            7       alice v bob     5: 0.04, 0 ×4
-O1    2024-06-09  —            7       alice v bob     5: 0.50 ×5     (D − 366: outside)
-O2    2025-03-01  —            money   alice v carol   5: 0.30 ×5     (money: not the usual level)
-O3    2025-06-10  Friendly     7       alice v dave    5: 0.40 ×5     (on D, not before it)
-O4    2025-08-01  —            7       alice v bob     5: 0.40 ×5     (after the tournament)
-O5    2025-01-01  —            7       bob v carol     alice absent
-T0    2025-06-10  Spring Open  7       bob v carol     alice absent
-T1    2025-06-10  Spring Open  7       alice v bob     8: 0.16 (DMP), 0 (Crawford), 0 (post-Crawford), 0 ×5
-T2    2025-06-11  Spring Open  7       carol v alice   8: 0.24, 0 ×7  (alice is player 1)
-T3    2025-06-12  Spring Open  7       alice v dave    8: 0.32, 0 ×7  (round "Final" stored)
-L1    2025-10-01  Long Cup     7       alice v erin    35: 0 ×30 then 0.01 ×5; durations 1..35 s
+U1    2024-06-10  —            7       charlot1 v charlot2     5: 0.02 (at DMP), 0 ×4
+U2    2024-09-01  —            7       charlot1 v Squire/Jørgensen   5: 0.04, 0 ×4
+U3    2024-12-01  Winter Cup   7       charlot1 v Harmand/Unger    5: 0.02, 0 ×4
+U4    2025-02-01  —            7       charlot2 v charlot1     5: 0.04, 0 ×4  (charlot1 is player 1)
+U5    2025-04-01  —            7       charlot1 v erin    5: 0.02, 0 ×4
+U6    2025-06-09  —            7       charlot1 v charlot2     5: 0.04, 0 ×4
+O1    2024-06-09  —            7       charlot1 v charlot2     5: 0.50 ×5     (D − 366: outside)
+O2    2025-03-01  —            money   charlot1 v Squire/Jørgensen   5: 0.30 ×5     (money: not the usual level)
+O3    2025-06-10  Friendly     7       charlot1 v Harmand/Unger    5: 0.40 ×5     (on D, not before it)
+O4    2025-08-01  —            7       charlot1 v charlot2     5: 0.40 ×5     (after the tournament)
+O5    2025-01-01  —            7       charlot2 v Squire/Jørgensen     charlot1 absent
+T0    2025-06-10  Spring Open  7       charlot2 v Squire/Jørgensen     charlot1 absent
+T1    2025-06-10  Spring Open  7       charlot1 v charlot2     8: 0.16 (DMP), 0 (Crawford), 0 (post-Crawford), 0 ×5
+T2    2025-06-11  Spring Open  7       Squire/Jørgensen v charlot1   8: 0.24, 0 ×7  (charlot1 is player 1)
+T3    2025-06-12  Spring Open  7       charlot1 v Harmand/Unger    8: 0.32, 0 ×7  (round "Final" stored)
+L1    2025-10-01  Long Cup     7       charlot1 v erin    35: 0 ×30 then 0.01 ×5; durations 1..35 s
 ====  ==========  ===========  ======  ==============  ======================================
 
-Every opponent side has 3 counted decisions of 0.05 (never alice's figures).
-alice's errors in T1, T2, T3 and O4 carry a theme (``THEMES``: the study-plan
+Every opponent side has 3 counted decisions of 0.05 (never charlot1's figures).
+charlot1's errors in T1, T2, T3 and O4 carry a theme (``THEMES``: the study-plan
 families); the scores of a few decisions are set (``SCORES``).
 """
 
@@ -49,28 +49,28 @@ from gnubg_blunder.model import Analysis, Game, Match, Roll
 D = "2025-06-10"
 WINDOW = ("2024-06-10", "2025-06-09")
 
-# (key, date, event, length, players, alice's side, alice's errors, round)
+# (key, date, event, length, players, charlot1's side, charlot1's errors, round)
 MATCHES = [
-    ("U1", "2024-06-10", None, 7, ("alice", "bob"), 0, [0.02, 0, 0, 0, 0], None),
-    ("U2", "2024-09-01", None, 7, ("alice", "carol"), 0, [0.04, 0, 0, 0, 0], None),
-    ("U3", "2024-12-01", "Winter Cup", 7, ("alice", "dave"), 0, [0.02, 0, 0, 0, 0], None),
-    ("U4", "2025-02-01", None, 7, ("bob", "alice"), 1, [0.04, 0, 0, 0, 0], None),
-    ("U5", "2025-04-01", None, 7, ("alice", "erin"), 0, [0.02, 0, 0, 0, 0], None),
-    ("U6", "2025-06-09", None, 7, ("alice", "bob"), 0, [0.04, 0, 0, 0, 0], None),
-    ("O1", "2024-06-09", None, 7, ("alice", "bob"), 0, [0.5] * 5, None),
-    ("O2", "2025-03-01", None, 0, ("alice", "carol"), 0, [0.3] * 5, None),
-    ("O3", "2025-06-10", "Friendly", 7, ("alice", "dave"), 0, [0.4] * 5, None),
-    ("O4", "2025-08-01", None, 7, ("alice", "bob"), 0, [0.4] * 5, None),
-    ("O5", "2025-01-01", None, 7, ("bob", "carol"), None, [], None),
-    ("T0", "2025-06-10", "Spring Open", 7, ("bob", "carol"), None, [], None),
-    ("T1", "2025-06-10", "Spring Open", 7, ("alice", "bob"), 0, [0.16] + [0] * 7, None),
-    ("T2", "2025-06-11", "Spring Open", 7, ("carol", "alice"), 1, [0.24] + [0] * 7, None),
-    ("T3", "2025-06-12", "Spring Open", 7, ("alice", "dave"), 0, [0.32] + [0] * 7, "Final"),
-    ("L1", "2025-10-01", "Long Cup", 7, ("alice", "erin"), 0, [0] * 30 + [0.01] * 5, None),
+    ("U1", "2024-06-10", None, 7, ("charlot1", "charlot2"), 0, [0.02, 0, 0, 0, 0], None),
+    ("U2", "2024-09-01", None, 7, ("charlot1", "Squire/Jørgensen"), 0, [0.04, 0, 0, 0, 0], None),
+    ("U3", "2024-12-01", "Winter Cup", 7, ("charlot1", "Harmand/Unger"), 0, [0.02, 0, 0, 0, 0], None),
+    ("U4", "2025-02-01", None, 7, ("charlot2", "charlot1"), 1, [0.04, 0, 0, 0, 0], None),
+    ("U5", "2025-04-01", None, 7, ("charlot1", "erin"), 0, [0.02, 0, 0, 0, 0], None),
+    ("U6", "2025-06-09", None, 7, ("charlot1", "charlot2"), 0, [0.04, 0, 0, 0, 0], None),
+    ("O1", "2024-06-09", None, 7, ("charlot1", "charlot2"), 0, [0.5] * 5, None),
+    ("O2", "2025-03-01", None, 0, ("charlot1", "Squire/Jørgensen"), 0, [0.3] * 5, None),
+    ("O3", "2025-06-10", "Friendly", 7, ("charlot1", "Harmand/Unger"), 0, [0.4] * 5, None),
+    ("O4", "2025-08-01", None, 7, ("charlot1", "charlot2"), 0, [0.4] * 5, None),
+    ("O5", "2025-01-01", None, 7, ("charlot2", "Squire/Jørgensen"), None, [], None),
+    ("T0", "2025-06-10", "Spring Open", 7, ("charlot2", "Squire/Jørgensen"), None, [], None),
+    ("T1", "2025-06-10", "Spring Open", 7, ("charlot1", "charlot2"), 0, [0.16] + [0] * 7, None),
+    ("T2", "2025-06-11", "Spring Open", 7, ("Squire/Jørgensen", "charlot1"), 1, [0.24] + [0] * 7, None),
+    ("T3", "2025-06-12", "Spring Open", 7, ("charlot1", "Harmand/Unger"), 0, [0.32] + [0] * 7, "Final"),
+    ("L1", "2025-10-01", "Long Cup", 7, ("charlot1", "erin"), 0, [0] * 30 + [0.01] * 5, None),
 ]
-# alice's decisions at a special score: (match key, decision number) -> (score_self, score_opp, crawford)
+# charlot1's decisions at a special score: (match key, decision number) -> (score_self, score_opp, crawford)
 SCORES = {("U1", 0): (6, 6, False), ("T1", 0): (6, 6, False), ("T1", 1): (6, 3, True), ("T1", 2): (3, 6, False)}
-# themes of alice's errors (the study-plan families; position P_HOLD: holding game, checker)
+# themes of charlot1's errors (the study-plan families; position P_HOLD: holding game, checker)
 THEMES = {("T1", 0): "too many blots", ("T2", 0): "point not made", ("T3", 0): "too passive",
           ("O4", 0): "too many blots"}
 
@@ -126,7 +126,7 @@ def _json(cli, db, *args):
 
 def test_usual_window_and_figures_by_hand(tdb, cli):
     obj = _json(cli, tdb, "tournament", "spring open")
-    assert obj["event"] == "Spring Open" and obj["date"] == D and obj["player"] == "alice"
+    assert obj["event"] == "Spring Open" and obj["date"] == D and obj["player"] == "charlot1"
     u, t = obj["usual"], obj["tournament"]
     # the window: D − 365 (U1 included) to D − 1 (U6 included); O1 (D − 366), O3 (on D), O4 (after),
     # the money session O2 and the tournament itself are not in it
@@ -174,13 +174,13 @@ def test_figures_equal_those_of_stats(tdb, cli):
     as the usual level does.  Another tournament inside the window (Winter
     Cup, U3) is part of both."""
     obj = _json(cli, tdb, "tournament", "Spring Open")
-    t = _json(cli, tdb, "stats", "--tournament", "Spring Open", "--player", "alice")
-    u = _json(cli, tdb, "stats", "--player", "alice", "--from", WINDOW[0], "--to", WINDOW[1], "--length", "7")
+    t = _json(cli, tdb, "stats", "--tournament", "Spring Open", "--player", "charlot1")
+    u = _json(cli, tdb, "stats", "--player", "charlot1", "--from", WINDOW[0], "--to", WINDOW[1], "--length", "7")
     for mine, theirs in ((obj["tournament"], t), (obj["usual"], u)):
         for key in ("matches", "decisions", "pr", "pr_ci", "l7", "l7_ci"):
             assert mine[key] == pytest.approx(theirs[key], rel=1e-12), key
     # without --length 7 the money session joins stats' selection, not the usual level
-    money = _json(cli, tdb, "stats", "--player", "alice", "--from", WINDOW[0], "--to", WINDOW[1])
+    money = _json(cli, tdb, "stats", "--player", "charlot1", "--from", WINDOW[0], "--to", WINDOW[1])
     assert money["matches"] == 7 and obj["usual"]["matches"] == 6
 
 
@@ -247,19 +247,19 @@ def test_player_rule_and_default_event(tdb, tmp_path, cli):
 
     # no main player: the latest tournament by date is Long Cup (2025-10-01)
     assert _json(cli, tdb, "tournament")["event"] == "Long Cup"
-    # alice has most matches in Spring Open (3; bob and carol 2)
-    assert _json(cli, tdb, "tournament", "Spring Open")["player"] == "alice"
+    # charlot1 has most matches in Spring Open (3; charlot2 and Squire/Jørgensen 2)
+    assert _json(cli, tdb, "tournament", "Spring Open")["player"] == "charlot1"
     db = shutil.copy(tdb, tmp_path / "main.db")
-    cli("main-player", "bob", db=db)
-    obj = _json(cli, db, "tournament")  # bob's latest tournament
-    assert obj["event"] == "Spring Open" and obj["player"] == "bob" and obj["player_rule"] == "the main player"
-    # bob: T0 and T1 (3 decisions of 0.05 each) → PR = 500 × 0.3 / 6 = 25
+    cli("main-player", "charlot2", db=db)
+    obj = _json(cli, db, "tournament")  # charlot2's latest tournament
+    assert obj["event"] == "Spring Open" and obj["player"] == "charlot2" and obj["player_rule"] == "the main player"
+    # charlot2: T0 and T1 (3 decisions of 0.05 each) → PR = 500 × 0.3 / 6 = 25
     assert obj["tournament"]["matches"] == 2 and obj["tournament"]["pr"] == pytest.approx(25.0)
-    # the main player absent (Long Cup: alice v erin): the player of most matches, then decisions
-    assert _json(cli, db, "tournament", "Long Cup")["player"] == "alice"
+    # the main player absent (Long Cup: charlot1 v erin): the player of most matches, then decisions
+    assert _json(cli, db, "tournament", "Long Cup")["player"] == "charlot1"
     # the filter's player, and a player who did not play in it
-    assert _json(cli, db, "tournament", "Spring Open", "--player", "carol")["player"] == "carol"
-    res = cli("--no-config", "tournament", "Long Cup", "--player", "bob", db=db, check=False)
+    assert _json(cli, db, "tournament", "Spring Open", "--player", "Squire/Jørgensen")["player"] == "Squire/Jørgensen"
+    res = cli("--no-config", "tournament", "Long Cup", "--player", "charlot2", db=db, check=False)
     assert res.returncode == 2 and "did not play" in res.stderr and len(res.stderr.strip().splitlines()) == 1
 
 
@@ -276,7 +276,7 @@ def test_rounds(tdb, cli):
     rounds = obj["rounds"]
     assert [r["round"] for r in rounds] == ["1", "2", "Final"]
     assert [r["round_source"] for r in rounds] == ["order", "order", "stored"]
-    assert [r["opponent"] for r in rounds] == ["bob", "carol", "dave"]
+    assert [r["opponent"] for r in rounds] == ["charlot2", "Squire/Jørgensen", "Harmand/Unger"]
     # T2: 500 × 0.24 / 8 = 15; against the usual overall PR 3.0
     assert [r["pr"] for r in rounds] == pytest.approx([10.0, 15.0, 20.0])
     assert all(r["usual_pr"] == pytest.approx(3.0) for r in rounds)
@@ -322,7 +322,7 @@ def test_decision_index_bands_and_pace(tdb, cli):
 
 
 def test_families_of_the_tournament(tdb, cli):
-    """The study plan over alice's decisions of the tournament only: three
+    """The study plan over charlot1's decisions of the tournament only: three
     one-member families (each "to confirm": under 5 quantified members),
     ordered by recoverable R = ℓ − d descending: ℓ = e/2 = 0.16, 0.12, 0.08
     (T3, T2, T1); O4's "too many blots" error is not the tournament's."""

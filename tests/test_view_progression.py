@@ -231,7 +231,7 @@ def test_tournament_player_rule():
         _match(0, "2025-03-01", "E", ("A", "B")),
         _match(1, "2025-03-02", "E", ("C", "A")),    # E: A has 2 matches
         _match(2, "2025-02-01", "F", ("B", "C")),    # F: 1 match each; B 3 decisions, C 2
-        _match(3, None, "G", ("bob", "Al")),         # G: undated, 1 decision each: name order -> Al
+        _match(3, None, "G", ("charlot2", "charlot1")),  # G: undated, 1 decision each: name order -> charlot1
     ]
     rows = [(0, 0, 0.01), (0, 1, 0.0), (1, 0, 0.0), (1, 1, 0.03),
             (2, 0, 0.01), (2, 0, 0.0), (2, 0, 0.02), (2, 1, 0.0), (2, 1, 0.0),
@@ -239,12 +239,12 @@ def test_tournament_player_rule():
     sel = _selection(matches, rows)
     got = [(t["event"], t["date"], t["player"], t["decisions"]) for t in tournament_rows(sel)]
     # order: F (2025-02-01), E (2025-03-01), G (undated, last)
-    assert got == [("F", "2025-02-01", "B", 3), ("E", "2025-03-01", "A", 2), ("G", None, "Al", 1)]
+    assert got == [("F", "2025-02-01", "B", 3), ("E", "2025-03-01", "A", 2), ("G", None, "charlot1", 1)]
     rows_e = tournament_rows(sel)[1]
     assert rows_e["pr"] == pytest.approx(500 * 0.04 / 2) and rows_e["matches"] == 2
     # the main player first wherever they played
     got = [(t["event"], t["player"]) for t in tournament_rows(sel, main_player="c")]
-    assert got == [("F", "C"), ("E", "C"), ("G", "Al")]
+    assert got == [("F", "C"), ("E", "C"), ("G", "charlot1")]
 
 
 @pytest.mark.parametrize("total, n, expect", [
