@@ -41,9 +41,10 @@ CHARLOT_MAT = DATA / "sgf" / "charlot1-charlot2_7p_2025-11-08-2305.mat"  # = gnu
 
 # A money session played in gnubg 1.07 (human players, `set jacoby on`,
 # `set beavers 3`): a beaver, a redouble, a resignation; a drop; a raccoon and
-# a resigned gammon.  `save match` wrote SESSION_SGF (GS removed), `export
-# match mat` wrote SESSION_MAT.
-SESSION_SGF = r"""(;FF[4]GM[6]CA[UTF-8]AP[GNU Backgammon:1.07.001]MI[length:0][game:0][ws:0][bs:0]PW[Åse Ødegård]PB[bob \]x[]DT[2026-11-30]RU[Jacoby]RE[B+8R]
+# a resigned gammon.  `save match` wrote SESSION_SGF (GS removed; the names
+# then set to those of the bundled files), gnubg 1.07's `load match` of it and
+# `export match mat` wrote SESSION_MAT.
+SESSION_SGF = r"""(;FF[4]GM[6]CA[UTF-8]AP[GNU Backgammon:1.07.001]MI[length:0][game:0][ws:0][bs:0]PW[Kévin UNGER]PB[charlot2 \]x[]DT[2026-11-30]RU[Jacoby]RE[B+8R]
 ;W[31hefe]
 ;B[42qusu]
 ;W[double]
@@ -53,11 +54,11 @@ SESSION_SGF = r"""(;FF[4]GM[6]CA[UTF-8]AP[GNU Backgammon:1.07.001]MI[length:0][g
 ;B[double]
 ;W[take]
 ;B[65aggl])
-(;FF[4]GM[6]CA[UTF-8]AP[GNU Backgammon:1.07.001]MI[length:0][game:1][ws:0][bs:8]PW[Åse Ødegård]PB[bob \]x[]RU[Jacoby]RE[B+1]
+(;FF[4]GM[6]CA[UTF-8]AP[GNU Backgammon:1.07.001]MI[length:0][game:1][ws:0][bs:8]PW[Kévin UNGER]PB[charlot2 \]x[]RU[Jacoby]RE[B+1]
 ;W[61mghg]
 ;B[double]
 ;W[drop])
-(;FF[4]GM[6]CA[UTF-8]AP[GNU Backgammon:1.07.001]MI[length:0][game:2][ws:0][bs:9]PW[Åse Ødegård]PB[bob \]x[]RU[Jacoby]RE[W+16R]
+(;FF[4]GM[6]CA[UTF-8]AP[GNU Backgammon:1.07.001]MI[length:0][game:2][ws:0][bs:9]PW[Kévin UNGER]PB[charlot2 \]x[]RU[Jacoby]RE[W+16R]
 ;B[52lqln]
 ;W[double]
 ;B[double]
@@ -71,7 +72,7 @@ SESSION_MAT = """\
  0 point match
 
  Game 1
- Åse Ødegård : 0             bob ]x[ : 0
+ Kévin UNGER : 0               charlot2 ]x[ : 0
   1) 31: 8/5 6/5                 42: 8/4 6/4 
   2)  Doubles => 2                Beavers => 4
   3) 65: 24/18 18/13              Doubles => 8
@@ -79,12 +80,12 @@ SESSION_MAT = """\
                                   Wins 8 points
 
  Game 2
- Åse Ødegård : 0             bob ]x[ : 8
+ Kévin UNGER : 0               charlot2 ]x[ : 8
   1) 61: 13/7 8/7                 Doubles => 2
   2)  Drops                       Wins 1 point 
 
  Game 3
- Åse Ødegård : 0             bob ]x[ : 9
+ Kévin UNGER : 0               charlot2 ]x[ : 9
   1)                             52: 13/8 13/11 
   2)  Doubles => 2                Beavers => 4
   3)  Beavers => 8                 
