@@ -16,11 +16,9 @@ chart's series.
 
 from __future__ import annotations
 
-import datetime as _dt
 from html import escape
 from typing import Optional
 
-from .. import __version__
 from ..model import is_money
 from .formatting import DASH, num, table_html
 from .review import KIND_WORDS, _sides, review_html, review_object, select_match
@@ -147,23 +145,12 @@ def transcript_html(obj: dict) -> str:
 
 
 def match_report_html(obj: dict, title: Optional[str] = None) -> str:
-    from .report import STYLE
+    from .report import html_page
 
     title = title or f"Match {obj['match_id']}: {obj['players'][0]} vs {obj['players'][1]}"
-    now = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
-    return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
-        f"<h1>{escape(title)}</h1>"
-        f'<p class="note">Made by gnubg-blunder {escape(__version__)} on {escape(now)}. '
-        "Figures from the stored analysis; “—” means never measured.</p>"
-        + head_html(obj)
-        + f'<section id="review">{review_html(obj)}</section>'
-        + chart_html(obj)
-        + transcript_html(obj)
-        + "</body></html>\n"
-    )
+    return html_page(title, "Figures from the stored analysis",
+                     head_html(obj) + f'<section id="review">{review_html(obj)}</section>'
+                     + chart_html(obj) + transcript_html(obj))
 
 
 def write_match_report(store, flt, thresholds, which: str, path, title: Optional[str] = None) -> dict:

@@ -119,7 +119,6 @@ def scope_text(flt) -> str:
 
 def build_report(ctx: ReportContext, title: Optional[str] = None) -> str:
     title = title or "gnubg-blunder report"
-    now = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
     body = []
     for _order, name, function in sections():
         try:
@@ -129,15 +128,23 @@ def build_report(ctx: ReportContext, title: Optional[str] = None) -> str:
                     f"{escape(type(exc).__name__)}: {escape(str(exc))}</p></section>")
         if html:
             body.append(html)
+    return html_page(title, "Figures from the stored analyses (gnubg or eXtreme Gammon)",
+                     f'<div class="scope"><b>Scope:</b> {escape(scope_text(ctx.filter))}</div>' + "".join(body))
+
+
+def html_page(title: str, source: str, body: str) -> str:
+    """A standalone page (the report, a match's page): one style sheet, no
+    external resource, the title, who made it when, ``source`` of the
+    figures, then ``body``."""
+    now = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
         f"<h1>{escape(title)}</h1>"
         f'<p class="note">Made by gnubg-blunder {escape(__version__)} on {escape(now)}. '
-        "Figures from the stored analyses (gnubg or eXtreme Gammon); “—” means never measured.</p>"
-        f'<div class="scope"><b>Scope:</b> {escape(scope_text(ctx.filter))}</div>'
-        + "".join(body)
+        f"{escape(source)}; “—” means never measured.</p>"
+        + body
         + "</body></html>\n"
     )
 
