@@ -34,7 +34,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from gnubg_blunder.filters import Filter  # noqa: E402
-from gnubg_blunder.metrics.biases import CHECKER_BLOTS, biases, blot_rows  # noqa: E402
+from gnubg_blunder.metrics.biases import biases, blot_rows  # noqa: E402
 from gnubg_blunder.store import open_store  # noqa: E402
 from gnubg_blunder.store.boards import checker_results  # noqa: E402
 from gnubg_blunder.views.biases import compute  # noqa: E402
@@ -74,7 +74,7 @@ def main():
         rows = len(blot_rows(sel))
         obj.pop("filter")
         print(f"{db.name}: {len(sel.decisions)} decisions, {rows} wrong checker plays with contact; "
-              f"blots cached: {getattr(sel, CHECKER_BLOTS, None) is not None}")
+              f"blots cached: {bool((sel.decisions.blots_best >= 0).any())}")
         print(f"select (read the selection): {t_sel:.2f} s")
         print(f"biases, cached blots:        {t_cached:.2f} s beyond the selection")
         print(f"biases, boards read by row:  {t_read:.2f} s beyond the selection; same figures: {obj == obj_read}")

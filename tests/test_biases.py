@@ -232,25 +232,21 @@ def test_the_played_move_is_found_by_its_board_for_every_checker_play(real):
 
 
 def _cached_and_read_blots_agree(db):
-    """On the store's selection, the blots its array cache keeps give the
-    figures of the boards read row by row (store/boards.py), for every
-    decision type; a selection made otherwise (no cached blots) reads them."""
-    from gnubg_blunder.metrics.arrays import Selection
-    from gnubg_blunder.metrics.biases import biases, blot_rows, cached_blots
+    """On the store's selection, the blots its array cache keeps (the
+    decision columns ``blots_played``/``blots_best``) give the figures of
+    the boards read row by row (store/boards.py), for every decision type,
+    and the view gives them."""
+    from gnubg_blunder.metrics.biases import biases, blot_rows
     from gnubg_blunder.store import open_store
     from gnubg_blunder.store.boards import checker_results
     from gnubg_blunder.views.biases import compute
 
     with open_store(db) as store:
         sel = store.select()
-        assert cached_blots(sel) is not None
         for decision_type in ("all", "checker", "cube"):
             read = biases(sel, checker_results(store, blot_rows(sel, decision_type)), decision_type)
             assert biases(sel, None, decision_type) == read, decision_type
-        plain = Selection(matches=sel.matches, decisions=sel.decisions, rolls=sel.rolls, sides=sel.sides,
-                          positions=sel.positions)
-        assert cached_blots(plain) is None
-        scope = type("Scope", (), {"selection": plain, "store": store, "filter_json": {},
+        scope = type("Scope", (), {"selection": sel, "store": store, "filter_json": {},
                                    "filter": type("F", (), {"decision_type": None})()})()
         got = compute(scope)
         got.pop("filter")

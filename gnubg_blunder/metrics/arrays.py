@@ -52,9 +52,17 @@ DECISION_COLUMNS = {
     "difficulty": (np.float64, np.nan),  # d of SPEC §6 (EMG), counted decisions only (metrics/difficulty.py)
     "difficulty_truncated": (np.int8, -1),  # 1: d stands on a truncated candidate list (a lower bound)
     "duration": (np.float64, np.nan),  # seconds the decision took, where the source has them
+    # blots of the player on roll on the board a wrong checker play (e > 0) left (-1: that board is not
+    # among the candidates', or unknown) and on the board of the analysis' first candidate (-1: unknown);
+    # -1 for every other decision (metrics/biases.py; the array cache keeps them, store/boards.py reads them)
+    "blots_played": (np.int8, -1),
+    "blots_best": (np.int8, -1),
     "row_id": (np.int64, -1),  # the store's decision id, for drill-down
     "comment": (object, None),  # the decision's comment (for #tags), mostly None
 }
+
+# the columns the array cache keeps beside those the store reads from SQL (store/sqlite.py)
+BLOT_COLUMNS = ("blots_played", "blots_best")
 
 ROLL_COLUMNS = {
     "match": (np.int32, -1),

@@ -19,10 +19,8 @@ bold action minus the bot's.  Families:
   boards are not known (not reproduced) leaves the count, its share shown.
 
 Pure numpy over a :class:`Selection`.  The blots of the boards a wrong
-checker play left and of the best play's board come with a selection the
-store made, from its array cache (``Selection.checker_blots``, below), or
-in as position IDs (``checker_results``, read by the view) for a selection
-made otherwise.
+checker play left and of the best play's board are decision columns
+(``blots_played``, ``blots_best``) the store's array cache keeps.
 """
 
 from __future__ import annotations
@@ -144,24 +142,6 @@ def score_cells(sel: Selection, mask: np.ndarray) -> list:
     return out
 
 
-# A selection the store makes carries, beside its decisions, two int8 arrays
-# (its attribute CHECKER_BLOTS, the array cache's BLOT_FIELDS): the blots of
-# the player on roll on the board each wrong checker play (e > 0) left, -1
-# where that board is not among the candidates' (not reproduced) or unknown,
-# and on the board of the analysis' first candidate, -1 unknown; -1 for the
-# other decisions.  A selection made otherwise (a subset) has none.
-CHECKER_BLOTS = "checker_blots"
-BLOT_FIELDS = ("blots_played", "blots_best")
-
-
-def cached_blots(sel: Selection):
-    """(played, best) blots of the selection's decisions, or None."""
-    got = getattr(sel, CHECKER_BLOTS, None)
-    if got is None or any(len(a) != len(sel.decisions) for a in got):
-        return None
-    return got
-
-
 NO_CONTACT_PHASES = tuple(LABEL_CODES["phase"][p] for p in (PHASE_RACE, PHASE_BEAROFF))
 
 
@@ -232,11 +212,11 @@ def _blots_distinct(pids: list) -> np.ndarray:
 def blot_signs(sel: Selection, mask: np.ndarray, results: Optional[dict] = None) -> tuple:
     """(eligible, reproduced, x) over the counted checker plays in ``mask``
     with contact before the play.  Only a wrong play (e > 0) can lean, so
-    only those need their boards: ``results`` {row_id: (board left by the
-    played move, that board is among the analysis' candidates, board of the
-    analysis' first candidate)} (position IDs; None unknown), read for
-    :func:`blot_rows`; None: the blots the selection carries
-    (:func:`cached_blots`), else no board.  A wrong play is reproduced when
+    only those need their boards: the blots the selection's columns carry;
+    with ``results`` (the tests' cross-check of the cache) {row_id: (board
+    left by the played move, that board is among the analysis' candidates,
+    board of the analysis' first candidate)} (position IDs; None unknown)
+    read for :func:`blot_rows` instead.  A wrong play is reproduced when
     the board it left is one of the candidates' and both boards read; x =
     sign(blots after played - blots after best).  A right play (e = 0) is x
     = 0 and reproduced: its e could only be known by finding the played move
@@ -249,11 +229,10 @@ def blot_signs(sel: Selection, mask: np.ndarray, results: Optional[dict] = None)
     idx = np.flatnonzero(w)
     if not len(idx):
         return eligible, reproduced, x
-    cached = cached_blots(sel) if results is None else None
-    if cached is not None:
-        played, best = (a[idx].astype(np.int64) for a in cached)
+    if results is None:
+        played, best = dec.blots_played[idx].astype(np.int64), dec.blots_best[idx].astype(np.int64)
     else:
-        got = [(results or {}).get(int(r)) or (None, False, None) for r in dec.row_id[idx]]
+        got = [results.get(int(r)) or (None, False, None) for r in dec.row_id[idx]]
         played = np.where([g[1] for g in got], blots_on_roll([g[0] for g in got]), -1)
         best = blots_on_roll([g[2] for g in got])
     ok = (played >= 0) & (best >= 0)
@@ -273,8 +252,7 @@ def blot_rows(sel: Selection, decision_type: str = "all") -> list:
 def biases(sel: Selection, results: Optional[dict] = None, decision_type: str = "all") -> dict:
     """The three families (SPEC §12) over the selection's counted decisions
     of the filter's side(s); ``results`` as in :func:`blot_signs` (None: the
-    blots the selection carries; without them, every wrong checker play
-    with contact not reproduced)."""
+    blots the selection's columns carry)."""
     dec = sel.decisions
     mask = base(sel, decision_type)
     e = dec.error

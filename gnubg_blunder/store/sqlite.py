@@ -25,8 +25,7 @@ import numpy as np
 
 from ..filters import Filter
 from ..importers.files import stored_path
-from ..metrics.arrays import KIND_CODES, LABELS, DecisionArrays, MatchInfo, RollArrays, Selection
-from ..metrics.biases import BLOT_FIELDS, CHECKER_BLOTS
+from ..metrics.arrays import BLOT_COLUMNS, KIND_CODES, LABELS, DecisionArrays, MatchInfo, RollArrays, Selection
 from ..metrics.difficulty import difficulties
 from ..model import Match, match_identity
 from .check import CHECK_HINT, DamagedDatabase, refuses_damage
@@ -710,7 +709,7 @@ class SQLiteStore:
     def _record_dtypes(self):
         spec = self._column_spec()
         dec = np.dtype([(name, DecisionArrays.SPEC[name][0]) for name, _ in spec] + [("position", "S16")]
-                       + [(name, np.int8) for name in BLOT_FIELDS])
+                       + [(name, np.int8) for name in BLOT_COLUMNS])
         rol = np.dtype([(name, RollArrays.SPEC[name][0]) for name in ("game", "player", "luck", "mwc_per_emg")])
         return spec, dec, rol
 
@@ -759,7 +758,7 @@ class SQLiteStore:
         from ..metrics.biases import blots_on_roll
         from .boards import wrong_play_results
 
-        for name in BLOT_FIELDS:
+        for name in BLOT_COLUMNS:
             dec[name] = -1
         results = wrong_play_results(self.conn, analysis_id)
         if not results:
@@ -833,7 +832,7 @@ class SQLiteStore:
             offset += len(dp)
         dec_all = np.concatenate(dec_parts) if dec_parts else np.zeros(0, dtype=dec_dtype)
         roll_all = np.concatenate(roll_parts) if roll_parts else np.zeros(0, dtype=roll_dtype)
-        cols = {name: np.ascontiguousarray(dec_all[name]) for name, _ in spec}
+        cols = {name: np.ascontiguousarray(dec_all[name]) for name in [n for n, _ in spec] + list(BLOT_COLUMNS)}
         cols["match"] = np.concatenate(dec_match) if dec_match else np.zeros(0, dtype=np.int32)
         uniq, inverse = np.unique(dec_all["position"], return_inverse=True)
         has_empty = bool(len(uniq)) and uniq[0] == b""
@@ -849,8 +848,6 @@ class SQLiteStore:
         rolls = RollArrays(**rcols)
         sel = Selection(matches=infos, decisions=dec, rolls=rolls, sides=sides, player_filter=player,
                         positions=positions)
-        # the blots of the wrong checker plays' boards, beside the decisions (metrics/biases.py reads them)
-        setattr(sel, CHECKER_BLOTS, tuple(np.ascontiguousarray(dec_all[name]) for name in BLOT_FIELDS))
         return sel
 
     def _comment_texts(self, row_ids) -> dict:

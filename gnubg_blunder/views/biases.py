@@ -19,17 +19,14 @@ TITLES = {"take_pass": "Take/pass", "doubles": "Doubles", "blots": "Blots (check
 
 
 def compute(scope) -> dict:
-    from ..metrics.biases import biases, blot_rows, cached_blots
-    from ..store.boards import checker_results
+    from ..metrics.biases import biases
 
     sel = scope.selection
     decision_type = scope.filter.decision_type or "all"
     # once per selection: the report's section and the summary's card share it
     memo = sel.__dict__.setdefault("_biases", {})
     if decision_type not in memo:
-        # the selection's own blots (no board read), else the boards of its wrong plays, read now
-        results = None if cached_blots(sel) is not None else checker_results(scope.store, blot_rows(sel, decision_type))
-        memo[decision_type] = biases(sel, results, decision_type)
+        memo[decision_type] = biases(sel, None, decision_type)
     obj = copy.deepcopy(memo[decision_type])
     obj["filter"] = scope.filter_json
     return obj
