@@ -187,6 +187,9 @@ class CheckReport:
                              "their rows")
             if c.get("labels"):
                 parts.append(f"the labels of {c['labels']} of {c['decisions']} decisions agree with their positions")
+            if c.get("study_actions"):
+                n = c["study_actions"]
+                parts.append(f"{n} study action{'s' if n != 1 else ''} read")
             out.append(f"{self.path}: whole: " + "; ".join(parts))
         elif self.ok:
             out.append(f"{self.path}: repaired; checked again: whole")
@@ -323,6 +326,40 @@ def _page_owners(conn) -> dict:
     return owners
 
 
+def _check_study_actions(conn, report: CheckReport) -> None:
+    """The study actions (schema step 8; ``mark studied``): counted; a row
+    whose position ID gnubg cannot read or whose time is no ISO 8601 time is
+    said in one note (the row is the user's: kept; ``references`` passes
+    over it)."""
+    import datetime as dt
+
+    from ..board.position import Board
+
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'study_actions'").fetchone():
+        return
+    rows = conn.execute("SELECT id, position_id, at FROM study_actions ORDER BY id").fetchall()
+    report.checked["study_actions"] = len(rows)
+    odd = []
+    for rid, pid, at in rows:
+        why = []
+        try:
+            Board.from_position_id(pid)
+        except (ValueError, TypeError):
+            why.append(f"position ID {pid!r} unreadable")
+        try:
+            dt.datetime.fromisoformat(str(at))
+        except ValueError:
+            why.append(f"time {at!r} is not ISO 8601")
+        if why:
+            odd.append(f"{rid} ({', '.join(why)})")
+    if odd:
+        report.findings.append(Finding(
+            "study actions", f"{len(odd)} row{'s' if len(odd) != 1 else ''} no gnubg-blunder writes: "
+            + "; ".join(odd[:5]) + ("; …" if len(odd) > 5 else "")
+            + " (kept; references passes over them; `mark remove POSITION_ID` forgets a position's marks)",
+            False, damage=False))
+
+
 def _check_rows(store, report: CheckReport, repair: bool) -> None:
     """The array cache and the labels of a whole file, against its rows."""
     from .sqlite import ARRAYS_FORMAT
@@ -347,6 +384,7 @@ def _check_rows(store, report: CheckReport, repair: bool) -> None:
             report.findings.append(Finding(
                 "array cache", f"analysis {a} (match {analyses[a]}): {problem}", True, a))
     report.checked["array_caches"] = cached
+    _check_study_actions(conn, report)
     labels_bad = _check_labels(store, analyses, report)
     if not repair or not (bad or orphans or labels_bad):
         return

@@ -324,6 +324,28 @@ CREATE TABLE analysis_arrays (
     (6, _beaver_takes),
     # Difficulty d of every counted decision (SPEC §6), from the stored candidates.
     (7, _difficulty),
+    (
+        8,
+        """
+-- Study actions (SPEC §10, §11): what the user did with a position.  Now the
+-- "studied" mark (gnubg-blunder mark studied); the practice issue adds quiz
+-- answers and Anki reviews, with their grade and the decision asked.
+-- ``references`` never proposes a position with an action; §11 dates a
+-- family's study from its first one.
+CREATE TABLE study_actions (
+    id          INTEGER PRIMARY KEY,
+    position_id TEXT NOT NULL,             -- gnubg position ID, the player to act on roll
+    action      TEXT NOT NULL,             -- 'studied' (later: 'quiz', 'anki review')
+    grade       INTEGER,                   -- a quiz answer's or a review's grade; NULL for a mark
+    decision_id INTEGER,                   -- decisions.id asked about, when the action has one; NULL otherwise
+    at          TEXT NOT NULL              -- UTC, ISO 8601 (2026-12-01T12:45:00+00:00)
+);
+CREATE INDEX study_actions_by_position ON study_actions(position_id, action);
+-- A decision commented in its imported file makes its position studied (SPEC §10):
+-- the commented decisions, found without reading the whole table.
+CREATE INDEX decisions_commented ON decisions(position_id) WHERE comment IS NOT NULL AND comment != '';
+""",
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -610,11 +610,12 @@ class SQLiteStore:
         return self.get_meta("labels_version") == LABELS_VERSION
 
     # -- selecting ------------------------------------------------------------
-    def select(self, flt: Optional[Filter] = None, match_ids=None, kind: str = "match") -> Selection:
+    def select(self, flt: Optional[Filter] = None, match_ids=None, kind: str = "match", keep=None) -> Selection:
         """The matches kept by ``flt`` (and among ``match_ids`` if given) with
         all their decisions and rolls (one analysis each), as arrays for the
         metrics.  ``kind`` "match" leaves out one-position files.  Player
-        names are merged through the aliases."""
+        names are merged through the aliases.  ``keep``: only the decisions
+        it keeps and no rolls (:meth:`select_rows`)."""
         flt = flt or Filter()
         if not self.labels_current():
             self.relabel(only_if_stale=True)
@@ -677,12 +678,22 @@ class SQLiteStore:
                 )
             )
             sides.append([n.lower() == wanted for n in names] if wanted is not None else [True, True])
-        sel = self._arrays(infos, np.array(sides, dtype=bool).reshape(-1, 2), flt.player and canon(flt.player))
+        sel = self._arrays(infos, np.array(sides, dtype=bool).reshape(-1, 2), flt.player and canon(flt.player),
+                           keep=keep)
         if flt.family:  # --family: only that study-plan family's decisions (metrics/plan.py, SPEC §9)
             from ..metrics.plan import restrict_to_family
 
             sel = restrict_to_family(sel, flt.family)
         return sel
+
+    def select_rows(self, flt: Optional[Filter], keep) -> Selection:
+        """:meth:`select` holding only the decisions ``keep(records)`` keeps
+        (a bool mask over an analysis' cached decision records, numpy
+        records with the ``DecisionArrays`` column names) and no rolls: each
+        analysis' cache is filtered as it is read, so a view that needs a
+        few decisions of 10,000 matches (the reference positions: the
+        errors) holds only those."""
+        return self.select(flt, keep=keep)
 
     # -- the per-analysis array cache ------------------------------------------
     # (array column, SQL expression); integers never NULL in SQL, floats NULL -> NaN
@@ -791,13 +802,32 @@ class SQLiteStore:
             for a in missing:
                 self._store_arrays(a)
 
-    def _arrays(self, infos: list, sides: np.ndarray, player: Optional[str]) -> Selection:
+    def _arrays(self, infos: list, sides: np.ndarray, player: Optional[str], keep=None) -> Selection:
         """The decisions and rolls of the chosen analyses, from the array
         cache: two record blobs per analysis, concatenated.  Comments are
-        read from their rows, by id (the cache says which decisions have one)."""
+        read from their rows, by id (the cache says which decisions have one).
+        ``keep``: each analysis' decisions filtered as read, no rolls."""
         spec, dec_dtype, roll_dtype = self._record_dtypes()
         ids = [m.analysis_id for m in infos]
         got = {}
+
+        def unsealed(a, d, r, cm):
+            records = _unseal(d, r, cm)
+            if records is None:
+                raise DamagedDatabase(f"the array cache of analysis {a} is damaged (its checksum differs): "
+                                      f"no figure was computed from it. {CHECK_HINT}")
+            dp = np.frombuffer(records, dtype=dec_dtype)
+            rp = np.frombuffer(r, dtype=roll_dtype)
+            marks = json.loads(cm) if cm else []
+            if keep is not None:  # the kept records copied out: the blob is not held
+                where = np.nonzero(keep(dp))[0]
+                if marks:  # the commented decisions kept, by their new index
+                    marked = np.zeros(len(dp), dtype=bool)
+                    marked[marks] = True
+                    marks = np.nonzero(marked[where])[0].tolist()
+                dp, rp = dp[where], rp[:0].copy()
+            return dp, rp, marks
+
         for _attempt in range(3):
             # another process may drop the cache between the build and the read
             # (a relabel after a rules change): build what is missing again
@@ -810,25 +840,18 @@ class SQLiteStore:
                     "SELECT analysis_id, decisions, rolls, comments FROM analysis_arrays "
                     f"WHERE analysis_id IN ({','.join('?' * len(part))}) AND format = ?", part + [ARRAYS_FORMAT],
                 ):
-                    got[a] = (d, r, cm)
+                    got[a] = unsealed(a, d, r, cm)
             if len(got) == len(set(ids)):
                 break
         dec_parts, roll_parts, dec_match, roll_match, comments = [], [], [], [], []
         offset = 0
         for i, a in enumerate(ids):
-            d, r, cm = got[a]
-            records = _unseal(d, r, cm)
-            if records is None:
-                raise DamagedDatabase(f"the array cache of analysis {a} is damaged (its checksum differs): "
-                                      f"no figure was computed from it. {CHECK_HINT}")
-            dp = np.frombuffer(records, dtype=dec_dtype)
-            rp = np.frombuffer(r, dtype=roll_dtype)
+            dp, rp, marks = got[a]
             dec_parts.append(dp)
             roll_parts.append(rp)
             dec_match.append(np.full(len(dp), i, dtype=np.int32))
             roll_match.append(np.full(len(rp), i, dtype=np.int32))
-            if cm:
-                comments += [(offset + k, int(dp["row_id"][k])) for k in json.loads(cm)]
+            comments += [(offset + k, int(dp["row_id"][k])) for k in marks]
             offset += len(dp)
         dec_all = np.concatenate(dec_parts) if dec_parts else np.zeros(0, dtype=dec_dtype)
         roll_all = np.concatenate(roll_parts) if roll_parts else np.zeros(0, dtype=roll_dtype)
@@ -875,6 +898,103 @@ class SQLiteStore:
             out += [dict(zip(cols, r)) for r in cur.fetchall()]
         order = {i: k for k, i in enumerate(ids)}
         return sorted(out, key=lambda r: order.get(r["id"], 0))
+
+    # -- reference positions and study actions (SPEC §10, §11) ------------------------
+    def second_costs(self, decision_ids) -> dict:
+        """{decision id: max(0, eq₁ − eq₂)} (EMG): what the second candidate
+        of each checker play's stored list costs against the first (the
+        analysis' second choice); decisions with fewer than two candidates
+        with an equity are left out.  Read with ``json_extract``: the lists
+        are not parsed in Python."""
+        ids = [int(i) for i in decision_ids]
+        out = {}
+        for start in range(0, len(ids), 900):
+            part = ids[start:start + 900]
+            for did, first, second in self.conn.execute(
+                "SELECT decision_id, json_extract(candidates, '$[0].equity'), json_extract(candidates, "
+                f"'$[1].equity') FROM decision_candidates WHERE decision_id IN ({','.join('?' * len(part))})", part):
+                if first is not None and second is not None:
+                    out[did] = max(0.0, float(first) - float(second))
+        return out
+
+    ANALYSIS_COLUMNS = ("id", "position_id", "kind", "dice", "length", "score_self", "score_opp", "crawford",
+                        "cube_value", "cube_owner", "nd", "dt", "dp", "best_move", "depth", "engine",
+                        "analysis_depth")
+
+    def position_analyses(self, position_ids, decision_ids=()) -> dict:
+        """Every stored analysis of decisions at ``position_ids`` that can
+        give a verdict other than the analysis read (SPEC §10 "unstable"):
+        the cube decisions and the rollouts at those positions, in every
+        analysis of every match, and the decisions ``decision_ids``
+        themselves — as columns (``ANALYSIS_COLUMNS``; metrics/references.py
+        ``stability``).  {} when the database holds one engine and depth and
+        no rollout: no other verdict can exist."""
+        kinds = self.conn.execute(
+            "SELECT COUNT(DISTINCT engine || '|' || COALESCE(depth_label, '')), "
+            "COALESCE(SUM(depth_label LIKE 'rollout%' OR depth_label LIKE '%+'), 0) FROM analyses").fetchone()
+        if kinds[0] <= 1 and not kinds[1]:
+            return {}
+        pids = sorted(set(position_ids))
+        ids = sorted({int(i) for i in decision_ids})
+        select = ("SELECT d.id, d.position_id, d.kind, "
+                  "COALESCE(MAX(d.dice1, d.dice2) * 10 + MIN(d.dice1, d.dice2), -1), m.length, d.score_self, "
+                  "d.score_opp, d.crawford, d.cube_value, d.cube_owner, d.nd, d.dt, d.dp, d.best_move, d.depth, "
+                  "a.engine, a.depth_label "
+                  "FROM decisions d JOIN analyses a ON a.id = d.analysis_id JOIN matches m ON m.id = a.match_id ")
+        rows = []
+        for start in range(0, len(pids), 500):  # the cube decisions and the rollouts at those positions
+            part = pids[start:start + 500]
+            rows += self.conn.execute(
+                select + f"WHERE d.position_id IN ({','.join('?' * len(part))}) AND (d.kind != 'checker' "
+                "OR d.depth LIKE 'rollout%' OR a.depth_label LIKE 'rollout%')", part).fetchall()
+        for start in range(0, len(ids), 500):  # the decisions themselves (a checker play's own verdict)
+            part = ids[start:start + 500]
+            rows += self.conn.execute(select + f"WHERE d.id IN ({','.join('?' * len(part))})", part).fetchall()
+        rows = list({r[0]: r for r in rows}.values())
+        return {name: [r[k] for r in rows] for k, name in enumerate(self.ANALYSIS_COLUMNS)}
+
+    STUDY_ACTIONS = ("studied",)  # the practice issue adds "quiz" and "anki review" (with a grade)
+
+    def add_study_action(self, position_id: str, action: str = "studied", grade=None, decision_id=None,
+                         at: Optional[str] = None) -> str:
+        """Store a study action on a position (now or at ``at``, UTC ISO
+        8601); returns its time."""
+        if self.read_only:
+            raise StoreError(f"cannot write into it: {self.read_only_reason}")
+        at = at or _now()
+        with write_transaction(self.conn):
+            self.conn.execute("INSERT INTO study_actions(position_id, action, grade, decision_id, at) "
+                              "VALUES (?, ?, ?, ?, ?)", (position_id, action, grade, decision_id, at))
+        return at
+
+    def remove_study_actions(self, position_id: str, action: str = "studied") -> int:
+        """Forget a position's ``action`` rows; how many there were."""
+        if self.read_only:
+            raise StoreError(f"cannot write into it: {self.read_only_reason}")
+        with write_transaction(self.conn):
+            return self.conn.execute("DELETE FROM study_actions WHERE position_id = ? AND action = ?",
+                                     (position_id, action)).rowcount
+
+    def study_actions(self) -> list:
+        """Every study action, oldest first: ``id``, ``position_id``,
+        ``action``, ``grade``, ``decision_id``, ``at``."""
+        cur = self.conn.execute("SELECT id, position_id, action, grade, decision_id, at FROM study_actions "
+                                "ORDER BY at, id")
+        cols = [c[0] for c in cur.description]
+        return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+    def studied_positions(self) -> dict:
+        """{position ID: [why, ...]} of the positions already studied (SPEC
+        §10): a study action ("studied", later a quiz answer, a review), a
+        decision at it commented in its imported file ("comment").  Cards and
+        collections (the practice issue) join here."""
+        out: dict = {}
+        for pid, action in self.conn.execute("SELECT DISTINCT position_id, action FROM study_actions"):
+            out.setdefault(pid, []).append(action)
+        for (pid,) in self.conn.execute("SELECT DISTINCT position_id FROM decisions "
+                                        "WHERE comment IS NOT NULL AND comment != '' AND position_id IS NOT NULL"):
+            out.setdefault(pid, []).append("comment")
+        return {pid: sorted(set(why)) for pid, why in out.items()}
 
     def count_matches(self) -> int:
         return self.conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
