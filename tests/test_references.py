@@ -415,3 +415,171 @@ def test_the_report_has_the_section(real_db, cli, tmp_path):
     section = page[page.index('<section id="references">'):]
     section = section[:section.index("</section>")]
     assert section.count("<svg") == 10 and "Reference positions" in section and "could not be made" not in page
+
+
+# -- the store: study actions, the lean read, second choices, other analyses (schema step 8) -----
+
+@pytest.fixture
+def real_copy(real_db, tmp_path):
+    import shutil
+
+    db = tmp_path / "real.db"
+    shutil.copyfile(real_db, db)
+    return db
+
+
+def test_mark_studied_stores_a_study_action_and_references_stops_proposing_it(real_copy, cli):
+    first = json.loads(cli("references", "--limit", "1", "--format", "json", db=real_copy).stdout)["positions"][0]
+    pid = first["position_id"]
+    out = cli("mark", "studied", pid, db=real_copy).stdout
+    assert out.startswith(f"marked {pid} studied at ") and "(UTC)" in out
+    actions = json.loads(cli("mark", "list", "--format", "json", db=real_copy).stdout)["actions"]
+    assert [(a["position_id"], a["action"], a["grade"], a["decision_id"]) for a in actions] == [
+        (pid, "studied", None, None)]
+    assert actions[0]["at"].endswith("+00:00")
+    assert pid in cli("mark", "list", db=real_copy).stdout
+    after = json.loads(cli("references", "--limit", "0", "--format", "json", db=real_copy).stdout)
+    assert pid not in [p["position_id"] for p in after["positions"]] and after["studied"] >= 1
+    assert cli("mark", "remove", pid, db=real_copy).stdout.startswith(f"removed 1 mark of {pid}")
+    res = cli("mark", "remove", pid, db=real_copy, check=False)
+    assert res.returncode == 1 and "had no mark" in res.stdout
+    res = cli("mark", "studied", "nonsense", db=real_copy, check=False)
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1 and "position ID" in res.stderr
+    again = json.loads(cli("references", "--limit", "1", "--format", "json", db=real_copy).stdout)["positions"][0]
+    assert again["position_id"] == pid
+
+
+def test_a_comment_in_the_imported_file_makes_a_position_studied(real_db):
+    from gnubg_blunder.store import open_store
+
+    with open_store(real_db) as store:
+        studied = store.studied_positions()
+        commented = {pid for (pid,) in store.conn.execute(
+            "SELECT position_id FROM decisions WHERE comment IS NOT NULL AND comment != ''")}
+        plan = store.conn.execute("EXPLAIN QUERY PLAN SELECT DISTINCT position_id FROM decisions "
+                                  "WHERE comment IS NOT NULL AND comment != '' AND position_id IS NOT NULL").fetchall()
+    assert commented and {p for p, why in studied.items() if "comment" in why} == commented
+    assert any("decisions_commented" in str(r) for r in plan)  # schema step 8's index: no full scan
+
+
+def test_the_lean_read_holds_the_candidates_of_the_full_selection(real_db):
+    from gnubg_blunder.filters import Filter
+    from gnubg_blunder.store import open_store
+
+    with open_store(real_db) as store:
+        full = store.select(Filter())
+        lean = store.select_rows(Filter(), R.error_rows(Thresholds()))
+    assert 0 < len(lean.decisions) < len(full.decisions) and len(lean.rolls) == 0
+    a, b = R.candidates(full, Thresholds()), R.candidates(lean, Thresholds())
+    assert a.position_ids == b.position_ids and np.allclose(a.excess, b.excess)
+    assert (full.decisions.row_id[a.rows] == lean.decisions.row_id[b.rows]).all()
+    keep = np.isin(full.decisions.row_id, lean.decisions.row_id)
+    for name in ("error", "theme", "kind", "match", "difficulty", "score_self"):
+        assert np.array_equal(getattr(full.decisions, name)[keep], getattr(lean.decisions, name), equal_nan=True)
+    assert [full.positions[p] for p in full.decisions.position[keep]] == [lean.positions[p]
+                                                                          for p in lean.decisions.position]
+    assert list(full.decisions.comment[keep]) == list(lean.decisions.comment)
+
+
+def test_second_costs_are_the_second_candidate_of_the_stored_list(real_db):
+    from gnubg_blunder.store import open_store
+
+    with open_store(real_db) as store:
+        ids = [i for (i,) in store.conn.execute("SELECT decision_id FROM decision_candidates LIMIT 200")]
+        got = store.second_costs(ids)
+        rows = store.decision_rows(ids)
+    want = {}
+    for r in rows:
+        c = json.loads(r["candidates"])
+        if len(c) >= 2 and c[0]["equity"] is not None and c[1]["equity"] is not None:
+            want[r["id"]] = max(0.0, c[0]["equity"] - c[1]["equity"])
+    assert got == pytest.approx(want) and len(want) > 100
+
+
+def _cube_match(nd, dt, dp, engine, depth):
+    """A one-game 7-point match holding one missed double (no double with D/T > ND) and one roll."""
+    from gnubg_blunder.labels import cube_theme
+    from gnubg_blunder.model import Analysis, Decision, Game, Match, Roll
+
+    pid = line(2, 2)
+    error = max(0.0, min(dt, dp) - nd)
+    game = Game(number=0, score=(0, 0))
+    game.decisions.append(Decision(kind="nodouble", player=0, game=0, seq=0, position_id=pid, cube_value=1,
+                                   cube_owner=-1, score_self=0, score_opp=0, crawford=False, mwc_per_emg=0.1,
+                                   nd=nd, dt=dt, dp=dp, error=error, played_move="no double", best_move="double",
+                                   phase="middle game", game_plan="other",
+                                   theme=cube_theme("nodouble", nd, dt, dp, error)))
+    game.rolls.append(Roll(player=0, game=0, seq=1, dice=(3, 1), position_id=pid, position_after=line(3, 2),
+                           cube_value=1, luck=0.0, mwc_per_emg=0.1))
+    game.winner, game.points = 0, 1
+    return Match(players=("Ann", "Bob"), length=7, source="sgf", games=[game],
+                 analysis=Analysis(engine=engine, depth=depth, depth_label=f"{depth:g}-ply"), date="2026-01-01")
+
+
+def test_an_unstable_cube_verdict_is_read_from_the_other_analysis_and_halved(tmp_path, cli):
+    from gnubg_blunder.store import open_store
+
+    db = tmp_path / "cube.db"
+    with open_store(db) as store:
+        # the deepest analysis (3-ply, read by the views): ND 0.5 < D/T 0.6: a missed double of 0.1,
+        # ℓ − d = 0.1 × 0.1 − d (d of two options 0.1 apart, ≈ 0.0018 EMG: ℓ − d ≈ 0.98 %)
+        store.add_match(_cube_match(0.5, 0.6, 1.0, "gnubg", 3))
+        obj = json.loads(cli("references", "--format", "json", db=db).stdout)
+        stable = obj["positions"][0]
+        assert (stable["unstable"], stable["factor"]) == (False, 1.0)
+        # the same match analysed at 0-ply: D/T 0.45 < ND 0.5, "no double": another verdict
+        store.add_match(_cube_match(0.5, 0.45, 1.0, "gnubg", 0))
+    obj = json.loads(cli("references", "--format", "json", db=db).stdout)
+    p = obj["positions"][0]
+    assert p["family"] == "other/cube/missed double" and (p["unstable"], p["factor"]) == (True, 0.5)
+    assert p["gain"] == pytest.approx(stable["gain"] / 2)
+    # a third analysis (1-ply, D/T 0.55 > ND: "double"): every stored analysis of the decision is read
+    with open_store(db) as store:
+        store.add_match(_cube_match(0.5, 0.55, 1.0, "gnubg", 1))
+        analyses = store.position_analyses([line(2, 2)])
+    assert sorted(analyses["analysis_depth"]) == ["0-ply", "1-ply", "3-ply"]
+
+
+def test_check_knows_the_study_actions(real_copy, cli):
+    cli("mark", "studied", line(2), db=real_copy)
+    report = json.loads(cli("check", "--format", "json", db=real_copy).stdout)
+    assert report["ok"] and report["checked"]["study_actions"] == 1
+    assert "1 study action" in cli("check", db=real_copy).stdout
+    import sqlite3
+
+    c = sqlite3.connect(real_copy)
+    c.execute("INSERT INTO study_actions(position_id, action, at) VALUES ('not an ID', 'studied', 'yesterday')")
+    c.commit()
+    c.close()
+    res = cli("check", "--format", "json", db=real_copy, check=False)
+    found = [f for f in json.loads(res.stdout)["findings"] if f["kind"] == "study actions"]
+    assert len(found) == 1 and "not an ID" in found[0]["message"] and not found[0]["damage"]
+
+
+def test_schema_step_8_from_version_7(tmp_path):
+    """The v7 fixture (real matches, written by the last commit at schema 7)
+    upgrades to 8 with its matches whole, the study_actions table and the
+    index of the commented decisions; a SIGKILL before each statement of
+    step 8 loses nothing (the kill sweep of test_store_reliability)."""
+    import shutil
+    import sqlite3
+
+    from gnubg_blunder.store import open_store
+    from gnubg_blunder.store.schema import SCHEMA_VERSION
+
+    src = Path(__file__).parent / "fixtures" / "schema" / "v7.db"
+    db = tmp_path / "v7.db"
+    shutil.copyfile(src, db)
+    with open_store(db, report=lambda line: None) as store:
+        assert store.get_meta("schema_version") == str(SCHEMA_VERSION) == "8"
+        assert store.study_actions() == [] and store.count_matches() == 7
+        names = {n for (n,) in store.conn.execute("SELECT name FROM sqlite_master")}
+    assert {"study_actions", "study_actions_by_position", "decisions_commented"} <= names
+    from test_store_reliability import helper
+
+    out = helper("kill-sweep", src, tmp_path / "sweep")
+    assert out["broken"] == [] and sorted(out["per_step"]) == ["8"]
+    assert len(out["per_step"]["8"]) >= 3 + 4  # its three statements, BEGIN, the version read and written, COMMIT
+    c = sqlite3.connect(f"file:{src}?mode=ro&immutable=1", uri=True)
+    assert c.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("7",)
+    c.close()
