@@ -311,14 +311,23 @@ def cube_second_costs(sel: Selection, idx: np.ndarray) -> np.ndarray:
     return out
 
 
+def percentage_points(x) -> float:
+    """A fraction of MWC (an excess, a gain) in percentage points, as the views show them."""
+    return 100 * float(x)
+
+
+def narrow_limit_mpt(thresholds: Thresholds) -> float:
+    """A second choice below this many millipoints makes a lesson narrow (half the error threshold)."""
+    return NARROW_SHARE * round(thresholds.error * 1000)
+
+
 def narrow_rows(second_cost: np.ndarray, thresholds: Thresholds) -> np.ndarray:
     """Narrow lesson per decision: its second choice costs less than half
     the error threshold (both in millipoints, as every threshold); unknown
     (NaN) is not narrow."""
     second_cost = np.asarray(second_cost, dtype=np.float64)
     known = ~np.isnan(second_cost)
-    limit_mpt = round(thresholds.error * 1000)
-    return known & (millipoints(second_cost) < NARROW_SHARE * limit_mpt)
+    return known & (millipoints(second_cost) < narrow_limit_mpt(thresholds))
 
 
 OFFER, RESPOND, PLAY = "offer", "respond", "checker"

@@ -107,8 +107,7 @@ def lesson_flags(store, sel, cands, thresholds) -> tuple:
 
 # -- the object ------------------------------------------------------------------------------
 
-def _pp(x) -> float:
-    return 100 * float(x)
+_pp = R.percentage_points
 
 
 def references_object(store, sel, flt, thresholds, decision_type: str = "all", limit: int = DEFAULT_LIMIT) -> dict:
@@ -157,7 +156,7 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
     return {
         "filter": flt.to_json(),
         "rule": {"rho_pips": R.RHO, "near_pips": R.NEAR,
-                 "narrow_below_mpt": R.NARROW_SHARE * round(thresholds.error * 1000)},
+                 "narrow_below_mpt": R.narrow_limit_mpt(thresholds)},
         "candidates": len(cands),
         "candidate_errors": int(len(cands.rows)),
         "candidate_excess": _pp(cands.excess.sum()) if len(cands) else 0.0,
