@@ -361,7 +361,9 @@ def test_a_v6_database_gets_d_without_reimport_and_keeps_its_figures(tmp_path):
                                        text=True, check=True).stdout)["matches"]
     after = json.loads(run_cli_inprocess("matches", "--format", "json", db=db).stdout)["matches"]
     c = sqlite3.connect(db)
-    assert c.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "7"
+    from gnubg_blunder.store.schema import SCHEMA_VERSION
+
+    assert c.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
     with_d = c.execute("SELECT COUNT(*) FROM decisions WHERE difficulty IS NOT NULL").fetchone()[0]
     upgraded = _difficulty_by_decision(c)
     c.close()
