@@ -281,6 +281,16 @@ class Scope:
             self._selection = self.store.select(self.filter)
         return self._selection
 
+    def rows(self, keep):
+        """The selection when it is already read (the report, the summary
+        computing several views), else only the decisions ``keep(records)``
+        keeps (``store.select_rows``): a view that needs a few decisions of
+        10,000 matches (the errors of the plan, the reference positions)
+        holds only those."""
+        if self._selection is not None:
+            return self._selection
+        return self.store.select_rows(self.filter, keep)
+
     def select(self, flt):
         """Another selection of the same store (e.g. every player's)."""
         return self.store.select(flt)

@@ -211,6 +211,29 @@ def interval_of(r: float, sum_squares: float) -> list:
     return [r - half, r + half]
 
 
+def error_rows(thresholds: Thresholds = Thresholds(), themed: bool = False):
+    """The rows the plan (``themed``: the reference positions) needs, as a
+    function of an analysis' decision records (numpy records with ``error``
+    and ``theme`` fields, the store's array cache): the errors, with a theme
+    that names a family when ``themed``.  The store reads only those
+    (``select_rows``); which of them count is :func:`member_masks`'
+    rule."""
+    from ..labels import THEME_NONE
+
+    named = np.zeros(len(LABEL_CODES["theme"]) + 1, dtype=bool)  # by theme code + 1 (-1: none)
+    for name, k in LABEL_CODES["theme"].items():
+        named[k + 1] = name != THEME_NONE
+    # e rounded to the millipoint reaches the threshold only from (threshold − 0.5 mpt): a plain comparison
+    # a little below keeps every error (and a few just under, which the rule leaves out)
+    low = thresholds.error - 0.0006
+
+    def keep(records) -> np.ndarray:
+        errors = records["error"] >= low
+        return errors & named[records["theme"].astype(np.int64) + 1] if themed else errors
+
+    return keep
+
+
 def study_plan(sel: Selection, mask: np.ndarray, thresholds: Thresholds = Thresholds()) -> dict:
     """The study plan of the decisions of ``mask`` (usually
     :func:`plan_mask`; the function keeps only counted decisions of it).

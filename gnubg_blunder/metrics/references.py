@@ -245,25 +245,12 @@ def candidate_mask(sel: Selection, thresholds: Thresholds = Thresholds(), decisi
 
 
 def error_rows(thresholds: Thresholds = Thresholds()):
-    """The rows a reference choice can use, as a function of an analysis'
-    decision records (numpy records with ``error`` and ``theme`` fields, the
-    store's array cache): e ≥ the error threshold and a theme that names a
-    family.  The store reads only those (``select_rows``); the exact rule
-    (counted, ℓ and d known) is :func:`candidate_mask`'s."""
-    from ..board.features import THEME_NONE
-    from .arrays import LABEL_CODES
+    """The rows a reference choice can use (:func:`plan.error_rows` with a
+    theme); the exact rule (counted, ℓ and d known) is
+    :func:`candidate_mask`'s."""
+    from .plan import error_rows as plan_rows
 
-    themed = np.zeros(len(LABEL_CODES["theme"]) + 1, dtype=bool)  # by theme code + 1 (-1: none)
-    for name, k in LABEL_CODES["theme"].items():
-        themed[k + 1] = name != THEME_NONE
-    # e rounded to the millipoint reaches the threshold only from (threshold − 0.5 mpt): a plain comparison
-    # a little below keeps every error (and a few just under, which candidate_mask leaves out)
-    low = thresholds.error - 0.0006
-
-    def keep(records) -> np.ndarray:
-        return (records["error"] >= low) & themed[records["theme"].astype(np.int64) + 1]
-
-    return keep
+    return plan_rows(thresholds, themed=True)
 
 
 def candidates(sel: Selection, thresholds: Thresholds = Thresholds(), decision_type: str = "all") -> Candidates:

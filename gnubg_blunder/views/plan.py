@@ -30,10 +30,10 @@ def compute(scope) -> dict:
     """``{"filter", "families", "outside"}`` (``metrics.plan.study_plan``
     over the counted decisions of the filter's side(s) and decision type),
     computed once per selection: the summary's card and the report share it."""
-    from ..metrics.plan import plan_mask, study_plan
+    from ..metrics.plan import error_rows, plan_mask, study_plan
 
-    sel = scope.selection
     thresholds = scope.thresholds
+    sel = scope.rows(error_rows(thresholds))  # only the errors, unless the selection is read already
     key = (scope.filter.decision_type or "all", thresholds)
     memo = sel.__dict__.setdefault("_plan", {})
     if key not in memo:

@@ -45,12 +45,7 @@ def lean_selection(scope):
     """The selection the choice needs: the scope's when it is already read
     (the report), else only the decisions that can be candidates (errors
     with a theme), read without the rest (``store.select_rows``)."""
-    if getattr(scope, "_selection", None) is not None:
-        return scope._selection
-    select_rows = getattr(scope.store, "select_rows", None)
-    if select_rows is None:
-        return scope.selection
-    return select_rows(scope.filter, R.error_rows(scope.thresholds))
+    return scope.rows(R.error_rows(scope.thresholds))
 
 
 def studied_positions(store, sel) -> dict:
