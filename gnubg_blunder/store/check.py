@@ -190,6 +190,12 @@ class CheckReport:
             if c.get("study_actions"):
                 n = c["study_actions"]
                 parts.append(f"{n} study action{'s' if n != 1 else ''} read")
+            if c.get("collection_positions"):
+                n, k = c["collection_positions"], c.get("collections", 0)
+                parts.append(f"{n} position{'s' if n != 1 else ''} in {k} collection{'s' if k != 1 else ''} read")
+            if c.get("anki_notes"):
+                n = c["anki_notes"]
+                parts.append(f"{n} Anki note{'s' if n != 1 else ''} read")
             out.append(f"{self.path}: whole: " + "; ".join(parts))
         elif self.ok:
             out.append(f"{self.path}: repaired; checked again: whole")
@@ -326,21 +332,17 @@ def _page_owners(conn) -> dict:
     return owners
 
 
-def _check_study_actions(conn, report: CheckReport) -> None:
-    """The study actions (schema step 8; ``mark studied``): counted; a row
-    whose position ID gnubg cannot read or whose time is no ISO 8601 time is
-    said in one note (the row is the user's: kept; ``references`` passes
-    over it)."""
+def _odd_rows(rows, pid_at=(1, 2)) -> list:
+    """``"ID (why)"`` for each row whose position ID gnubg cannot read or whose
+    time is no ISO 8601 time (rows: (id, ..., position_id, ..., time, ...),
+    ``pid_at`` the places of the position ID and the time)."""
     import datetime as dt
 
     from ..board.position import Board
 
-    if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'study_actions'").fetchone():
-        return
-    rows = conn.execute("SELECT id, position_id, at FROM study_actions ORDER BY id").fetchall()
-    report.checked["study_actions"] = len(rows)
     odd = []
-    for rid, pid, at in rows:
+    for row in rows:
+        pid, at = row[pid_at[0]], row[pid_at[1]]
         why = []
         try:
             Board.from_position_id(pid)
@@ -351,13 +353,59 @@ def _check_study_actions(conn, report: CheckReport) -> None:
         except ValueError:
             why.append(f"time {at!r} is not ISO 8601")
         if why:
-            odd.append(f"{rid} ({', '.join(why)})")
+            odd.append(f"{row[0]} ({', '.join(why)})")
+    return odd
+
+
+def _has_table(conn, name: str) -> bool:
+    return bool(conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone())
+
+
+def _note_odd(report: CheckReport, kind: str, odd: list, after: str) -> None:
     if odd:
         report.findings.append(Finding(
-            "study actions", f"{len(odd)} row{'s' if len(odd) != 1 else ''} no gnubg-blunder writes: "
-            + "; ".join(odd[:5]) + ("; …" if len(odd) > 5 else "")
-            + " (kept; references passes over them; `mark remove POSITION_ID` forgets a position's marks)",
+            kind, f"{len(odd)} row{'s' if len(odd) != 1 else ''} no gnubg-blunder writes: "
+            + "; ".join(odd[:5]) + ("; …" if len(odd) > 5 else "") + f" ({after})",
             False, damage=False))
+
+
+def _check_study_actions(conn, report: CheckReport) -> None:
+    """The study actions (schema step 8; ``mark studied``): counted; a row
+    whose position ID gnubg cannot read or whose time is no ISO 8601 time is
+    said in one note (the row is the user's: kept; ``references`` passes
+    over it)."""
+    if not _has_table(conn, "study_actions"):
+        return
+    rows = conn.execute("SELECT id, position_id, at FROM study_actions ORDER BY id").fetchall()
+    report.checked["study_actions"] = len(rows)
+    _note_odd(report, "study actions", _odd_rows(rows),
+              "kept; references passes over them; `mark remove POSITION_ID` forgets a position's marks")
+
+
+def _check_collections(conn, report: CheckReport) -> None:
+    """The collections and the Anki notes exported (schema step 9; the
+    user's rows, like the study actions): counted; a filed position or a
+    note whose position ID gnubg cannot read or whose time is no ISO 8601
+    time, a collection whose creation time is none, a filed position of a
+    collection that does not exist: one note each kind, not damage (kept)."""
+    if _has_table(conn, "collections"):
+        cols = conn.execute("SELECT id, name, created_at FROM collections ORDER BY id").fetchall()
+        report.checked["collections"] = len(cols)
+        filed = conn.execute(
+            "SELECT p.collection_id || ':' || p.position_id, p.position_id, p.added_at, c.id IS NULL "
+            "FROM collection_positions p LEFT JOIN collections c ON c.id = p.collection_id "
+            "ORDER BY p.collection_id, p.position_id").fetchall()
+        report.checked["collection_positions"] = len(filed)
+        odd = [f"collection {cid} {name!r} (time {at!r} is not ISO 8601)" for cid, name, at in cols
+               if _odd_rows([(cid, "4HPwATDgc/ABMA", at)])]
+        odd += _odd_rows(filed)
+        odd += [f"{r[0]} (no collection {r[0].split(':', 1)[0]})" for r in filed if r[3]]
+        _note_odd(report, "collections", odd,
+                  "kept; `collection remove NAME --position ID` forgets a filed position")
+    if _has_table(conn, "anki_notes"):
+        notes = conn.execute("SELECT guid, position_id, exported_at FROM anki_notes ORDER BY guid").fetchall()
+        report.checked["anki_notes"] = len(notes)
+        _note_odd(report, "anki notes", _odd_rows(notes), "kept; references passes over them")
 
 
 def _check_rows(store, report: CheckReport, repair: bool) -> None:
@@ -385,6 +433,7 @@ def _check_rows(store, report: CheckReport, repair: bool) -> None:
                 "array cache", f"analysis {a} (match {analyses[a]}): {problem}", True, a))
     report.checked["array_caches"] = cached
     _check_study_actions(conn, report)
+    _check_collections(conn, report)
     labels_bad = _check_labels(store, analyses, report)
     if not repair or not (bad or orphans or labels_bad):
         return

@@ -346,6 +346,40 @@ CREATE INDEX study_actions_by_position ON study_actions(position_id, action);
 CREATE INDEX decisions_commented ON decisions(position_id) WHERE comment IS NOT NULL AND comment != '';
 """,
     ),
+    (
+        9,
+        """
+-- Collections (SPEC §10, docs/collections.md): named sets of positions the
+-- user files (gnubg-blunder collection add), usable as a filter.  Filing a
+-- position is no study action (SPEC §11) but makes it "already studied" for
+-- ``references``.  Times are UTC, ISO 8601.
+CREATE TABLE collections (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    created_at  TEXT NOT NULL
+);
+CREATE TABLE collection_positions (
+    collection_id INTEGER NOT NULL REFERENCES collections(id),
+    position_id   TEXT NOT NULL,           -- gnubg position ID, the player to act on roll
+    decision_id   INTEGER,                 -- decisions.id it was filed from, when one; NULL otherwise
+    added_at      TEXT NOT NULL,
+    PRIMARY KEY (collection_id, position_id)
+);
+CREATE INDEX collection_positions_by_position ON collection_positions(position_id);
+-- Anki notes exported (one row a note; a note is a decision key: position,
+-- dice, cube, score).  An exported note makes its position "already studied"
+-- for ``references`` (SPEC §10); the export itself is no study action.
+CREATE TABLE anki_notes (
+    guid        TEXT PRIMARY KEY,
+    note_key    TEXT NOT NULL UNIQUE,
+    position_id TEXT NOT NULL,
+    decision_id INTEGER,
+    deck        TEXT,
+    exported_at TEXT NOT NULL
+);
+CREATE INDEX anki_notes_by_position ON anki_notes(position_id);
+""",
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]
