@@ -1,0 +1,325 @@
+"""Study against play (SPEC §11, §14): before / after study, training,
+study vs play.  Pure functions over a ``Selection`` and the study log (rows
+of ``store.study_actions()``); no SQL, no I/O.  docs/study.md.
+
+**Study actions** (SPEC §11): ``"studied"`` (a mark), ``"quiz"`` (a quiz
+answer; grade = its error in millipoints), ``"anki review"``,
+``"anki learn"``, ``"anki relearn"`` (Anki reviews; grade = ease 1–4).  Any
+other action (a card created, a position filed in a collection) is not one.
+
+**A position's families**: the families (metrics/plan.py) of the decisions
+stored at that position — every match, both sides, every analysis, by
+their stored labels (game plan, nature, theme).  A family is **studied from**
+the UTC day of the first study action on one of its positions.
+
+**Before / after**: matches dated strictly before / strictly after that day
+(the day itself and undated matches in neither).  In each window
+r = Σℓ(family errors) / N(counted decisions of the same game plan and
+nature), in MWC points per 100 decisions; Δ = r_before − r_after,
+Var = Σℓ_b²/N_b² + Σℓ_a²/N_a² (same unit squared), interval Δ ± 1.96 √Var.
+Verdict: "insufficient" under 30 decisions in either window, "improving"
+when the lower bound > 0, "regressing" when the upper bound < 0, else
+"undetermined".  Money decisions have no ℓ: they are left out of both
+sums and counted apart (not measured).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from typing import Optional
+
+import numpy as np
+
+from ..labels import ALL_GAME_PLANS
+from .arrays import LABEL_CODES, Selection
+from .counting import K_CHECKER, Thresholds
+from .kernel import mwc_loss_of, rate
+from .plan import FAMILIES, FAMILY_INDEX, FAMILY_NAMES, NATURE_THEMES, Z95, family_codes, family_name, plan_mask
+
+STUDIED, QUIZ = "studied", "quiz"
+ANKI_REVIEW, ANKI_LEARN, ANKI_RELEARN = "anki review", "anki learn", "anki relearn"
+ANKI_ACTIONS = (ANKI_REVIEW, ANKI_LEARN, ANKI_RELEARN)
+STUDY_ACTIONS = (STUDIED, QUIZ) + ANKI_ACTIONS  # SPEC §11; a card created or a collection is not one
+REVIEW_ACTIONS = (QUIZ,) + ANKI_ACTIONS  # "positions reviewed" of study vs play
+MIN_DECISIONS = 30  # SPEC §11: "insufficient" under 30 decisions in either window
+RATE_SCALE = 10_000  # ℓ (fraction of MWC) → % points (×100) per 100 decisions (×100)
+RETAINED_EASE = 2  # an Anki review graded Hard or better is retained
+MIN_PR_DECISIONS = 10  # study vs play: a PR on fewer decisions is not shown
+QUIZ_GRADE_EMG = 0.001  # a quiz grade is its error in millipoints
+INSUFFICIENT, IMPROVING, REGRESSING, UNDETERMINED = "insufficient", "improving", "regressing", "undetermined"
+CHANGE_NOTE = ("A change, not an effect: the windows differ in more than the study (opponents, events, form, "
+               "chance); nothing here says the study caused it.")
+
+
+# -- the study log ---------------------------------------------------------------
+
+def utc_day(at: str) -> Optional[str]:
+    """The UTC day (YYYY-MM-DD) of a stored time (ISO 8601; without an
+    offset it is UTC); None when it does not read."""
+    try:
+        t = _dt.datetime.fromisoformat(str(at).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if t.tzinfo is not None:
+        t = t.astimezone(_dt.timezone.utc)
+    return t.date().isoformat()
+
+
+def family_of_labels(kind: str, game_plan, theme) -> int:
+    """The family index of a decision's stored labels, -1 without one."""
+    nature = "checker" if kind == "checker" else "cube"
+    if game_plan not in ALL_GAME_PLANS or theme not in NATURE_THEMES[nature]:
+        return -1
+    return FAMILY_INDEX[family_name(game_plan, nature, theme)]
+
+
+def position_families(label_rows) -> dict:
+    """{position ID: set of family indices} from ``(position_id, kind,
+    game_plan, theme)`` rows (``store/study_reads.py: position_labels``)."""
+    out: dict = {}
+    for pid, kind, plan, theme in label_rows:
+        k = family_of_labels(kind, plan, theme)
+        if k >= 0:
+            out.setdefault(pid, set()).add(k)
+    return out
+
+
+def position_game_plans(label_rows) -> dict:
+    """{position ID: game plan} (the game plan is the position's: any
+    decision stored at it gives it)."""
+    out = {}
+    for pid, _kind, plan, _theme in label_rows:
+        if plan in ALL_GAME_PLANS:
+            out.setdefault(pid, plan)
+    return out
+
+
+def study_days(actions, families_of: dict) -> dict:
+    """{family index: {"day", "action", "position_id", "at"}}: the first
+    study action (by time) on a position of each family; its UTC day."""
+    out: dict = {}
+    for a in sorted((a for a in actions if a["action"] in STUDY_ACTIONS), key=lambda a: (str(a["at"]), a["id"])):
+        day = utc_day(a["at"])
+        if day is None:
+            continue
+        for k in families_of.get(a["position_id"], ()):
+            if k not in out:
+                out[k] = {"day": day, "action": a["action"], "position_id": a["position_id"], "at": a["at"]}
+    return out
+
+
+# -- before / after ----------------------------------------------------------------
+
+def change(sum_b: float, sq_b: float, n_b: int, sum_a: float, sq_a: float, n_a: int) -> dict:
+    """r before / after (MWC points per 100 decisions), Δ, its interval and
+    the verdict from Σℓ, Σℓ² (fractions of MWC) and N of each window."""
+    r_b = RATE_SCALE * sum_b / n_b if n_b else None
+    r_a = RATE_SCALE * sum_a / n_a if n_a else None
+    delta = ci = None
+    if r_b is not None and r_a is not None:
+        delta = r_b - r_a
+        var = RATE_SCALE ** 2 * (sq_b / n_b ** 2 + sq_a / n_a ** 2)
+        half = Z95 * math.sqrt(var)
+        ci = [delta - half, delta + half]
+    return {"r_before": r_b, "r_after": r_a, "delta": delta, "delta_ci": ci, "verdict": verdict_of(n_b, n_a, ci)}
+
+
+def verdict_of(n_b: int, n_a: int, ci) -> str:
+    """SPEC §11: insufficient under 30 decisions in either window; improving
+    when the lower bound of Δ > 0; regressing when its upper bound < 0."""
+    if n_b < MIN_DECISIONS or n_a < MIN_DECISIONS or ci is None:
+        return INSUFFICIENT
+    if ci[0] > 0:
+        return IMPROVING
+    if ci[1] < 0:
+        return REGRESSING
+    return UNDETERMINED
+
+
+def match_days(sel: Selection) -> np.ndarray:
+    """Each match's day (YYYY-MM-DD, "" undated) as a numpy string array."""
+    return np.array([(m.date or "")[:10] for m in sel.matches], dtype="U10")
+
+
+def before_after(sel: Selection, thresholds: Thresholds, days: dict, decision_type: str = "all",
+                 only_family: Optional[str] = None) -> dict:
+    """SPEC §11 over the counted decisions of the filter's side(s) and
+    decision type.  ``days``: :func:`study_days`.  Returns ``{"families":
+    [...], "not_studied": [names], "money_errors": n}``: one object per
+    studied family holding a member of the scope (errors e ≥ threshold with
+    the family's labels, any window; the plan's families are among them),
+    in the order of their names; ``only_family``: that family only (the
+    ``--family`` filter)."""
+    dec = sel.decisions
+    base = plan_mask(sel, decision_type)
+    if not len(dec):
+        return {"families": [], "not_studied": [], "money_errors": 0}
+    codes = family_codes(sel)
+    err, _ = thresholds.classify(dec.error)
+    members = base & err & (codes >= 0)
+    ell = mwc_loss_of(sel)
+    known = ~np.isnan(ell) & ~np.isnan(dec.mwc_per_emg)
+    ell = np.nan_to_num(ell, nan=0.0)
+    group = dec.game_plan.astype(np.int64) * 2 + np.where(dec.kind == K_CHECKER, 0, 1)
+    mday = match_days(sel)[dec.match] if sel.n_matches else np.zeros(0, dtype="U10")
+    dated = mday != ""
+    present = sorted(set(int(k) for k in np.unique(codes[members])), key=lambda k: FAMILY_NAMES[k])
+    if only_family:
+        present = [k for k in present if FAMILY_NAMES[k] == only_family]
+    plans = LABEL_CODES["game_plan"]
+    rows, not_studied = [], []
+    money_errors = int((members & ~known).sum())
+    for k in present:
+        name = FAMILY_NAMES[k]
+        if k not in days:
+            not_studied.append(name)
+            continue
+        game_plan, nature, theme = FAMILIES[k]
+        day = days[k]["day"]
+        same = base & known & (group == plans[game_plan] * 2 + (0 if nature == "checker" else 1))
+        mine = members & known & (codes == k)
+        windows = {}
+        for key, when in (("before", dated & (mday < day)), ("after", dated & (mday > day))):
+            n = int((same & when).sum())
+            x = ell[mine & when]
+            windows[key] = {"decisions": n, "errors": int(len(x)), "sum": float(x.sum()),
+                            "sq": float((x * x).sum()),
+                            "matches": int(len(np.unique(dec.match[same & when])))}
+        b, a = windows["before"], windows["after"]
+        ch = change(b["sum"], b["sq"], b["decisions"], a["sum"], a["sq"], a["decisions"])
+        rows.append({
+            "family": name, "game_plan": game_plan, "nature": nature, "theme": theme,
+            "studied_from": day, "first_action": days[k]["action"], "first_position": days[k]["position_id"],
+            "first_at": days[k]["at"],
+            "before": {"matches": b["matches"], "decisions": b["decisions"], "errors": b["errors"],
+                       "mwc_loss": 100 * b["sum"], "r": ch["r_before"]},
+            "after": {"matches": a["matches"], "decisions": a["decisions"], "errors": a["errors"],
+                      "mwc_loss": 100 * a["sum"], "r": ch["r_after"]},
+            "delta": ch["delta"], "delta_ci": ch["delta_ci"], "verdict": ch["verdict"],
+            "money_errors": int((members & ~known & (codes == k)).sum()),
+        })
+    return {"families": rows, "not_studied": not_studied, "money_errors": money_errors}
+
+
+# -- training and study vs play -------------------------------------------------------
+
+def window_start(day: str, by: str) -> str:
+    """The first day of the week (Monday, ISO weeks) or month holding ``day``."""
+    d = _dt.date.fromisoformat(day)
+    if by == "month":
+        return d.replace(day=1).isoformat()
+    return (d - _dt.timedelta(days=d.weekday())).isoformat()
+
+
+def _next_start(start: str, by: str) -> str:
+    d = _dt.date.fromisoformat(start)
+    if by == "month":
+        return (d.replace(year=d.year + 1, month=1) if d.month == 12 else d.replace(month=d.month + 1)).isoformat()
+    return (d + _dt.timedelta(days=7)).isoformat()
+
+
+def quiz_error(grade) -> float:
+    """A quiz answer's error in EMG (its grade is in millipoints)."""
+    return QUIZ_GRADE_EMG * float(grade)
+
+
+def _decision_keys(sel: Selection, decision_type: str):
+    dec = sel.decisions
+    mask = plan_mask(sel, decision_type)
+    mday = match_days(sel)[dec.match] if len(dec) else np.zeros(0, dtype="U10")
+    return dec, mask, mday
+
+
+def training(sel: Selection, actions, by: str = "week", decision_type: str = "all", plans_of: dict = None) -> dict:
+    """SPEC §14 Training: per week (ISO, from Monday) or month — quiz PR
+    (500 × Σe/N of the quiz answers with a grade), match PR (the selection's
+    matches dated in it), Anki retention (share of ``"anki review"`` with
+    ease ≥ 2) — each with its count, from the first window with any of them
+    to the last, empty windows included (None = none); and the quiz PR per
+    game plan (``plans_of``: {position ID: game plan}), worst first."""
+    plans_of = plans_of or {}
+    dec, mask, mday = _decision_keys(sel, decision_type)
+    e = np.nan_to_num(dec.error, nan=0.0) if len(dec) else np.zeros(0)
+    buckets: dict = {}
+
+    def bucket(day):
+        return buckets.setdefault(window_start(day, by), {"quiz_n": 0, "quiz_e": 0.0, "n": 0, "e": 0.0,
+                                                          "anki_n": 0, "anki_ok": 0, "matches": set()})
+
+    idx = np.nonzero(mask & (mday != ""))[0]
+    for day in np.unique(mday[idx]):
+        rows = idx[mday[idx] == day]
+        b = bucket(str(day))
+        b["n"] += int(len(rows))
+        b["e"] += float(e[rows].sum())
+        b["matches"].update(int(m) for m in np.unique(dec.match[rows]))
+    by_plan: dict = {}
+    for a in actions:
+        day = utc_day(a["at"])
+        if day is None or a.get("grade") is None:
+            continue
+        if a["action"] == QUIZ:
+            b = bucket(day)
+            b["quiz_n"] += 1
+            b["quiz_e"] += quiz_error(a["grade"])
+            p = by_plan.setdefault(plans_of.get(a["position_id"]), [0, 0.0])
+            p[0] += 1
+            p[1] += quiz_error(a["grade"])
+        elif a["action"] == ANKI_REVIEW:
+            b = bucket(day)
+            b["anki_n"] += 1
+            b["anki_ok"] += int(a["grade"]) >= RETAINED_EASE
+    windows = []
+    if buckets:
+        start, last = min(buckets), max(buckets)
+        while start <= last:
+            b = buckets.get(start) or {"quiz_n": 0, "quiz_e": 0.0, "n": 0, "e": 0.0, "anki_n": 0, "anki_ok": 0,
+                                       "matches": set()}
+            end = (_dt.date.fromisoformat(_next_start(start, by)) - _dt.timedelta(days=1)).isoformat()
+            windows.append({
+                "window": start, "from": start, "to": end,
+                "quiz_pr": rate(b["quiz_e"], b["quiz_n"]), "quiz_answers": b["quiz_n"],
+                "match_pr": rate(b["e"], b["n"]), "match_decisions": b["n"], "matches": len(b["matches"]),
+                "anki_retention": b["anki_ok"] / b["anki_n"] if b["anki_n"] else None, "anki_reviews": b["anki_n"],
+            })
+            start = _next_start(start, by)
+    plans = [{"game_plan": plan, "quiz_answers": n, "quiz_pr": rate(s, n)} for plan, (n, s) in by_plan.items()]
+    plans.sort(key=lambda r: (r["game_plan"] is None, -(r["quiz_pr"] or 0.0), r["game_plan"] or ""))
+    return {"by": by, "windows": windows, "quiz_by_game_plan": plans}
+
+
+def study_vs_play(sel: Selection, actions, today: str, days: int, decision_type: str = "all",
+                  plans_of: dict = None) -> dict:
+    """SPEC §14 Study vs play over the last ``days`` UTC days ending on
+    ``today`` (included): per game plan, the distinct positions reviewed
+    (quiz answers and Anki reviews in the window, each position once), the
+    PR of the selection's matches dated before the window and since its
+    first day (None on fewer than 10 decisions)."""
+    plans_of = plans_of or {}
+    first = (_dt.date.fromisoformat(today) - _dt.timedelta(days=days - 1)).isoformat()
+    reviewed: dict = {}
+    for a in actions:
+        day = utc_day(a["at"])
+        if a["action"] in REVIEW_ACTIONS and day is not None and first <= day <= today:
+            reviewed.setdefault(plans_of.get(a["position_id"]), set()).add(a["position_id"])
+    dec, mask, mday = _decision_keys(sel, decision_type)
+    e = np.nan_to_num(dec.error, nan=0.0) if len(dec) else np.zeros(0)
+    plan_code = dec.game_plan.astype(np.int64) if len(dec) else np.zeros(0, dtype=np.int64)
+    before = mask & (mday != "") & (mday < first)
+    since = mask & (mday >= first)
+    rows = []
+    for k, plan in enumerate(ALL_GAME_PLANS):
+        mine = plan_code == k
+        nb, ns = int((before & mine).sum()), int((since & mine).sum())
+        n_rev = len(reviewed.get(plan, ()))
+        if not (nb or ns or n_rev):
+            continue
+        rows.append({"game_plan": plan, "positions_reviewed": n_rev,
+                     "pr_before": rate(e[before & mine].sum(), nb) if nb >= MIN_PR_DECISIONS else None,
+                     "decisions_before": nb,
+                     "pr_since": rate(e[since & mine].sum(), ns) if ns >= MIN_PR_DECISIONS else None,
+                     "decisions_since": ns})
+    rows.sort(key=lambda r: (-r["positions_reviewed"], ALL_GAME_PLANS.index(r["game_plan"])))
+    unknown = len(reviewed.get(None, ()))
+    return {"days": days, "from": first, "to": today, "game_plans": rows, "positions_without_game_plan": unknown}

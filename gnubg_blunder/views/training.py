@@ -1,0 +1,246 @@
+"""``training`` (SPEC §14 Training: quiz PR, match PR and Anki retention per
+week or month; quiz PR by game plan) and ``list --type study`` (Study vs
+play: per game plan, positions reviewed, PR before, PR since), as text,
+JSON, CSV and HTML (the report's sections).
+
+Figures from ``metrics/study.py``; the study log from the store.  The
+filter restricts the matches only: quiz answers and Anki reviews have no
+player.  A view never computes a figure.  docs/study.md.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from html import escape
+
+from ..commands import UserError, View
+from ..metrics.study import MIN_PR_DECISIONS, RETAINED_EASE
+from .formatting import DASH, Table, num, percent, safe_text, scope_text, table, table_html
+
+LOG_NOTE = "The filter restricts the matches only: quiz answers and Anki reviews have no player."
+
+
+def _plans_and_log(scope):
+    from .study import study_inputs
+
+    actions, _families, plans = study_inputs(scope.store, scope.selection)
+    return actions, plans
+
+
+# -- training ---------------------------------------------------------------------------------
+
+def _training_options(p):
+    p.add_argument("--by", choices=("week", "month"), default="week",
+                   help="one row per ISO week (from Monday, UTC) or per calendar month")
+
+
+def training_compute(scope) -> dict:
+    from ..metrics.study import training
+
+    actions, plans = _plans_and_log(scope)
+    by = getattr(scope.args, "by", None) or "week"
+    obj = training(scope.selection, actions, by, scope.filter.decision_type or "all", plans)
+    return {"filter": scope.filter_json, "by": obj["by"], "note": LOG_NOTE, "windows": obj["windows"],
+            "quiz_by_game_plan": obj["quiz_by_game_plan"]}
+
+
+T_HEADERS = ["from", "to", "quiz PR", "answers", "match PR", "decisions", "matches", "Anki retention", "reviews"]
+
+
+def _window_cells(w: dict) -> list:
+    return [w["from"], w["to"], num(w["quiz_pr"]), w["quiz_answers"], num(w["match_pr"]), w["match_decisions"],
+            w["matches"], percent(w["anki_retention"]), w["anki_reviews"]]
+
+
+def _plan_cells(p: dict) -> list:
+    return [p["game_plan"] or "(game plan unknown)", num(p["quiz_pr"]), p["quiz_answers"]]
+
+
+RULE = (f"Quiz PR = 500 × Σe / N of the graded quiz answers (e = the grade, millipoints); match PR = the filter's "
+        f"matches dated in the window; Anki retention = share of reviews of learned cards graded Hard or better "
+        f"(ease ≥ {RETAINED_EASE}). — = nothing in the window.")
+
+
+def training_text(obj: dict) -> str:
+    lines = [f"Training per {obj['by']} — scope: {scope_text(obj['filter'])}", RULE, LOG_NOTE, ""]
+    if obj["windows"]:
+        lines.append(table([_window_cells(w) for w in obj["windows"]], T_HEADERS, "llrrrrrrr"))
+    else:
+        lines.append("No quiz answer, Anki review or dated match.")
+    if obj["quiz_by_game_plan"]:
+        lines += ["", "Quiz PR by game plan, worst first:",
+                  table([[safe_text(c, None) if isinstance(c, str) else c for c in _plan_cells(p)]
+                         for p in obj["quiz_by_game_plan"]], ["game plan", "quiz PR", "answers"], "lrr")]
+    return "\n".join(lines)
+
+
+TRAINING_CSV = ["window_from", "window_to", "quiz_pr", "quiz_answers", "match_pr", "match_decisions", "matches",
+                "anki_retention", "anki_reviews"]
+
+
+def training_table(obj: dict) -> Table:
+    return Table(TRAINING_CSV, [[w["from"], w["to"], w["quiz_pr"], w["quiz_answers"], w["match_pr"],
+                                 w["match_decisions"], w["matches"], w["anki_retention"], w["anki_reviews"]]
+                                for w in obj["windows"]])
+
+
+def windows_chart(windows: list, width: int = 640, height: int = 240) -> str:
+    """Quiz PR and match PR per window, two lines over the windows' order
+    (inline SVG; a window without a figure breaks its line)."""
+    from .svgcharts import ACCENT, BAR, FONT, INK, MUTED
+
+    title = "Quiz PR and match PR per window"
+    if not windows:
+        return ""
+    values = [w[k] for w in windows for k in ("quiz_pr", "match_pr") if w[k] is not None]
+    if not values:
+        return ""
+    top_v = max(values + [1.0])
+    left, right, top, bottom = 48, 16, 40, 60
+    plot_w, plot_h = width - left - right, height - top - bottom
+    n = len(windows)
+
+    def sx(i):
+        return left + plot_w * (i + 0.5) / n
+
+    def sy(v):
+        return top + plot_h - plot_h * v / (top_v * 1.1)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(title)}" width="{width}" '
+             f'height="{height}" viewBox="0 0 {width} {height}" {FONT} font-size="12"><title>{escape(title)}</title>',
+             f'<text x="0" y="16" fill="{INK}" font-weight="bold">{escape(title)}</text>',
+             f'<line x1="{left}" y1="{top + plot_h}" x2="{width - right}" y2="{top + plot_h}" stroke="{MUTED}"/>',
+             f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="{MUTED}"/>',
+             f'<text x="{left - 4}" y="{sy(top_v) + 4:.1f}" text-anchor="end" fill="{MUTED}">{top_v:.1f}</text>',
+             f'<text x="{left - 4}" y="{top + plot_h + 4}" text-anchor="end" fill="{MUTED}">0</text>',
+             f'<text x="{left}" y="{top + plot_h + 16}" fill="{MUTED}">{escape(windows[0]["from"])}</text>',
+             f'<text x="{width - right}" y="{top + plot_h + 16}" text-anchor="end" fill="{MUTED}">'
+             f'{escape(windows[-1]["from"])}</text>']
+    for s, (key, name, colour) in enumerate((("quiz_pr", "quiz PR", ACCENT), ("match_pr", "match PR", BAR))):
+        runs, run = [], []
+        for i, w in enumerate(windows):
+            if w[key] is None:
+                if run:
+                    runs.append(run)
+                run = []
+            else:
+                run.append((sx(i), sy(w[key])))
+        if run:
+            runs.append(run)
+        for r in runs:
+            parts.append(f'<polyline points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in r)}" fill="none" '
+                         f'stroke="{colour}" stroke-width="2"/>')
+            parts += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>' for x, y in r]
+        y = top + plot_h + 34 + 14 * s
+        parts.append(f'<line x1="{left}" y1="{y - 4}" x2="{left + 22}" y2="{y - 4}" stroke="{colour}" '
+                     f'stroke-width="2"/><text x="{left + 28}" y="{y}" fill="{INK}">{escape(name)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def training_html(obj: dict) -> str:
+    html = [f'<section id="training"><h2>Training per {escape(obj["by"])}</h2>', f'<p class="note">{escape(RULE)} '
+            f"{escape(LOG_NOTE)}</p>"]
+    if obj["windows"]:
+        html.append(table_html([_window_cells(w) for w in obj["windows"]], T_HEADERS, "llrrrrrrr"))
+        html.append(windows_chart(obj["windows"]))
+    else:
+        html.append('<p class="muted">No quiz answer, Anki review or dated match.</p>')
+    if obj["quiz_by_game_plan"]:
+        html.append("<h3>Quiz PR by game plan, worst first</h3>")
+        html.append(table_html([_plan_cells(p) for p in obj["quiz_by_game_plan"]], ["game plan", "quiz PR",
+                                                                                    "answers"], "lrr"))
+    html.append("</section>")
+    return "".join(html)
+
+
+def training_section(ctx) -> str:
+    return training_html(ctx.view_object(TRAINING))
+
+
+TRAINING = View("training", "training per week or month: quiz PR, match PR and Anki retention, quiz PR by game plan "
+                "(SPEC §14)", training_compute, training_text, table=training_table, html=training_html,
+                options=_training_options)
+
+
+# -- list --type study (study vs play) ---------------------------------------------------------
+
+DEFAULT_DAYS = 30
+
+
+def _list_options(p):
+    p.add_argument("--type", dest="list_type", choices=("study",), default="study",
+                   help="what to list: study (study vs play: positions reviewed, PR before, PR since)")
+    p.add_argument("--days", type=int, default=DEFAULT_DAYS, metavar="N",
+                   help=f"the window: the last N UTC days, today included (default {DEFAULT_DAYS})")
+    p.add_argument("--today", metavar="DATE", help="the window's last day (YYYY-MM-DD; default: today, UTC)")
+
+
+def list_compute(scope) -> dict:
+    from ..metrics.study import study_vs_play
+
+    args = scope.args
+    days = getattr(args, "days", None) or DEFAULT_DAYS
+    if days < 1:
+        raise UserError("--days N: N must be 1 or more")
+    today = getattr(args, "today", None)
+    if today:
+        try:
+            _dt.date.fromisoformat(today)
+        except ValueError:
+            raise UserError(f"--today {today!r} is not a date (YYYY-MM-DD)") from None
+    else:
+        today = _dt.datetime.now(_dt.timezone.utc).date().isoformat()
+    actions, plans = _plans_and_log(scope)
+    obj = study_vs_play(scope.selection, actions, today, days, scope.filter.decision_type or "all", plans)
+    return {"filter": scope.filter_json, "type": "study", "note": LOG_NOTE, **obj}
+
+
+L_HEADERS = ["game plan", "positions reviewed", "PR before", "PR since"]
+
+
+def _list_cells(r: dict) -> list:
+    return [r["game_plan"], r["positions_reviewed"], num(r["pr_before"]), num(r["pr_since"])]
+
+
+def list_text(obj: dict) -> str:
+    lines = [f"Study vs play, the last {obj['days']} days ({obj['from']} to {obj['to']}) — scope: "
+             f"{scope_text(obj['filter'])}",
+             "Positions reviewed: distinct positions of quiz answers and Anki reviews in the window; PR before: the "
+             "filter's matches dated before it; PR since: dated from its first day. "
+             f"— = a PR on fewer than {MIN_PR_DECISIONS} decisions. {LOG_NOTE}", ""]
+    if obj["game_plans"]:
+        lines.append(table([_list_cells(r) for r in obj["game_plans"]], L_HEADERS, "lrrr"))
+    else:
+        lines.append("No review and no counted decision.")
+    if obj["positions_without_game_plan"]:
+        lines.append(f"{obj['positions_without_game_plan']} reviewed position(s) with no stored decision: "
+                     "game plan unknown.")
+    return "\n".join(lines)
+
+
+def list_table(obj: dict) -> Table:
+    return Table(["game_plan", "positions_reviewed", "pr_before", "pr_since"],
+                 [[r["game_plan"], r["positions_reviewed"], r["pr_before"], r["pr_since"]]
+                  for r in obj["game_plans"]])
+
+
+def list_html(obj: dict) -> str:
+    html = [f'<section id="study-vs-play"><h2>Study vs play, the last {obj["days"]} days</h2>',
+            f'<p class="note">{escape(obj["from"])} to {escape(obj["to"])}. Positions reviewed (quiz answers and '
+            f"Anki reviews), PR of the matches before the window and since; — on fewer than {MIN_PR_DECISIONS} "
+            f"decisions. {escape(LOG_NOTE)}</p>"]
+    if obj["game_plans"]:
+        html.append(table_html([_list_cells(r) for r in obj["game_plans"]], L_HEADERS, "lrrr"))
+    else:
+        html.append('<p class="muted">No review and no counted decision.</p>')
+    html.append("</section>")
+    return "".join(html)
+
+
+def list_section(ctx) -> str:
+    return list_html(ctx.view_object(LIST))
+
+
+LIST = View("list", "list --type study --days N: study vs play per game plan — positions reviewed, PR before, PR "
+            "since (SPEC §14)", list_compute, list_text, table=list_table, html=list_html, options=_list_options)
