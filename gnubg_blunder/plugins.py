@@ -28,6 +28,7 @@ DEFAULT_PLUGINS = (
     "gnubg_blunder.default_plugins.references_commands",
     "gnubg_blunder.default_plugins.tournament_commands",
     "gnubg_blunder.default_plugins.quiz_commands",
+    "gnubg_blunder.default_plugins.study_commands",
 )
 
 ENTRY_POINT_GROUP = "gnubg_blunder"
