@@ -13,6 +13,7 @@ from ..commands import UserError, View
 from ..metrics.summary import BANDS_NOTE
 from ..metrics.vocabulary import metric as metric_named
 from .plan import plan_card, plan_card_html, plan_card_text
+from .study import study_card, study_card_html, study_card_text
 from .formatting import DASH, POOLED, elo_text, interval, num, scope_text, table_html
 from .positions import DEFAULT_LIMIT, decisions_table, listing, parse_limit, positions_object, positions_text
 
@@ -122,6 +123,8 @@ def summary_text(obj: dict) -> str:
         lines.append(biases_card_text(obj["biases"]))
     if obj.get("plan"):
         lines.append(plan_card_text(obj["plan"]))
+    if obj.get("study"):
+        lines.append(study_card_text(obj["study"]))
     lines.append("")
     lines += _rolling_lines(obj)
     lines.append("")
@@ -216,6 +219,7 @@ def summary_html(obj: dict, details: dict = None) -> str:
             table_html(rows, ["last N", "decisions", "PR", ""], "rrrl", classes),
             biases_card_html(obj["biases"]) if obj.get("biases") else "",
             plan_card_html(obj["plan"]) if obj.get("plan") else "",
+            study_card_html(obj["study"]) if obj.get("study") else "",
             f'<h3 id="costliest">The {len(obj["top"])} costliest decisions</h3>']
     if not obj["top"]:
         html.append('<p class="muted">No decision with an error in this scope.</p>')
@@ -278,6 +282,7 @@ def compute(scope) -> dict:
             listed["title"] = word.capitalize()
     fig["biases"] = biases_card(scope)
     fig["plan"] = plan_card(scope)
+    fig["study"] = study_card(scope)
     return summary_object(fig, flt, scope.metric, listed)
 
 
