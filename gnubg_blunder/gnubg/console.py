@@ -68,6 +68,7 @@ class Bdb:
     def __init__(self, db_path=None):
         self.db_path = db_path
         self.stored_match_id = None  # the match bdb.analyse() / bdb.store() stored (or found stored) last
+        self._quiz = None  # the quiz in progress (bdb.quiz(), bdb.answer())
 
     def _ctx(self, summary=False) -> Context:
         return Context(db_path=self.db_path, out=sys.stdout, err=_Said(sys.stdout), summary=summary,
@@ -240,10 +241,107 @@ class Bdb:
             return None
         return None if self._run(line) else path
 
+    # -- the quiz (issue 12, docs/quiz.md) ------------------------------------------------------
+    def quiz(self, options: str = ""):
+        """Start a quiz (``quiz`` options, the same words as the command
+        line: ``bdb.quiz("--player NAME --count 5 --seed 1")``): the first
+        question is printed and put on gnubg's own board; answer with
+        ``bdb.answer("13/7 8/7")``.  Refuses while gnubg holds a match whose
+        analysis is not stored (``bdb.store()`` first): the quiz replaces
+        gnubg's match.  Returns the number of questions (None: refused)."""
+        import shlex
+
+        from ..commands import _Parser
+        from ..quiz import Session
+        from ..quiz.terminal import configure, questions
+
+        ctx = self._ctx()
+        try:
+            g = _gnubg()
+            data = g.match()
+            if data is not None and _has_analysis(data):
+                from ..importers.gnubg_match import match_from_dict
+                from ..quiz.gnubg_board import analysis_stored
+
+                if not analysis_stored(ctx.store(), match_from_dict(data, source_path=None)):
+                    print("gnubg-blunder: gnubg holds a match whose analysis is not stored: bdb.store() it first "
+                          "(the quiz replaces gnubg's match)")
+                    return None
+            parser = _Parser(prog="bdb.quiz")
+            configure(parser)
+            args = parser.parse_args(shlex.split(options or ""))
+            from ..commands import Scope
+
+            items, _flt = questions(Scope(args, ctx), args)
+            self._quiz = {"items": items, "k": 0, "session": Session()}
+            print(f"gnubg-blunder: quiz of {len(items)} question{'s' if len(items) != 1 else ''}; "
+                  'answer with bdb.answer("13/7 8/7") (or "double", "take", ...), bdb.answer("q") quits')
+            self._ask_next(g)
+            return len(items)
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:
+            if isinstance(exc, SystemExit):  # --help
+                return None
+            from ..commands import UserError
+
+            print(f"gnubg-blunder: quiz: {exc}" if isinstance(exc, UserError) else _failure(ctx, exc, "quiz"))
+            return None
+        finally:
+            _close(ctx)
+
+    def _ask_next(self, g) -> None:
+        from ..quiz import question_text
+        from ..quiz.gnubg_board import put_on_board
+
+        q = self._quiz
+        item = q["items"][q["k"]]
+        wrong = put_on_board(g, item)
+        if wrong:
+            print(f"gnubg-blunder: gnubg's board differs from the quiz position: {wrong}")
+        print(question_text(item, q["k"] + 1, len(q["items"])))
+
+    def answer(self, text: str = ""):
+        """Grade an answer to the quiz question on gnubg's board (the move
+        typed as text: a move played on gnubg's board is not read, see
+        docs/quiz.md).  Stores a graded answer as a study action and asks
+        the next question; ``"q"`` ends the quiz with its score.  Returns
+        the error in mpt (0 for the best), or None."""
+        from ..quiz import feedback_text, grade, record
+        from ..quiz.core import QUIT_WORDS
+
+        q = getattr(self, "_quiz", None)
+        if not q:
+            print("gnubg-blunder: no quiz in progress: bdb.quiz() starts one")
+            return None
+        if str(text).strip().lower() in QUIT_WORDS:
+            print(q["session"].score_text())
+            self._quiz = None
+            return None
+        ctx = self._ctx()
+        try:
+            item = q["items"][q["k"]]
+            g = grade(item, str(text))
+            print(feedback_text(item, g))
+            if g.retry:
+                return None
+            q["session"].add(g)
+            record(ctx.store(), item, g)
+            q["k"] += 1
+            if q["k"] >= len(q["items"]):
+                print(q["session"].score_text())
+                self._quiz = None
+            else:
+                self._ask_next(_gnubg())
+            return None if g.error is None else round(g.error * 1000, 3)
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:
+            print(_failure(ctx, exc, "quiz answer"))
+            return None
+        finally:
+            _close(ctx)
+
     def __repr__(self):
         return (f"<gnubg-blunder {__version__}: bdb.analyse(), bdb.store(), bdb.review(), "
                 f'bdb.report() (the match just stored; match=ID for another, match="all" for the collection), '
-                f'bdb.open_xg(FILE), bdb("stats --player NAME"), bdb("--help")>')
+                f'bdb.open_xg(FILE), bdb.quiz(), bdb.answer("13/7 8/7"), bdb("stats --player NAME"), bdb("--help")>')
 
 
 def _close(ctx) -> None:

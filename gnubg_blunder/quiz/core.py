@@ -1,0 +1,348 @@
+"""The "Decision" exercise (issue 12, the quiz): pick decisions, ask them,
+grade the answers against the stored analysis, score the session.
+
+Pure of I/O except the store reads and the study actions written by
+:func:`record`; the terminal loop is :mod:`gnubg_blunder.quiz.terminal`, the
+gnubg mode ``bdb.quiz()`` / ``bdb.answer()`` (gnubg/console.py).  Rules:
+docs/quiz.md.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from ..board import Board, parse_move_notation
+from ..board.svg import position_text
+from ..importers.build import cube_action, cube_errors
+from ..metrics.counting import counted, kind_mask
+from ..metrics.kernel import rate
+from ..model import CHECKER, DOUBLE, NO_DOUBLE, PASS, TAKE, is_money
+from ..units import millipoints
+
+ACTION = "quiz"  # study_actions.action of a graded answer (SPEC §11: a quiz answer is a study action)
+DEFAULT_COUNT = 20
+
+# cube answers, as typed (case and extra spaces ignored)
+CUBE_WORDS = {
+    "double": DOUBLE, "d": DOUBLE, "dbl": DOUBLE, "redouble": DOUBLE,
+    "no double": NO_DOUBLE, "nodouble": NO_DOUBLE, "no-double": NO_DOUBLE, "nd": NO_DOUBLE,
+    "no redouble": NO_DOUBLE, "no": NO_DOUBLE,
+    "take": TAKE, "t": TAKE, "beaver": TAKE,
+    "pass": PASS, "p": PASS, "drop": PASS,
+}
+QUIT_WORDS = ("q", "quit", "exit")
+
+
+class QuizError(Exception):
+    """Nothing to ask (one line for the user)."""
+
+
+@dataclass
+class Item:
+    """One question: a stored decision, what the player saw."""
+
+    decision_id: int
+    match_id: int
+    game: int
+    kind: str  # the decision's kind: checker, nodouble, double, take, pass
+    position_id: str  # the decider on roll (the responder for take/pass)
+    dice: Optional[tuple]
+    cube_value: int  # before the decision (before the double for take/pass)
+    cube_owner: str  # "centred", "you" or "opponent"
+    score_self: int
+    score_opp: int
+    crawford: bool
+    length: int
+    you: str
+    opponent: str
+    candidates: list = field(default_factory=list)  # [{"move", "equity", "position_id", "depth"}]
+    nd: Optional[float] = None
+    dt: Optional[float] = None
+    dp: Optional[float] = None
+
+    @property
+    def cube_question(self) -> bool:
+        return self.kind != CHECKER
+
+    @property
+    def responds(self) -> bool:
+        """A take/pass question (the player is doubled)."""
+        return self.kind in (TAKE, PASS)
+
+    @property
+    def board(self) -> Board:
+        return Board.from_position_id(self.position_id)
+
+
+@dataclass
+class Grade:
+    """The verdict on one answer.  ``status``: "graded", "not graded" (a
+    legal move the analysis did not list: no error, out of the quiz PR),
+    "illegal" or "unreadable" (a new try, nothing stored)."""
+
+    status: str
+    message: str = ""
+    answer: Optional[str] = None  # the answer as gnubg writes it ("13/7 8/7", "take")
+    error: Optional[float] = None  # EMG, 0 for the best
+    best: Optional[str] = None
+    best_gap: Optional[float] = None  # EMG: the best candidate over the second (checker), or the answer's error
+    second: Optional[str] = None
+    best_board: Optional[str] = None  # position ID after the best play (checker plays)
+
+    @property
+    def graded(self) -> bool:
+        return self.status == "graded"
+
+    @property
+    def retry(self) -> bool:
+        return self.status in ("illegal", "unreadable")
+
+    @property
+    def grade_mpt(self) -> Optional[int]:
+        """The stored grade: the error rounded to the millipoint (SPEC §3's rounding)."""
+        return None if self.error is None else int(millipoints(self.error))
+
+
+# -- picking ------------------------------------------------------------------------------
+
+def pool_mask(sel, flt, thresholds, errors_only: bool = True, plan_top: int = 0) -> np.ndarray:
+    """The decisions a quiz may ask: counted (SPEC §2) decisions of the
+    filter's side(s) and decision type with a known position; the counted
+    errors (e ≥ the error threshold, rounded to the mpt) unless
+    ``errors_only`` is False; with ``plan_top`` N, only the members of the
+    study plan's first N families (metrics/plan.py)."""
+    dec = sel.decisions
+    if not len(dec):
+        return np.zeros(0, dtype=bool)
+    mask = counted(dec) & sel.decision_side_mask() & kind_mask(dec, flt.decision_type or "all")
+    mask &= dec.position >= 0
+    if errors_only or plan_top:
+        mask &= thresholds.classify(dec.error)[0]
+    if plan_top:
+        from ..metrics.plan import family_mask, plan_mask, study_plan
+
+        plan = study_plan(sel, plan_mask(sel, flt.decision_type or "all"), thresholds)
+        top = [f["family"] for f in plan["families"] if f["status"] == "plan"][:plan_top]
+        if not top:
+            raise QuizError("the study plan has no family yet (`plan` says why): no --plan-top quiz")
+        fam = np.zeros(len(dec), dtype=bool)
+        for name in top:
+            fam |= family_mask(sel, name)
+        mask &= fam
+    return mask
+
+
+def pick(sel, mask: np.ndarray, count: int = DEFAULT_COUNT, seed=None) -> list:
+    """``count`` decision indices of ``mask`` (0 = all), in a random order
+    (``seed``: the same order every time)."""
+    idx = [int(i) for i in np.nonzero(mask)[0]]
+    rng = random.Random(seed)
+    rng.shuffle(idx)
+    return idx if not count or count <= 0 else idx[:count]
+
+
+def load_items(store, sel, indices) -> list:
+    """The questions of the decisions ``indices`` of ``sel``, in that order."""
+    dec = sel.decisions
+    rows = {r["id"]: r for r in store.decision_rows([int(dec.row_id[i]) for i in indices])}
+    items = []
+    for i in indices:
+        r = rows.get(int(dec.row_id[i]))
+        if r is None or not r.get("position_id"):
+            continue
+        info = sel.matches[int(dec.match[i])]
+        p = int(r["player"])
+        names = info.players
+        owner = r["cube_owner"]
+        cands = json.loads(r["candidates"]) if r.get("candidates") else []
+        items.append(Item(
+            decision_id=int(r["id"]), match_id=int(info.id), game=int(r["game"]), kind=r["kind"],
+            position_id=r["position_id"],
+            dice=(int(r["dice1"]), int(r["dice2"])) if r.get("dice1") else None,
+            cube_value=int(r["cube_value"]),
+            cube_owner="centred" if owner is None or owner < 0 else "you" if owner == p else "opponent",
+            score_self=int(r["score_self"]), score_opp=int(r["score_opp"]), crawford=bool(r["crawford"]),
+            length=int(info.length), you=names[p], opponent=names[1 - p],
+            candidates=[{"move": c.get("move"), "equity": c.get("equity"), "position_id": c.get("position_id"),
+                         "depth": c.get("depth")} for c in cands],
+            nd=r.get("nd"), dt=r.get("dt"), dp=r.get("dp"),
+        ))
+    return items
+
+
+def choose(store, flt, thresholds, count: int = DEFAULT_COUNT, seed=None, plan_top: int = 0,
+           errors_only: bool = True) -> list:
+    """The questions of a quiz over the filter ``flt`` (see :func:`pool_mask`)."""
+    sel = store.select(flt)
+    mask = pool_mask(sel, flt, thresholds, errors_only=errors_only, plan_top=plan_top)
+    if not mask.any():
+        what = "counted error" if errors_only or plan_top else "counted decision"
+        raise QuizError(f"no {what} in this selection to ask (widen the filter"
+                        + (", or --all-decisions" if errors_only and not plan_top else "") + ")")
+    return load_items(store, sel, pick(sel, mask, count, seed))
+
+
+# -- grading ------------------------------------------------------------------------------
+
+def _cube_word(text: str) -> Optional[str]:
+    return CUBE_WORDS.get(" ".join(text.lower().replace("/", " ").split()))
+
+
+def grade(item: Item, text: str) -> Grade:
+    """Grade the answer ``text`` to ``item`` against its stored analysis."""
+    text = (text or "").strip()
+    if not text:
+        return Grade("unreadable", "type a move (e.g. 13/7 8/7), a cube action, or q to quit")
+    if item.cube_question:
+        return _grade_cube(item, text)
+    return _grade_checker(item, text)
+
+
+def _grade_cube(item: Item, text: str) -> Grade:
+    word = _cube_word(text)
+    if item.nd is None or item.dt is None or item.dp is None:
+        return Grade("not graded", "the analysis has no cube equities here")
+    wanted = (TAKE, PASS) if item.responds else (DOUBLE, NO_DOUBLE)
+    if word is None or word not in wanted:
+        choices = "take or pass" if item.responds else "double or no double"
+        return Grade("unreadable", f"a cube decision: answer {choices}")
+    errs = cube_errors(item.nd, item.dt, item.dp)
+    if item.responds:
+        best = TAKE if item.dt <= item.dp else PASS
+    else:
+        best = DOUBLE if errs[DOUBLE] <= errs[NO_DOUBLE] else NO_DOUBLE
+    other = [w for w in wanted if w != best][0]
+    action = cube_action(item.nd, item.dt, item.dp)
+    label = {DOUBLE: "double", NO_DOUBLE: "no double", TAKE: "take", PASS: "pass"}
+    return Grade("graded", answer=label[word], error=max(0.0, errs[word]),
+                 best=f"{label[best]} ({action})" if not item.responds else label[best],
+                 best_gap=max(0.0, errs[other]), second=label[other])
+
+
+def _grade_checker(item: Item, text: str) -> Grade:
+    board = item.board
+    d1, d2 = item.dice
+    if _cube_word(text) is not None:
+        return Grade("unreadable", f"a checker play: move your checkers for {d1}-{d2} (e.g. 13/7 8/7)")
+    try:
+        play = parse_move_notation(board, d1, d2, text)
+    except ValueError:
+        return Grade("unreadable", f"cannot read {text!r}: write a move as 13/7 8/7, 8/5*/4, bar/22, 6/off")
+    if play is None:
+        return Grade("illegal", f"{text} is not a legal move with {d1}-{d2}")
+    cands = [c for c in item.candidates if c.get("equity") is not None and c.get("position_id")]
+    if not cands:
+        return Grade("not graded", "the analysis lists no candidate here", answer=play.notation)
+    target = play.result.position_id()
+    best = cands[0]  # the analysis' first candidate (SPEC §1: lower-depth tails never "best")
+    second = cands[1] if len(cands) > 1 else None
+    gap = None if second is None else max(0.0, best["equity"] - second["equity"])
+    common = dict(answer=play.notation, best=best["move"], best_gap=gap,
+                  second=None if second is None else second["move"], best_board=best["position_id"])
+    for c in cands:
+        if c["position_id"] == target:
+            return Grade("graded", error=max(0.0, best["equity"] - c["equity"]), **common)
+    return Grade("not graded", "the analysis did not list this move: not graded", **common)
+
+
+# -- the session ---------------------------------------------------------------------------
+
+@dataclass
+class Session:
+    """Answers so far: graded errors (EMG), not graded count."""
+
+    errors: list = field(default_factory=list)
+    not_graded: int = 0
+
+    def add(self, g: Grade) -> None:
+        if g.graded:
+            self.errors.append(g.error)
+        elif g.status == "not graded":
+            self.not_graded += 1
+
+    @property
+    def pr(self) -> Optional[float]:
+        """The quiz PR: 500 × Σe / N over the graded answers (SPEC §1, §3's
+        scale: comparable with a match PR); None before a graded answer."""
+        return rate(sum(self.errors), len(self.errors))
+
+    def score_text(self) -> str:
+        n = len(self.errors)
+        pr = self.pr
+        total = float(sum(self.errors))
+        out = (f"Quiz score: {n} graded answer{'s' if n != 1 else ''}, error {fmt_mpt(total)} mpt in all, "
+               f"quiz PR {'—' if pr is None else f'{pr:.1f}'} (500 × Σe / N)")
+        if self.not_graded:
+            out += f"; {self.not_graded} not graded (moves the analysis did not list)"
+        return out
+
+
+def record(store, item: Item, g: Grade, at: Optional[str] = None) -> Optional[str]:
+    """Store a graded answer as a study action ("quiz", grade = the error in
+    whole millipoints, the decision asked, UTC now); returns its time."""
+    if not g.graded:
+        return None
+    return store.add_study_action(item.position_id, ACTION, grade=g.grade_mpt, decision_id=item.decision_id, at=at)
+
+
+# -- texts ---------------------------------------------------------------------------------
+
+def fmt_mpt(e: float) -> str:
+    return f"{float(e) * 1000:.1f}"
+
+
+def _score_text(item: Item) -> str:
+    if is_money(item.length):
+        return "money game"
+    text = (f"{item.length}-point match, {item.you} {item.score_self}, {item.opponent} {item.score_opp} "
+            f"({item.length - item.score_self}-away, {item.length - item.score_opp}-away)")
+    return text + (", Crawford game" if item.crawford else "")
+
+
+def _cube_text(item: Item) -> str:
+    if item.cube_owner == "centred":
+        return f"cube centred at {item.cube_value}"
+    who = item.you if item.cube_owner == "you" else item.opponent
+    return f"cube {item.cube_value} owned by {who}"
+
+
+def question_text(item: Item, number: int = 1, total: int = 1) -> str:
+    """The question: board, dice, cube, score — never the answer."""
+    board = position_text(item.board, (item.you, item.opponent))
+    if item.responds:
+        board = board.replace("(on roll)", "(doubled)")
+        ask = f"{item.opponent} doubles to {2 * item.cube_value}: take or pass?"
+    elif item.cube_question:
+        ask = f"{item.you} on roll, before rolling: double or no double?"
+    else:
+        ask = f"{item.you} to play {item.dice[0]}-{item.dice[1]}: your move?"
+    head = f"Question {number}/{total} (match {item.match_id}, game {item.game + 1}): {_score_text(item)}, {_cube_text(item)}"
+    return "\n".join([head, board, ask])
+
+
+def feedback_text(item: Item, g: Grade) -> str:
+    """What the player learns after an answer."""
+    if g.retry:
+        return g.message
+    if not g.graded:
+        lines = [f"{g.answer or 'that'}: {g.message}"]
+        if g.best:
+            lines.append(f"The analysis' best: {g.best}")
+        return "\n".join(lines)
+    if g.error == 0:
+        head = f"{g.answer}: right, the best (error 0.0 mpt)."
+    else:
+        head = f"{g.answer}: error {fmt_mpt(g.error)} mpt. Best: {g.best}."
+    lines = [head]
+    if g.best_gap is not None and g.second:
+        lines.append(f"The best is {fmt_mpt(g.best_gap)} mpt ahead of {g.second}.")
+    if g.best_board and not item.cube_question:
+        lines.append(f"After {g.best}:")
+        lines.append(position_text(Board.from_position_id(g.best_board), (item.you, item.opponent))
+                     .replace("(on roll)", "(has played)"))
+    return "\n".join(lines)

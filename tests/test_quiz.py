@@ -1,0 +1,248 @@
+"""The quiz (issue 12, the "Decision" exercise, docs/quiz.md), driven as a
+person would: ``gnubg-blunder quiz`` in a terminal (a pty), answered at its
+prompt; and inside the real gnubg, ``bdb.quiz()`` / ``bdb.answer()``.
+
+The store: the two bundled XG matches (Squire/Jørgensen v Harmand/Unger,
+charlot1 v charlot2), imported once for the module.  With ``--player
+Squire/Jørgensen --seed 1`` the first questions are (read from the store,
+checked below):
+
+1. decision 378, 4-2, played bar/21* 10/8 (71.9 mpt); best bar/21* 7/5.
+2. decision 78, 5-5, played 13/8(3) 10/5 (55.4 mpt); best 7/2(2) 6/1*(2).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA, gnubg_available
+
+XG = DATA / "xg"
+FILES = [XG / "Squire-Jorgensen-Harmand-Unger_7pt_2024-08-18.xg", XG / "charlot1-charlot2_7p_2025-11-08-2305.xg"]
+PLAYER = "Squire/Jørgensen"
+
+
+@pytest.fixture(scope="module")
+def store_db(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("quiz") / "quiz.db"
+    from conftest import run_cli_inprocess
+
+    run_cli_inprocess("import", *FILES, db=path)
+    return path
+
+
+@pytest.fixture
+def quiz_db(store_db, tmp_path) -> Path:
+    import shutil
+
+    return Path(shutil.copy(store_db, tmp_path / "quiz.db"))
+
+
+def _actions(db) -> list:
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT position_id, action, grade, decision_id, at FROM study_actions ORDER BY id").fetchall()
+    finally:
+        con.close()
+
+
+class Terminal:
+    """``gnubg-blunder ARGS`` on a pseudo-terminal: what a person sees and types."""
+
+    def __init__(self, *args):
+        self.master, slave = pty.openpty()
+        env = dict(os.environ, GNUBG_BLUNDER_NO_PLUGINS="1")
+        self.proc = subprocess.Popen([sys.executable, "-m", "gnubg_blunder", *map(str, args)], stdin=slave,
+                                     stdout=slave, stderr=slave, env=env, close_fds=True)
+        os.close(slave)
+        self.seen = ""
+        self.pos = 0  # what was read up to (a match's end)
+
+    def read_until(self, text: str, timeout: float = 20) -> str:
+        """Everything shown until ``text`` appears (after what was read before)."""
+        start = self.pos
+        end = time.time() + timeout
+        while text not in self.seen[start:]:
+            left = end - time.time()
+            if left <= 0:
+                raise AssertionError(f"{text!r} not shown; the screen: {self.seen[start:][-2000:]}")
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    raise AssertionError(f"ended before {text!r}: {self.seen[start:][-2000:]}")
+                self.seen += chunk.decode("utf-8", "replace").replace("\r\n", "\n")
+        cut = self.seen.index(text, start) + len(text)
+        self.pos = cut
+        return self.seen[start:cut]
+
+    def type(self, line: str) -> None:
+        os.write(self.master, (line + "\n").encode())
+
+    def close(self) -> int:
+        try:
+            rc = self.proc.wait(timeout=20)
+        finally:
+            os.close(self.master)
+        return rc
+
+
+def test_quiz_at_the_terminal(quiz_db):
+    t = Terminal("--db", quiz_db, "--no-config", "quiz", "--player", PLAYER, "--seed", "1", "--count", "3")
+    first = t.read_until("answer> ")
+    # the question: board, dice, cube, score — never the answer
+    assert "Question 1/3" in first and "to play 4-2" in first and "Position ID: vJzBCDDM7k0AQA" in first
+    assert "Squire/Jørgensen 4, Harmand/Unger 6" in first and "cube 2 owned by Harmand/Unger" in first
+    assert "bar/21*" not in first and "10/8" not in first  # neither the best nor the played move
+    # 1. the right move (the analysis' first): 0 mpt
+    t.type("bar/21* 7/5")
+    shown = t.read_until("answer> ")
+    assert "right, the best (error 0.0 mpt)" in shown
+    assert "71.9 mpt ahead of bar/21* 10/8" in shown  # the best's gap over the second candidate
+    assert "Position ID: PM5gBFjM3U0ABA" in shown  # the board after the best move
+    assert "Question 2/3" in shown and "to play 5-5" in shown
+    # 2. an illegal move: one line, a new try; then an unreadable one; then the wrong move played in the match
+    t.type("13/7 8/7")
+    assert "13/7 8/7 is not a legal move with 5-5" in t.read_until("answer> ")
+    t.type("13/x")
+    assert "cannot read" in t.read_until("answer> ")
+    t.type("13/8(3) 10/5")
+    shown = t.read_until("answer> ")
+    assert "error 55.4 mpt. Best: 7/2(2) 6/1*(2)." in shown
+    assert "Question 3/3" in shown
+    # q quits with the score so far: 2 graded answers, Σe = 0 + 55.4 mpt,
+    # quiz PR = 500 × 0.0554 / 2 = 13.85 -> 13.9 (shown to a decimal)
+    t.type("q")
+    shown = t.read_until("(500 × Σe / N)")
+    assert "2 graded answers, error 55.4 mpt in all, quiz PR 13.8" in shown
+    assert t.close() == 0
+    rows = _actions(quiz_db)
+    assert [(r[0], r[1], r[2], r[3]) for r in rows] == [
+        ("vJzBCDDM7k0AQA", "quiz", 0, 378), ("Ns7CESDYdsQBMA", "quiz", 55, 78)]
+    assert all(r[4].endswith("+00:00") for r in rows)  # UTC
+
+
+def test_quiz_cube_answers_at_the_terminal(quiz_db):
+    """Cube questions: the counted cube decisions of Harmand/Unger's side
+    (--all-decisions --decision-type cube).  Answers judged on the stored
+    ND, DT, DP (SPEC §1)."""
+    t = Terminal("--db", quiz_db, "--no-config", "quiz", "--player", "Harmand/Unger", "--all-decisions",
+                 "--decision-type", "cube", "--seed", "2", "--count", "2")
+    graded = []
+    for k in (1, 2):
+        shown = t.read_until("answer> ")
+        assert f"Question {k}/2" in shown
+        responds = "take or pass?" in shown
+        assert responds or "double or no double?" in shown
+        t.type("13/7 8/7")  # a move to a cube question: one line, a new try
+        assert "a cube decision: answer" in t.read_until("answer> ")
+        t.type("take" if responds else "no double")
+        graded.append(t.read_until("mpt"))
+    t.read_until("(500 × Σe / N)")
+    assert t.close() == 0
+    rows = _actions(quiz_db)
+    assert len(rows) == 2 and {r[1] for r in rows} == {"quiz"}
+    # each stored grade is the error of that answer computed from the decision's own row
+    con = sqlite3.connect(quiz_db)
+    for (pid, _a, grade_mpt, did, _at) in rows:
+        kind, nd, dt, dp, dpos = con.execute("SELECT kind, nd, dt, dp, position_id FROM decisions WHERE id = ?",
+                                             (did,)).fetchone()
+        assert pid == dpos
+        r = min(dt, dp)
+        e = dt - r if kind in ("take", "pass") else max(nd, r) - nd  # take, or no double
+        assert grade_mpt == int((round(e * 1e6) + 500) // 1000)
+    con.close()
+
+
+def test_grading_rules():
+    """Grade in-process: a legal move the analysis did not list is not
+    graded; a lower-depth candidate above the first counts 0."""
+    from gnubg_blunder.quiz.core import Item, Session, grade
+
+    item = Item(decision_id=1, match_id=1, game=0, kind="checker", position_id="4HPwATDgc/ABMA", dice=(3, 1),
+                cube_value=1, cube_owner="centred", score_self=0, score_opp=0, crawford=False, length=7,
+                you="charlot1", opponent="charlot2",
+                candidates=[{"move": "8/5 6/5", "equity": 0.150, "position_id": "4HPwATDgc/ABMA", "depth": "2-ply"},
+                            {"move": "24/21 6/5", "equity": 0.010, "position_id": None, "depth": "2-ply"},
+                            {"move": "13/10 24/23", "equity": 0.200, "position_id": None, "depth": "0-ply"}])
+    from gnubg_blunder.board import Board, parse_move_notation
+
+    b = Board.initial()
+    for c in item.candidates:
+        c["position_id"] = parse_move_notation(b, 3, 1, c["move"]).result.position_id()
+    s = Session()
+    g = grade(item, "8/5 6/5")
+    assert g.graded and g.error == 0 and g.best == "8/5 6/5" and abs(g.best_gap - 0.140) < 1e-12
+    s.add(g)
+    g = grade(item, "24/21 6/5")
+    assert g.graded and abs(g.error - 0.140) < 1e-12
+    s.add(g)
+    g = grade(item, "24/23 13/10")  # the 0-ply tail ranked above the first: 0, not negative
+    assert g.graded and g.error == 0
+    s.add(g)
+    g = grade(item, "13/9")  # legal, not listed
+    assert g.status == "not graded"
+    s.add(g)
+    assert grade(item, "6/off").retry and grade(item, "24/18").retry and grade(item, "double").retry
+    # PR = 500 × (0 + 0.140 + 0) / 3 = 23.33 (the not-graded answer leaves the count)
+    assert abs(s.pr - 500 * 0.140 / 3) < 1e-9 and s.not_graded == 1
+
+
+GNUBG_SCRIPT = r'''
+import sys, json
+sys.path[:0] = %(paths)r
+from gnubg_blunder.gnubg.console import Bdb
+import gnubg
+bdb = Bdb(%(db)r)
+n = bdb.quiz("--player 'Squire/Jørgensen' --seed 1 --count 2 --no-config")
+first = {"pid": gnubg.positionid(), "mid": gnubg.matchid(), "dice": list(gnubg.posinfo()["dice"]),
+         "cube": gnubg.cubeinfo()["cube"], "owner": gnubg.cubeinfo()["cubeowner"],
+         "score": list(gnubg.cubeinfo()["score"]), "turn": gnubg.posinfo()["turn"]}
+e1 = bdb.answer("13/7 8/7")      # illegal with 4-2: a new try
+e2 = bdb.answer("bar/21* 10/8")   # the move of the match
+second = {"pid": gnubg.positionid(), "dice": list(gnubg.posinfo()["dice"])}
+e3 = bdb.answer("7/2(2) 6/1*(2)")
+print("@@" + json.dumps({"n": n, "first": first, "second": second, "e": [e1, e2, e3]}))
+'''
+
+
+@pytest.mark.skipif(not gnubg_available(), reason="needs gnubg")
+def test_quiz_inside_gnubg(quiz_db):
+    """One gnubg process: bdb.quiz() puts the position on gnubg's board
+    (gnubg's own position ID, match ID and dice are ours) and bdb.answer()
+    grades and stores."""
+    import site
+
+    from gnubg_blunder.board import MatchState
+    from gnubg_blunder.gnubg.process import run_python
+
+    paths = [str(Path(__file__).resolve().parent.parent)] + site.getsitepackages()
+    res = run_python(GNUBG_SCRIPT % {"paths": paths, "db": str(quiz_db)}, timeout=120)
+    out = res.stdout
+    assert "Traceback" not in out + res.stderr, out[-3000:] + res.stderr[-2000:]
+    line = next(x for x in out.splitlines() if x.startswith("@@"))
+    got = json.loads(line[2:])
+    assert got["n"] == 2
+    # question 1: Squire/Jørgensen (gnubg's player 1) to play 4-2 at 4-6 in a 7-point match, cube 2 owned by
+    # Harmand/Unger (gnubg's player 0)
+    want = MatchState(cube=2, cube_owner=0, on_roll=1, dice=(4, 2), match_length=7, score=(6, 4))
+    assert got["first"] == {"pid": "vJzBCDDM7k0AQA", "mid": want.match_id(), "dice": [4, 2], "cube": 2, "owner": 0,
+                            "score": [6, 4], "turn": 1}
+    assert "is not a legal move with 4-2" in out and "error 71.9 mpt" in out
+    assert got["e"] == [None, 71.942, 0.0]  # mpt to the analyser's 6 decimals of EMG
+    assert got["second"] == {"pid": "Ns7CESDYdsQBMA", "dice": [5, 5]}
+    assert "quiz PR 18.0" in out  # 500 × (0.071942 + 0) / 2 = 17.99 -> 18.0
+    assert [(r[2], r[3]) for r in _actions(quiz_db)] == [(72, 378), (0, 78)]
