@@ -54,16 +54,22 @@ CHANGE_NOTE = ("A change, not an effect: the windows differ in more than the stu
 
 # -- the study log ---------------------------------------------------------------
 
-def utc_day(at: str) -> Optional[str]:
-    """The UTC day (YYYY-MM-DD) of a stored time (ISO 8601; without an
-    offset it is UTC); None when it does not read."""
+def utc_time(at: str) -> Optional[_dt.datetime]:
+    """A stored time (ISO 8601; without an offset it is UTC) as an aware
+    UTC datetime; None when it does not read."""
     try:
         t = _dt.datetime.fromisoformat(str(at).replace("Z", "+00:00"))
     except ValueError:
         return None
-    if t.tzinfo is not None:
-        t = t.astimezone(_dt.timezone.utc)
-    return t.date().isoformat()
+    if t.tzinfo is None:
+        return t.replace(tzinfo=_dt.timezone.utc)
+    return t.astimezone(_dt.timezone.utc)
+
+
+def utc_day(at: str) -> Optional[str]:
+    """The UTC day (YYYY-MM-DD) of a stored time; None when it does not read."""
+    t = utc_time(at)
+    return None if t is None else t.date().isoformat()
 
 
 def family_of_labels(kind: str, game_plan, theme) -> int:
@@ -99,10 +105,9 @@ def study_days(actions, families_of: dict) -> dict:
     """{family index: {"day", "action", "position_id", "at"}}: the first
     study action (by time) on a position of each family; its UTC day."""
     out: dict = {}
-    for a in sorted((a for a in actions if a["action"] in STUDY_ACTIONS), key=lambda a: (str(a["at"]), a["id"])):
-        day = utc_day(a["at"])
-        if day is None:
-            continue
+    timed = [(utc_time(a["at"]), a["id"], a) for a in actions if a["action"] in STUDY_ACTIONS]
+    for t, _id, a in sorted((x for x in timed if x[0] is not None), key=lambda x: (x[0], x[1])):
+        day = t.date().isoformat()
         for k in families_of.get(a["position_id"], ()):
             if k not in out:
                 out[k] = {"day": day, "action": a["action"], "position_id": a["position_id"], "at": a["at"]}

@@ -1,0 +1,345 @@
+"""Study against play (SPEC §11, §14; metrics/study.py, views/study.py,
+views/training.py, docs/study.md): before / after study, training, study
+vs play, on a hand-made store whose every number is computed by hand below.
+
+The study store (tests/fixture_db.py's style; thresholds the default 0.050 /
+0.100 EMG).  Four 7-point matches charlot1 v charlot2, every decision
+charlot1's (player 0), ``mwc_per_emg`` 0.5 (ℓ = e/2), every checker play
+counted (5 legal plays, 2 candidates listed), every error e = 0.100
+(ℓ = 0.05):
+
+- BEFORE, 2025-03-09 (a Sunday, ISO week from Monday 2025-03-03):
+  holding game ×30 (4 "too many blots", 3 "too passive", 23 without error),
+  priming game ×30 (no error), bear-off against contact ×29 (3 "point not
+  made"), other ×1 (no error): N 90, Σe 1.0.
+- DAY, 2025-03-10 (the study day, a Monday): holding game ×10, all "too many
+  blots": N 10, Σe 1.0 — in neither window of §11.
+- AFTER, 2025-03-11: holding game ×30 (no error), priming game ×30 (4 "point
+  not made"), bear-off against contact ×30 (no error): N 90, Σe 0.4.
+- UNDATED: holding game ×10, all "too passive" — in no window.
+
+Study log (``store.add_study_action``):
+
+1. "anki card" on P_PRIME, 2025-03-01 09:00Z: not a study action (a card
+   created), ignored;
+2. quiz P_OPEN grade 0, 2025-03-04 10:00Z; 3. quiz P_OPEN grade 40, 2025-03-05;
+4. "studied" P_HOLD, 2025-03-10T23:59:59+00:00 → UTC day 2025-03-10;
+5. quiz P_PRIME grade 10, 2025-03-11T01:00:00+02:00 = 2025-03-10 23:00 UTC →
+   day 2025-03-10 (its local date, 03-11, would put the AFTER match on the day);
+6. anki review P_BOAC ease 1, 2025-03-10 12:00Z; 7. anki review P_BOAC ease 3,
+   2025-03-12; 8. anki learn P_HOLD ease 1, 2025-03-12;
+9. quiz P_HOLD grade 100, 2025-03-18; 10. anki review P_PRIME ease 2, 2025-03-18.
+
+Every family is studied from 2025-03-10: before = the BEFORE match, after =
+the AFTER match.  r in MWC % points per 100 decisions = 10⁴ Σℓ / N:
+
+- bear-off against contact/checker/point not made: N_b 29, Σℓ 0.15 → r_b =
+  1500/29 = 51.724; N_a 30, r_a 0: **insufficient** (29 < 30).
+- holding game/checker/too many blots: N_b 30, Σℓ 4 × 0.05 = 0.2 → r_b =
+  66.667; r_a 0 (N_a 30); Δ = 66.667; Var = 10⁸ × 4 × 0.05² / 30² =
+  1111.11, √ = 33.333, × 1.96 = 65.333: [1.333, 132.000] → **improving**
+  (lower bound just above 0).
+- holding game/checker/too passive: 3 errors, r_b = 50; Var = 10⁸ × 0.0075 /
+  900 = 833.33, √ = 28.868, × 1.96 = 56.580: [−6.580, 106.580] →
+  **undetermined** (lower bound just below 0).
+- priming game/checker/point not made: r_b 0, r_a 66.667: Δ −66.667,
+  [−132.000, −1.333] → **regressing**.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+import pytest
+
+from fixture_db import P_BOAC, P_HOLD, P_OPEN, P_PRIME
+from gnubg_blunder.metrics import study
+from gnubg_blunder.model import Analysis, Candidate, Decision, Game, Match, Roll
+
+BLOTS, PASSIVE, POINT = "too many blots", "too passive", "point not made"
+F_BOAC = "bear-off against contact/checker/point not made"
+F_BLOTS = "holding game/checker/too many blots"
+F_PASSIVE = "holding game/checker/too passive"
+F_PRIME = "priming game/checker/point not made"
+
+
+def _checker(seq, error, position, theme):
+    from fixture_db import LABELS
+
+    phase, plan = LABELS[position]
+    return Decision(kind="checker", player=0, game=0, seq=seq, position_id=position, cube_value=1, cube_owner=-1,
+                    score_self=0, score_opp=0, crawford=False, dice=(3, 1), played_move="b" if error else "a",
+                    best_move="a", error=error, mwc_per_emg=0.5, n_legal=5, played_index=1 if error else 0,
+                    candidates=[Candidate(move="a", equity=0.3, position_id=position),
+                                Candidate(move="b", equity=0.3 - max(error, 0.2), position_id=position)],
+                    phase=phase, game_plan=plan, theme=theme)
+
+
+def _block(position, n, errors=()):
+    """n decisions at ``position``: first the errors (theme per error), then no error."""
+    out = [(0.100, position, theme) for theme in errors]
+    return out + [(0.0, position, None)] * (n - len(errors))
+
+
+MATCHES = [
+    ("2025-03-09", _block(P_HOLD, 30, [BLOTS] * 4 + [PASSIVE] * 3) + _block(P_PRIME, 30)
+     + _block(P_BOAC, 29, [POINT] * 3) + _block(P_OPEN, 1)),
+    ("2025-03-10", _block(P_HOLD, 10, [BLOTS] * 10)),
+    ("2025-03-11", _block(P_HOLD, 30) + _block(P_PRIME, 30, [POINT] * 4) + _block(P_BOAC, 30)),
+    (None, _block(P_HOLD, 10, [PASSIVE] * 10)),
+]
+
+ACTIONS = [
+    (P_PRIME, "anki card", None, "2025-03-01T09:00:00+00:00"),
+    (P_OPEN, "quiz", 0, "2025-03-04T10:00:00+00:00"),
+    (P_OPEN, "quiz", 40, "2025-03-05T10:00:00+00:00"),
+    (P_HOLD, "studied", None, "2025-03-10T23:59:59+00:00"),
+    (P_PRIME, "quiz", 10, "2025-03-11T01:00:00+02:00"),
+    (P_BOAC, "anki review", 1, "2025-03-10T12:00:00+00:00"),
+    (P_BOAC, "anki review", 3, "2025-03-12T08:00:00+00:00"),
+    (P_HOLD, "anki learn", 1, "2025-03-12T09:00:00+00:00"),
+    (P_HOLD, "quiz", 100, "2025-03-18T10:00:00+00:00"),
+    (P_PRIME, "anki review", 2, "2025-03-18T11:00:00+00:00"),
+]
+
+
+def study_matches() -> list:
+    out = []
+    for k, (date, decisions) in enumerate(MATCHES):
+        game = Game(number=0, score=(0, 0), winner=0, points=7)
+        game.decisions.extend(_checker(seq, e, pos, theme) for seq, (e, pos, theme) in enumerate(decisions))
+        game.rolls.append(Roll(player=0, game=0, seq=1000, dice=(k + 1, 1), position_id=P_OPEN,
+                               position_after=f"study-{k}", cube_value=1, luck=None, mwc_per_emg=0.5))
+        out.append(Match(players=("charlot1", "charlot2"), length=7, source="sgf", games=[game],
+                         analysis=Analysis(engine="gnubg", depth=2.0, depth_label="2-ply"), date=date,
+                         event="Study cup"))
+    return out
+
+
+@pytest.fixture(scope="module")
+def study_db(tmp_path_factory):
+    from gnubg_blunder.store import SQLiteStore
+
+    path = tmp_path_factory.mktemp("study") / "study.db"
+    with SQLiteStore(path) as st:
+        for m in study_matches():
+            st.add_match(m)
+        for pid, action, grade, at in ACTIONS:
+            st.add_study_action(pid, action, grade=grade, at=at)
+    return path
+
+
+def _json(cli, db, *args):
+    return json.loads(cli("--no-config", *args, "--format", "json", db=db).stdout)
+
+
+def close(a, b, tol=1e-3):
+    return a is not None and math.isclose(a, b, abs_tol=tol)
+
+
+# -- the rules, one at a time --------------------------------------------------------------------
+
+def test_the_utc_day_of_a_study_action():
+    assert study.utc_day("2025-03-10T23:59:59+00:00") == "2025-03-10"
+    assert study.utc_day("2025-03-11T01:00:00+02:00") == "2025-03-10"  # 23:00 UTC the day before
+    assert study.utc_day("2025-03-10T22:30:00-03:00") == "2025-03-11"
+    assert study.utc_day("2025-03-10T12:00:00") == "2025-03-10"  # no offset: UTC
+    assert study.utc_day("yesterday") is None
+
+
+def test_first_study_action_by_utc_time_and_only_study_actions():
+    fams = {P_HOLD: {1}, P_PRIME: {2}}
+    actions = [
+        {"id": 1, "position_id": P_HOLD, "action": "anki card", "at": "2025-03-01T00:00:00+00:00"},  # not one
+        {"id": 2, "position_id": P_HOLD, "action": "studied", "at": "2025-03-10T23:59:59+00:00"},
+        {"id": 3, "position_id": P_HOLD, "action": "quiz", "at": "2025-03-11T00:30:00+02:00"},  # 22:30 UTC: first
+        {"id": 4, "position_id": P_PRIME, "action": "collection", "at": "2025-03-02T00:00:00+00:00"},  # not one
+    ]
+    days = study.study_days(actions, fams)
+    assert days == {1: {"day": "2025-03-10", "action": "quiz", "position_id": P_HOLD,
+                        "at": "2025-03-11T00:30:00+02:00"}}
+
+
+def test_change_and_each_verdict_at_its_edge():
+    # 4 errors of ℓ 0.05 in 30 decisions before, none in 30 after: [1.333, 132.0] (module docstring)
+    ch = study.change(0.2, 4 * 0.0025, 30, 0.0, 0.0, 30)
+    assert close(ch["r_before"], 66.6667) and ch["r_after"] == 0.0 and close(ch["delta"], 66.6667)
+    assert close(ch["delta_ci"][0], 1.3333) and close(ch["delta_ci"][1], 132.0)
+    assert ch["verdict"] == "improving"
+    # the same with 29 decisions in one window: insufficient, whatever the interval
+    assert study.change(0.2, 0.01, 29, 0.0, 0.0, 30)["verdict"] == "insufficient"
+    assert study.change(0.2, 0.01, 30, 0.0, 0.0, 29)["verdict"] == "insufficient"
+    # 3 errors: lower bound 50 − 56.580 = −6.580 < 0: undetermined
+    ch = study.change(0.15, 3 * 0.0025, 30, 0.0, 0.0, 30)
+    assert close(ch["delta_ci"][0], -6.5803) and ch["verdict"] == "undetermined"
+    # mirrored: regressing when the upper bound < 0
+    ch = study.change(0.0, 0.0, 30, 0.2, 0.01, 30)
+    assert close(ch["delta_ci"][1], -1.3333) and ch["verdict"] == "regressing"
+    # the bounds exactly: lower bound 0 is not > 0
+    assert study.verdict_of(30, 30, [0.0, 1.0]) == "undetermined"
+    assert study.verdict_of(30, 30, [1e-9, 1.0]) == "improving"
+    assert study.verdict_of(30, 30, [-1.0, -1e-9]) == "regressing"
+    # no decision in a window: no r, no Δ
+    ch = study.change(0.1, 0.01, 30, 0.0, 0.0, 0)
+    assert ch["r_after"] is None and ch["delta"] is None and ch["verdict"] == "insufficient"
+
+
+# -- progress-study -------------------------------------------------------------------------------
+
+def test_progress_study_by_hand(study_db, cli):
+    obj = _json(cli, study_db, "progress-study")
+    fams = {f["family"]: f for f in obj["families"]}
+    assert list(fams) == [F_BOAC, F_BLOTS, F_PASSIVE, F_PRIME]  # by name
+    assert obj["not_studied"] == [] and obj["money_errors"] == 0
+    assert "not an effect" in obj["note"]
+    for f in fams.values():
+        assert f["studied_from"] == "2025-03-10"
+        # the day itself (the DAY match) and the UNDATED match are in neither window
+        assert f["before"]["matches"] == 1 and f["after"]["matches"] == 1
+    assert fams[F_BLOTS]["first_action"] == "studied" and fams[F_PRIME]["first_action"] == "quiz"
+    assert fams[F_BOAC]["first_action"] == "anki review"
+
+    b = fams[F_BOAC]
+    assert (b["before"]["decisions"], b["before"]["errors"], b["after"]["decisions"]) == (29, 3, 30)
+    assert close(b["before"]["r"], 1500 / 29) and b["after"]["r"] == 0.0 and b["verdict"] == "insufficient"
+    assert close(b["before"]["mwc_loss"], 15.0)  # 3 × 5 % points
+
+    f = fams[F_BLOTS]
+    assert (f["before"]["decisions"], f["before"]["errors"], f["after"]["decisions"], f["after"]["errors"]) == (30, 4, 30, 0)
+    assert close(f["delta"], 66.6667) and close(f["delta_ci"][0], 1.3333) and close(f["delta_ci"][1], 132.0)
+    assert f["verdict"] == "improving"
+
+    f = fams[F_PASSIVE]
+    assert f["before"]["errors"] == 3 and close(f["before"]["r"], 50.0)
+    assert close(f["delta_ci"][0], 50 - 1.96 * math.sqrt(1e8 * 0.0075 / 900)) and f["verdict"] == "undetermined"
+
+    f = fams[F_PRIME]
+    assert f["before"]["r"] == 0.0 and close(f["after"]["r"], 66.6667) and f["after"]["errors"] == 4
+    assert close(f["delta_ci"][1], -1.3333) and f["verdict"] == "regressing"
+
+
+def test_progress_study_text_csv_and_family_filter(study_db, cli):
+    text = cli("--no-config", "progress-study", db=study_db).stdout
+    assert text.startswith("Before / after study — scope: every stored match, both sides")
+    assert "A change, not an effect" in text and "improving" in text and "regressing" in text
+    rows = list(csv.DictReader(io.StringIO(cli("--no-config", "progress-study", "--format", "csv",
+                                               db=study_db).stdout)))
+    assert [r["family"] for r in rows] == [F_BOAC, F_BLOTS, F_PASSIVE, F_PRIME]
+    assert rows[1]["decisions_before"] == "30" and rows[1]["verdict"] == "improving"
+    # --family keeps that family, but N still counts every holding-game checker play
+    obj = _json(cli, study_db, "progress-study", "--family", F_BLOTS)
+    assert [f["family"] for f in obj["families"]] == [F_BLOTS]
+    assert obj["families"][0]["before"]["decisions"] == 30 and obj["families"][0]["verdict"] == "improving"
+
+
+def test_a_family_without_study_is_listed_as_not_studied(tmp_path, cli):
+    from gnubg_blunder.store import SQLiteStore
+
+    path = tmp_path / "s.db"
+    with SQLiteStore(path) as st:
+        for m in study_matches():
+            st.add_match(m)
+        st.add_study_action(P_PRIME, "anki card", at="2025-03-01T09:00:00+00:00")  # a card is not a study action
+    obj = _json(cli, path, "progress-study")
+    assert obj["families"] == [] and obj["not_studied"] == [F_BOAC, F_BLOTS, F_PASSIVE, F_PRIME]
+
+
+# -- training --------------------------------------------------------------------------------------
+
+def test_training_per_week_by_hand(study_db, cli):
+    """Week 2025-03-03: quiz 0 and 40 mpt → 500 × 0.040 / 2 = 10.0; BEFORE
+    match 500 × 1.0 / 90 = 5.556; no Anki review.  Week 2025-03-10: quiz 10
+    mpt (the answer at 23:00 UTC on the 10th) → 5.0; DAY + AFTER matches
+    500 × 1.4 / 100 = 7.0; Anki reviews ease 1 and 3 → 1 of 2 retained (the
+    "anki learn" is not a review of a learned card).  Week 2025-03-17: quiz
+    100 → 50.0; no match; review ease 2 → 1 of 1."""
+    obj = _json(cli, study_db, "training")
+    w = obj["windows"]
+    assert [x["from"] for x in w] == ["2025-03-03", "2025-03-10", "2025-03-17"]
+    assert w[0]["to"] == "2025-03-09"
+    assert close(w[0]["quiz_pr"], 10.0) and w[0]["quiz_answers"] == 2
+    assert close(w[0]["match_pr"], 500 / 90) and w[0]["match_decisions"] == 90 and w[0]["matches"] == 1
+    assert w[0]["anki_retention"] is None and w[0]["anki_reviews"] == 0
+    assert close(w[1]["quiz_pr"], 5.0) and close(w[1]["match_pr"], 7.0) and w[1]["matches"] == 2
+    assert w[1]["anki_retention"] == 0.5 and w[1]["anki_reviews"] == 2
+    assert close(w[2]["quiz_pr"], 50.0) and w[2]["match_pr"] is None and w[2]["match_decisions"] == 0
+    assert w[2]["anki_retention"] == 1.0
+    # quiz PR by game plan, worst first: holding 50.0 (1), other 10.0 (2), priming 5.0 (1)
+    plans = [(p["game_plan"], p["quiz_answers"], round(p["quiz_pr"], 3)) for p in obj["quiz_by_game_plan"]]
+    assert plans == [("holding game", 1, 50.0), ("other", 2, 10.0), ("priming game", 1, 5.0)]
+    text = cli("--no-config", "training", db=study_db).stdout
+    assert "—" in text and "50.0 %" in text and "100.0 %" in text
+
+
+def test_training_per_month_and_the_filter_restricts_matches_only(study_db, cli):
+    """March 2025: quiz 150 mpt over 4 → 18.75; matches 500 × 2.4 / 190 =
+    6.316; reviews 2 of 3 retained.  --player charlot2 (who made no
+    decision here): no match PR, the same quiz PR and retention."""
+    w = _json(cli, study_db, "training", "--by", "month")["windows"]
+    assert len(w) == 1 and w[0]["from"] == "2025-03-01" and w[0]["to"] == "2025-03-31"
+    assert close(w[0]["quiz_pr"], 18.75) and close(w[0]["match_pr"], 1200 / 190) and w[0]["match_decisions"] == 190
+    assert close(w[0]["anki_retention"], 2 / 3) and w[0]["anki_reviews"] == 3
+    w = _json(cli, study_db, "training", "--by", "month", "--player", "charlot2")["windows"]
+    assert w[0]["match_pr"] is None and close(w[0]["quiz_pr"], 18.75) and close(w[0]["anki_retention"], 2 / 3)
+
+
+# -- study vs play -----------------------------------------------------------------------------------
+
+def test_study_vs_play_by_hand(study_db, cli):
+    """--days 8 --today 2025-03-17: the window is 2025-03-10 to 03-17.
+    Reviewed in it: P_PRIME (quiz 23:00 UTC on the 10th), P_BOAC (two
+    reviews, one position), P_HOLD (anki learn); the P_OPEN quizzes (03-04,
+    03-05) and the 03-18 actions are outside.  PR before = BEFORE match,
+    since = DAY + AFTER: holding 500 × 0.7 / 30 = 11.667 and 500 × 1.0 / 40 =
+    12.5; priming 0.0 and 500 × 0.4 / 30 = 6.667; bear-off against contact
+    500 × 0.3 / 29 = 5.172 and 0.0; other: 1 decision before → —."""
+    obj = _json(cli, study_db, "list", "--type", "study", "--days", "8", "--today", "2025-03-17")
+    assert (obj["from"], obj["to"], obj["days"]) == ("2025-03-10", "2025-03-17", 8)
+    rows = {r["game_plan"]: r for r in obj["game_plans"]}
+    assert set(rows) == {"holding game", "priming game", "bear-off against contact", "other"}
+    assert [rows[p]["positions_reviewed"] for p in ("holding game", "priming game", "bear-off against contact",
+                                                     "other")] == [1, 1, 1, 0]
+    assert close(rows["holding game"]["pr_before"], 500 * 0.7 / 30) and close(rows["holding game"]["pr_since"], 12.5)
+    assert rows["priming game"]["pr_before"] == 0.0 and close(rows["priming game"]["pr_since"], 500 * 0.4 / 30)
+    assert close(rows["bear-off against contact"]["pr_before"], 150 / 29)
+    assert rows["other"]["pr_before"] is None and rows["other"]["decisions_before"] == 1
+    # three numbers per game plan, no fourth: the CSV
+    out = cli("--no-config", "list", "--type", "study", "--days", "8", "--today", "2025-03-17", "--format", "csv",
+              db=study_db).stdout
+    assert out.splitlines()[0] == "game_plan,positions_reviewed,pr_before,pr_since"
+    # --days 30 from 03-20: every review but none of the matches is before the window
+    obj = _json(cli, study_db, "list", "--type", "study", "--days", "30", "--today", "2025-03-20")
+    rows = {r["game_plan"]: r for r in obj["game_plans"]}
+    assert rows["other"]["positions_reviewed"] == 1 and rows["holding game"]["pr_before"] is None
+    assert close(rows["holding game"]["pr_since"], 500 * 1.7 / 70)  # 30 + 10 + 30 decisions, Σe 0.7 + 1.0
+
+
+# -- the summary's card and the report ------------------------------------------------------------
+
+def test_summary_card(study_db, cli):
+    card = _json(cli, study_db, "summary")["study"]
+    assert {f["family"]: f["verdict"] for f in card["families"]} == {
+        F_BOAC: "insufficient", F_BLOTS: "improving", F_PASSIVE: "undetermined", F_PRIME: "regressing"}
+    assert card["not_studied"] == 0 and "not an effect" in card["note"]
+    assert "Before / after study:" in cli("--no-config", "summary", db=study_db).stdout
+
+
+def test_the_report_renders_the_sections(study_db, cli, tmp_path):
+    import re
+
+    path = tmp_path / "r.html"
+    cli("--no-config", "report", "--html", path, db=study_db)
+    html = path.read_text(encoding="utf-8")
+    for ident in ("study", "training", "study-vs-play"):
+        assert f'<section id="{ident}">' in html, ident
+    assert "could not be made" not in html
+    start = html.index('<section id="study">')
+    section = html[start:html.index("</section>", start)]
+    assert "A change, not an effect" in section and "improving" in section and "<svg" in section
+    start = html.index('<section id="training">')
+    assert "<svg" in html[start:html.index("</section>", start)]
+    assert 'id="study-card"' in html
+    assert "<script" not in html.lower() and not re.search(r"\bon[a-z]+\s*=", html, re.IGNORECASE)
