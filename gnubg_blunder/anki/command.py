@@ -1,0 +1,124 @@
+"""``gnubg-blunder anki export [filter] OUT.apkg`` and ``anki sync
+PATH/collection.anki2``.  docs/anki.md."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections import Counter
+
+from ..commands import Command, Scope, UserError, add_filter_arguments, add_format
+
+KINDS = ("checker", "nodouble", "double", "take", "pass")
+
+
+def _configure(p):
+    sub = p.add_subparsers(dest="anki_action", metavar="ACTION")
+    ex = sub.add_parser("export", help="the filter's decisions as Anki notes, one per decision key (OUT.apkg)",
+                        description="Write the filter's decisions as an Anki deck: one note per decision key "
+                        "(position, dice or cube question, cube, score), updated by a later export. docs/anki.md")
+    ex.add_argument("out", metavar="OUT.apkg", help="the Anki package to write")
+    sev = ex.add_mutually_exclusive_group()
+    sev.add_argument("--errors", action="store_true", help="errors only (e ≥ the error threshold)")
+    sev.add_argument("--blunders", action="store_true", help="blunders only (e ≥ the blunder threshold)")
+    ex.add_argument("--phase", metavar="PHASE", help="opening, middle game, race or bear-off")
+    ex.add_argument("--game-plan", metavar="PLAN", help="a game plan (e.g. \"holding game\", race, blitz)")
+    ex.add_argument("--theme", metavar="THEME", help="an error theme (e.g. \"too many blots\")")
+    ex.add_argument("--tag", metavar="WORD", help="decisions whose comment holds #WORD")
+    ex.add_argument("--kind", choices=KINDS, help="one kind of decision")
+    ex.add_argument("--limit", type=int, default=0, metavar="N",
+                    help="at most N notes, costliest first (default 0: all)")
+    add_filter_arguments(ex)
+    add_format(ex)
+    sy = sub.add_parser("sync", help="store the reviews of our notes from your Anki collection (read from a copy)",
+                        description="Read the review log of the notes `anki export` made from a copy of your "
+                        "Anki collection (never written) and store each review once as a study action. "
+                        "docs/anki.md")
+    sy.add_argument("collection", metavar="PATH/collection.anki2", help="your Anki profile's collection file")
+    add_format(sy)
+
+
+def _export(args, ctx) -> int:
+    from ..store import anki_notes
+    from ..views.formatting import scope_text, to_json
+    from . import DECK_NAME, apkg, notes
+
+    if not args.out.endswith(".apkg"):
+        raise UserError(f"{args.out}: give a file name ending in .apkg")
+    if args.limit < 0:
+        raise UserError(f"--limit {args.limit}: give 0 (all) or more")
+    scope = Scope(args, ctx)
+    criteria = {
+        "severity": "errors" if args.errors else ("blunders" if args.blunders else "decisions"),
+        "phase": args.phase, "game_plan": args.game_plan, "theme": args.theme,
+        "tag": args.tag.lstrip("#") if args.tag else None, "kind": args.kind,
+    }
+    try:
+        picked = notes.pick_decisions(scope, criteria, args.limit)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    made = [{"key": k, "fields": notes.fields(k, r, row), "tags": notes.tags(r), "position_id": row["position_id"],
+             "decision_id": row["id"]} for k, r, row in picked]
+    if not made:
+        ctx.print(to_json({"filter": scope.filter_json, "out": args.out, "notes": []}) if args.format == "json"
+                  else f"Scope: {scope_text(scope.filter_json)}\nNo decision to export: no file written.")
+        return 1
+    try:
+        guids = apkg.write(args.out, made)
+    except OSError as exc:
+        raise UserError(f"{args.out}: {exc.strerror or exc}") from None
+    at = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    for n, g in zip(made, guids):
+        n["guid"], n["note_key"] = g, n["key"]
+    anki_notes.record_notes(scope.store, made, DECK_NAME, at)
+    if args.format == "json":
+        ctx.print(to_json({"filter": scope.filter_json, "out": args.out, "deck": DECK_NAME, "exported_at": at,
+                           "notes": [{"guid": n["guid"], "key": n["key"], "position_id": n["position_id"],
+                                      "decision_id": n["decision_id"]} for n in made]}))
+    else:
+        ctx.print(f"Scope: {scope_text(scope.filter_json)}\n"
+                  f"wrote {len(made)} note{'s' if len(made) != 1 else ''} to {args.out} (deck {DECK_NAME}): "
+                  "import it in Anki (File > Import); a later export updates these notes")
+    return 0
+
+
+def _sync(args, ctx) -> int:
+    from ..store import anki_notes
+    from ..store.anki_notes import GRADES
+    from ..views.formatting import to_json
+    from .sync import CollectionError, read_reviews
+
+    store = ctx.store()
+    try:
+        found = read_reviews(args.collection, anki_notes.notes(store))
+    except CollectionError as exc:
+        raise UserError(str(exc)) from None
+    added, stored = anki_notes.add_reviews(store, found["reviews"])
+    grades = Counter(GRADES[r["grade"]] for r in found["reviews"])
+    if args.format == "json":
+        ctx.print(to_json({"collection": args.collection, "reviews": len(found["reviews"]), "added": added,
+                           "already_stored": stored, "not_answers": found["skipped"],
+                           "anki_open": found["anki_open"],
+                           "grades": {g: grades.get(g, 0) for g in GRADES.values()}}))
+        return 0
+    lines = [f"read a copy of {args.collection} (Anki's file is never written): {len(found['reviews'])} review"
+             f"{'s' if len(found['reviews']) != 1 else ''} of our notes, {added} new, {stored} already stored"]
+    if found["reviews"]:
+        lines.append("grades: " + ", ".join(f"{g} {grades.get(g, 0)}" for g in GRADES.values()))
+    if found["anki_open"]:
+        lines.append("Anki seems to be open (a -wal file beside the collection): what it has not saved yet is not "
+                     "read; close Anki and sync again for every review")
+    ctx.print("\n".join(lines))
+    return 0
+
+
+def _run(args, ctx) -> int:
+    if args.anki_action == "export":
+        return _export(args, ctx)
+    if args.anki_action == "sync":
+        return _sync(args, ctx)
+    raise UserError("anki: give an action, `anki export [filter] OUT.apkg` or `anki sync PATH/collection.anki2`")
+
+
+def anki_command() -> Command:
+    return Command("anki", "Anki: `anki export [filter] OUT.apkg` (one note per decision key), "
+                   "`anki sync PATH/collection.anki2` (your reviews, read from a copy)", _run, _configure)

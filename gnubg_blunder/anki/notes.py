@@ -1,0 +1,267 @@
+"""Which decisions become Anki notes, and what each note shows (docs/anki.md).
+
+One note per **decision key**: the position (gnubg position ID, the player to
+act on roll), the question (the dice of a checker play; "double" for a
+double / no double; "take" for a take / pass), the cube (value, and whose:
+centred, the decider's own, the opponent's) and the score (the decider's
+first, the match length, Crawford; "money").  The keys are those of the
+decisions the filter and the criteria (``--errors`` …) pick; each note shows
+the player's **most recent** play at its key among the filter's counted
+decisions (match date, then move order), with that decision's analysis.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import Optional
+
+import numpy as np
+
+from ..metrics.arrays import KIND_NAMES, LABELS
+from ..metrics.summary import cost_order, decision_records, pick, selected
+
+TOP_CANDIDATES = 5  # candidates listed on the back of a note
+BOARD_WIDTH = 420
+
+
+def _owner(row: dict) -> str:
+    owner = row.get("cube_owner", -1)
+    if owner not in (0, 1):
+        return "centred"
+    return "own" if owner == row.get("player") else "opponent"
+
+
+def _question(row: dict) -> Optional[str]:
+    kind = row.get("kind")
+    if kind == "checker":
+        d1, d2 = row.get("dice1"), row.get("dice2")
+        if not d1 or not d2:
+            return None
+        return f"{max(d1, d2)}-{min(d1, d2)}"
+    if kind in ("nodouble", "double"):
+        return "double"
+    if kind in ("take", "pass"):
+        return "take"
+    return None
+
+
+def _score(row: dict, length: int) -> str:
+    if not length:
+        return "money"
+    text = f"{row['score_self']}-{row['score_opp']} of {length}"
+    return text + " Crawford" if row.get("crawford") else text
+
+
+def note_key(row: dict, length: int) -> Optional[str]:
+    """The decision key of a stored decision row (``decision_rows``), as a
+    string: ``POSITION|QUESTION|cube VALUE OWNER|SCORE``, e.g.
+    ``mHOZAVA2G+GAKA|5-5|cube 2 own|6-4 of 7``; None when the decision has
+    no position or dice."""
+    q = _question(row)
+    if not row.get("position_id") or q is None:
+        return None
+    return f"{row['position_id']}|{q}|cube {row.get('cube_value') or 1} {_owner(row)}|{_score(row, length)}"
+
+
+def pick_decisions(scope, criteria: dict, limit: int = 0) -> list:
+    """The notes' decisions: [(key, record, row)] costliest key first (the
+    cost of the costliest decision the criteria picked at that key), at most
+    ``limit`` keys (0 = all); ``record`` is the drill-down record of the
+    player's most recent play at the key (``decision_records``: the cost as
+    the metrics give it), ``row`` its stored row (moves, candidates)."""
+    sel, flt, thresholds = scope.selection, scope.filter, scope.thresholds
+    dec = sel.decisions
+    chosen = cost_order(sel, np.nonzero(pick(sel, thresholds, flt.decision_type, **criteria))[0])
+    if not len(chosen):
+        return []
+    positions = np.unique(dec.position[chosen])
+    near = np.nonzero(selected(sel, flt.decision_type) & np.isin(dec.position, positions))[0]  # play order
+    rows = {r["id"]: r for r in scope.store.decision_rows([int(dec.row_id[i]) for i in near])}
+
+    def key_of(i) -> Optional[str]:
+        row = rows.get(int(dec.row_id[i]))
+        return None if row is None else note_key(row, sel.matches[int(dec.match[i])].length)
+
+    latest: dict = {}
+    for i in near:  # in play order: the last one at a key is the most recent
+        k = key_of(i)
+        if k is not None:
+            latest[k] = int(i)
+    keys = []
+    for i in chosen:
+        k = key_of(i)
+        if k is not None and k not in keys:
+            keys.append(k)
+            if limit and len(keys) >= limit:
+                break
+    idx = [latest[k] for k in keys]
+    records = decision_records(sel, idx, thresholds)
+    for r, i in zip(records, idx):
+        r["tags"] = [LABELS[name][code] for name in ("game_plan", "theme")
+                     for code in [int(getattr(dec, name)[i])] if 0 <= code < len(LABELS[name])]
+        r["kind_name"] = KIND_NAMES[int(dec.kind[i])]
+    return [(k, r, rows[r["row_id"]]) for k, r in zip(keys, records)]
+
+
+# -- what a note shows ------------------------------------------------------------------------
+
+def _names(record: dict, row: dict) -> tuple:
+    p = row.get("player") or 0
+    players = record.get("players") or ("Player", "Opponent")
+    return players[p], players[1 - p]
+
+
+def _decider_cube(row: dict) -> int:
+    owner = _owner(row)
+    return {"centred": -1, "own": 0, "opponent": 1}[owner]
+
+
+def _dice(row: dict):
+    if row.get("kind") == "checker" and row.get("dice1") and row.get("dice2"):
+        return (row["dice1"], row["dice2"])
+    return None
+
+
+def _best_play(board, row: dict):
+    """The best candidate's play (its resulting position among the legal
+    plays; else its notation read), or None."""
+    from ..board.moves import legal_plays, parse_move_notation
+
+    dice = _dice(row)
+    if dice is None:
+        return None
+    cands = json.loads(row["candidates"]) if row.get("candidates") else []
+    target = cands[0].get("position_id") if cands else None
+    if target:
+        for play in legal_plays(board, *dice):
+            if play.result.position_id() == target:
+                return play
+    try:
+        return parse_move_notation(board, dice[0], dice[1], row.get("best_move") or "")
+    except ValueError:
+        return None
+
+
+def _cube_text(row: dict, names: tuple) -> str:
+    value = row.get("cube_value") or 1
+    owner = _owner(row)
+    if owner == "centred":
+        return f"cube centred ({value})"
+    return f"cube {value}, owned by {names[0] if owner == 'own' else names[1]}"
+
+
+def _question_text(row: dict, names: tuple) -> str:
+    kind = row.get("kind")
+    if kind == "checker":
+        d = _dice(row)
+        return f"{names[0]} to play {d[0]}-{d[1]}" if d else f"{names[0]} to play"
+    if kind in ("nodouble", "double"):
+        return f"{names[0]} on roll: double?"
+    value = row.get("cube_value") or 1
+    return f"{names[1]} doubles to {2 * value}: {names[0]} takes or passes?"
+
+
+def _score_text(row: dict, length: int, names: tuple) -> str:
+    if not length:
+        return "money game"
+    text = f"score {names[0]} {row['score_self']}, {names[1]} {row['score_opp']} in a {length}-point match"
+    return text + " (Crawford game)" if row.get("crawford") else text
+
+
+def _cost_text(record: dict) -> str:
+    if not record.get("error_mpt"):
+        return "the best play: no error"
+    mwc = record.get("mwc_loss")
+    return f"{record['error_mpt']:.1f} mpt" + ("" if mwc is None else f", {mwc:.2f} % MWC")
+
+
+def candidate_rows(row: dict) -> list:
+    """[(action, equity, Δ to the best, played)] of the analysis: the first
+    ``TOP_CANDIDATES`` checker candidates (and the played one when lower),
+    or the cube's options (no double, double/take, double/pass)."""
+    out = []
+    if row.get("kind") == "checker":
+        cands = json.loads(row["candidates"]) if row.get("candidates") else []
+        best = cands[0].get("equity") if cands else None
+        played = row.get("played_index")
+        for k, c in enumerate(cands):
+            if k < TOP_CANDIDATES or k == played:
+                eq = c.get("equity")
+                delta = None if eq is None or best is None else eq - best
+                out.append((c.get("move") or "?", eq, delta, k == played))
+        return out
+    played = {"nodouble": "no double", "double": "double", "take": "take", "pass": "pass"}[row["kind"]]
+    nd, dt, dp = (row.get(x) for x in ("nd", "dt", "dp"))
+    if row["kind"] in ("take", "pass"):
+        # the stored options are the doubler's equities: the responder's are their opposites
+        options = [("take", None if dt is None else -dt), ("pass", None if dp is None else -dp)]
+        known = [eq for _, eq in options if eq is not None]
+        best = max(known) if len(known) == 2 else None
+    else:
+        options = [("no double", nd), ("double/take", dt), ("double/pass", dp)]
+        best = max(nd, min(dt, dp)) if None not in (nd, dt, dp) else None
+        if played == "double":  # the doubler gets the responder's better answer
+            played = "double/take" if dt is not None and (dp is None or dt <= dp) else "double/pass"
+    for name, eq in options:
+        delta = None if eq is None or best is None else eq - best
+        out.append((name, eq, delta, name == played))
+    return out
+
+
+def _candidates_html(row: dict) -> str:
+    rows = candidate_rows(row)
+    if not rows:
+        return ""
+    out = ['<table class="bgb-cands"><tr><th>play</th><th>equity</th><th>Δ</th></tr>']
+    for name, eq, delta, played in rows:
+        mark = ' class="bgb-played"' if played else ""
+        out.append(f"<tr{mark}><td>{escape(name)}{' (yours)' if played else ''}</td>"
+                   f"<td>{'—' if eq is None else f'{eq:+.3f}'}</td>"
+                   f"<td>{'—' if delta is None else f'{delta:+.3f}'}</td></tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def fields(key: str, record: dict, row: dict) -> dict:
+    """The note's fields (``apkg.FIELDS``) for a decision key."""
+    from ..board.position import Board
+    from ..board.svg import board_svg
+
+    names = _names(record, row)
+    length = record.get("length") or 0
+    board = Board.from_position_id(row["position_id"])
+    cube = dict(cube_value=row.get("cube_value") or 1, cube_owner=_decider_cube(row))
+    front = board_svg(board, dice=_dice(row), player_names=names, width=BOARD_WIDTH, **cube)
+    after = ""
+    if row.get("kind") == "checker":
+        play = _best_play(board, row)
+        if play is not None:
+            after = board_svg(play.result, move_steps=play.steps, player_names=names, width=BOARD_WIDTH,
+                              title=f"after the best play, {play.notation}", **cube)
+    source = (f"match {record['match_id']} ({escape(' v '.join(record['players']))}"
+              f"{', ' + escape(record['date']) if record.get('date') else ''}), game {record['game']}, "
+              f"move {record['move']}; {escape(names[0])}'s most recent play at this position")
+    return {
+        "Key": escape(key),
+        "Board": front,
+        "Question": escape(_question_text(row, names)),
+        "Cube": escape(_cube_text(row, names)),
+        "Score": escape(_score_text(row, length, names)),
+        "Best": escape(row.get("best_move") or "—"),
+        "YourMove": escape(row.get("played_move") or "—"),
+        "Cost": escape(_cost_text(record)),
+        "Candidates": _candidates_html(row),
+        "BoardAfter": after,
+        "Source": source,
+        "PositionID": escape(row["position_id"]),
+        "DecisionID": str(row["id"]),
+    }
+
+
+def tags(record: dict) -> list:
+    """Anki tags: gnubg-blunder, the decision's kind, game plan and theme
+    (spaces as underscores: Anki splits tags on spaces)."""
+    out = ["gnubg-blunder", "checker" if record.get("kind_name") == "checker" else "cube"]
+    out += [t.replace(" ", "_") for t in record.get("tags", []) if t and t != "theme not determined"]
+    return out

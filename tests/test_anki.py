@@ -1,0 +1,174 @@
+"""`anki export` and `anki sync` (docs/anki.md) against Anki's own backend
+(the `anki` package on PyPI: the code Anki's desktop runs): our .apkg
+imported into a new collection, a second export imported as updates, cards
+answered through Anki's scheduler and their reviews read back.
+
+The database holds the two real XG matches of tests/fixtures/real/xg
+(Squire/Jørgensen v Harmand/Unger, Nicolas HARMAND v Kévin UNGER): they
+have errors to export."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+import genanki
+import pytest
+from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+
+from gnubg_blunder.anki import DECK_NAME, GUID_SALT, MODEL_ID
+
+REAL_XG = Path(__file__).resolve().parent / "fixtures" / "real" / "xg"
+FILES = ("Squire-Jorgensen-Harmand-Unger_7pt_2024-08-18.xg", "match_with_comment.xg")
+
+
+@pytest.fixture
+def store_db(tmp_path, cli):
+    path = tmp_path / "anki.db"
+    cli("import", *(str(REAL_XG / f) for f in FILES), db=path)
+    return path
+
+
+def _import(col_path: Path, apkg: Path):
+    col = Collection(str(col_path))
+    try:
+        log = col.import_anki_package(ImportAnkiPackageRequest(
+            package_path=str(apkg), options=ImportAnkiPackageOptions(with_scheduling=False)))
+        return log.log
+    finally:
+        col.close()
+
+
+def _notes(col_path: Path) -> dict:
+    col = Collection(str(col_path))
+    try:
+        out = {}
+        for nid in col.find_notes(""):
+            n = col.get_note(nid)
+            out[n.guid] = {"mid": n.mid, "fields": dict(n.items()), "cards": len(n.card_ids())}
+        return out
+    finally:
+        col.close()
+
+
+def _export(cli, db, out, *flags):
+    return json.loads(cli("--no-config", "anki", "export", *flags, "--format", "json", str(out), db=db).stdout)
+
+
+def test_export_imports_into_anki_and_a_second_export_updates(store_db, cli, tmp_path, monkeypatch):
+    first = _export(cli, store_db, tmp_path / "a.apkg", "--errors")
+    notes = first["notes"]
+    errors = json.loads(cli("--no-config", "positions", "--errors", "--limit", "0", "--format", "json",
+                            db=store_db).stdout)
+    assert 0 < len(notes) <= errors["total"]
+    keys = [n["key"] for n in notes]
+    assert len(set(keys)) == len(keys)  # one note per decision key
+    assert {n["position_id"] for n in notes} <= {d["position_id"] for d in errors["decisions"]}
+    for n in notes:  # GUID from the key alone
+        assert n["guid"] == genanki.guid_for(GUID_SALT, n["key"])
+    con = sqlite3.connect(store_db)
+    stored = {r[0]: r[1:] for r in con.execute("SELECT guid, note_key, position_id, decision_id, deck FROM anki_notes")}
+    best = dict(con.execute("SELECT id, best_move FROM decisions"))
+    con.close()
+    assert stored == {n["guid"]: (n["key"], n["position_id"], n["decision_id"], DECK_NAME) for n in notes}
+
+    col_path = tmp_path / "profile" / "collection.anki2"
+    col_path.parent.mkdir()
+    log = _import(col_path, tmp_path / "a.apkg")
+    assert len(log.new) == len(notes) and not log.updated
+    got = _notes(col_path)
+    assert set(got) == {n["guid"] for n in notes}
+    for n in notes:
+        g = got[n["guid"]]
+        assert g["mid"] == MODEL_ID and g["cards"] == 1
+        f = g["fields"]
+        assert f["Board"].startswith("<svg") and f["Board"].endswith("</svg>")
+        assert f["Best"] == best[n["decision_id"]].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        assert f["PositionID"] == n["position_id"] and f["DecisionID"] == str(n["decision_id"])
+        assert "Your move" not in f["Question"] and f["Key"] == n["key"]
+    checker = next(n for n in notes if notes and "|double|" not in n["key"] and "|take|" not in n["key"])
+    assert got[checker["guid"]]["fields"]["BoardAfter"].startswith("<svg")  # the board after the best play
+    cube = [n for n in notes if "|double|" in n["key"]]
+    if cube:
+        f = got[cube[0]["guid"]]["fields"]
+        assert "no double" in f["Candidates"] and "double/take" in f["Candidates"] and f["BoardAfter"] == ""
+
+    # A re-analysis changed a best move; a later export of the same positions updates, never duplicates.
+    changed = notes[0]
+    con = sqlite3.connect(store_db)
+    with con:
+        con.execute("UPDATE decisions SET best_move = best_move || ' (re-analysed)' WHERE id = ?",
+                    (changed["decision_id"],))
+    con.close()
+    later = time.time() + 120  # Anki updates a note from a package whose note is newer
+    monkeypatch.setattr("gnubg_blunder.anki.apkg.time.time", lambda: later)
+    second = _export(cli, store_db, tmp_path / "b.apkg", "--errors")
+    assert [n["guid"] for n in second["notes"]] == [n["guid"] for n in notes]
+    log = _import(col_path, tmp_path / "b.apkg")
+    assert not log.new and len(log.updated) >= 1
+    again = _notes(col_path)
+    assert set(again) == set(got)  # note count unchanged
+    assert again[changed["guid"]]["fields"]["Best"].endswith("(re-analysed)")
+    assert all(again[g]["cards"] == 1 for g in again)
+
+
+def _utc(ms: int) -> str:
+    return dt.datetime.fromtimestamp(ms / 1000, tz=dt.timezone.utc).isoformat(timespec="milliseconds")
+
+
+def test_sync_reads_the_reviews_once_and_never_writes_the_collection(store_db, cli, tmp_path):
+    notes = _export(cli, store_db, tmp_path / "a.apkg", "--errors", "--limit", "6")["notes"]
+    col_path = tmp_path / "profile" / "collection.anki2"
+    col_path.parent.mkdir()
+    _import(col_path, tmp_path / "a.apkg")
+    col = Collection(str(col_path))
+    try:
+        col.decks.select(col.decks.id_for_name(DECK_NAME))
+        for ease in (1, 2, 3, 4):  # Again, Hard, Good, Easy
+            card = col.sched.getCard()
+            col.sched.answerCard(card, ease)
+        revlog = col.db.all("SELECT r.id, r.ease, r.type, n.guid FROM revlog r JOIN cards c ON c.id = r.cid "
+                            "JOIN notes n ON n.id = c.nid ORDER BY r.id")
+    finally:
+        col.close()
+    assert [r[1] for r in revlog] == [1, 2, 3, 4]
+    digest = hashlib.sha256(col_path.read_bytes()).hexdigest()
+
+    res = json.loads(cli("anki", "sync", str(col_path), "--format", "json", db=store_db).stdout)
+    assert (res["reviews"], res["added"], res["already_stored"]) == (4, 4, 0)
+    assert res["grades"] == {"again": 1, "hard": 1, "good": 1, "easy": 1}
+    by_guid = {n["guid"]: n for n in notes}
+    con = sqlite3.connect(store_db)
+    rows = con.execute("SELECT position_id, action, grade, decision_id, at FROM study_actions ORDER BY at").fetchall()
+    con.close()
+    names = {0: "anki learn", 1: "anki review", 2: "anki relearn", 3: "anki cram"}
+    assert rows == [(by_guid[g]["position_id"], names[t], ease, by_guid[g]["decision_id"], _utc(rid))
+                    for rid, ease, t, g in revlog]
+    assert hashlib.sha256(col_path.read_bytes()).hexdigest() == digest  # Anki's file untouched
+
+    res = json.loads(cli("anki", "sync", str(col_path), "--format", "json", db=store_db).stdout)
+    assert (res["reviews"], res["added"], res["already_stored"]) == (4, 0, 4)  # a second sync adds nothing
+    con = sqlite3.connect(store_db)
+    assert con.execute("SELECT COUNT(*) FROM study_actions").fetchone()[0] == 4
+    con.close()
+
+
+def test_sync_refuses_what_is_no_collection(store_db, cli, tmp_path):
+    res = cli("anki", "sync", str(tmp_path / "missing.anki2"), db=store_db, check=False)
+    assert res.returncode == 2 and "no such file" in res.stderr
+    bad = tmp_path / "bad.anki2"
+    bad.write_bytes(b"not a database at all" * 100)
+    res = cli("anki", "sync", str(bad), db=store_db, check=False)
+    assert res.returncode == 2 and "close Anki" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_export_needs_an_apkg_name_and_decisions(store_db, cli, tmp_path):
+    res = cli("anki", "export", str(tmp_path / "x.txt"), db=store_db, check=False)
+    assert res.returncode == 2 and ".apkg" in res.stderr
+    res = cli("--no-config", "anki", "export", "--player", "Nicolas HARMAND", "--from", "2030-01-01",
+              str(tmp_path / "none.apkg"), db=store_db, check=False)
+    assert res.returncode == 1 and "no file written" in res.stdout and not (tmp_path / "none.apkg").exists()
