@@ -207,6 +207,9 @@ sys.path[:0] = %(paths)r
 from gnubg_blunder.gnubg.console import Bdb
 import gnubg
 bdb = Bdb(%(db)r)
+gnubg.command('load match "%(sgf)s"')  # an analysed match whose analysis is not stored: refused
+refused = bdb.quiz("--player 'Squire/Jørgensen' --seed 1 --count 2 --no-config")
+print("@@ stored", bdb.store())
 n = bdb.quiz("--player 'Squire/Jørgensen' --seed 1 --count 2 --no-config")
 first = {"pid": gnubg.positionid(), "mid": gnubg.matchid(), "dice": list(gnubg.posinfo()["dice"]),
          "cube": gnubg.cubeinfo()["cube"], "owner": gnubg.cubeinfo()["cubeowner"],
@@ -215,7 +218,7 @@ e1 = bdb.answer("13/7 8/7")      # illegal with 4-2: a new try
 e2 = bdb.answer("bar/21* 10/8")   # the move of the match
 second = {"pid": gnubg.positionid(), "dice": list(gnubg.posinfo()["dice"])}
 e3 = bdb.answer("7/2(2) 6/1*(2)")
-print("@@" + json.dumps({"n": n, "first": first, "second": second, "e": [e1, e2, e3]}))
+print("@@" + json.dumps({"refused": refused, "n": n, "first": first, "second": second, "e": [e1, e2, e3]}))
 '''
 
 
@@ -230,11 +233,14 @@ def test_quiz_inside_gnubg(quiz_db):
     from gnubg_blunder.gnubg.process import run_python
 
     paths = [str(Path(__file__).resolve().parent.parent)] + site.getsitepackages()
-    res = run_python(GNUBG_SCRIPT % {"paths": paths, "db": str(quiz_db)}, timeout=120)
+    sgf = DATA / "sgf" / "charlot1-charlot2_7p_2025-11-08-2305.sgf"
+    res = run_python(GNUBG_SCRIPT % {"paths": paths, "db": str(quiz_db), "sgf": sgf}, timeout=120)
     out = res.stdout
     assert "Traceback" not in out + res.stderr, out[-3000:] + res.stderr[-2000:]
-    line = next(x for x in out.splitlines() if x.startswith("@@"))
+    line = next(x for x in out.splitlines() if x.startswith("@@{"))
     got = json.loads(line[2:])
+    assert got["refused"] is None and "analysis is not stored: bdb.store() it first" in out
+    assert "@@ stored 2" in out  # the gnubg analysis of the bundled match, beside XG's (match 2)
     assert got["n"] == 2
     # question 1: Squire/Jørgensen (gnubg's player 1) to play 4-2 at 4-6 in a 7-point match, cube 2 owned by
     # Harmand/Unger (gnubg's player 0)
@@ -246,3 +252,30 @@ def test_quiz_inside_gnubg(quiz_db):
     assert got["second"] == {"pid": "Ns7CESDYdsQBMA", "dice": [5, 5]}
     assert "quiz PR 18.0" in out  # 500 × (0.071942 + 0) / 2 = 17.99 -> 18.0
     assert [(r[2], r[3]) for r in _actions(quiz_db)] == [(72, 378), (0, 78)]
+
+
+def test_plan_top_picks_the_plan_families(tmp_path, cli):
+    """--plan-top N: only the members of the plan's first N families
+    (tests/test_plan.py's worked example: 1st priming game/checker/point not
+    made, 10 members; 2nd holding game/checker/too many blots, 7 members)."""
+    from test_plan import P_HOLD, P_PRIME, plan_matches
+
+    from gnubg_blunder.db_settings import thresholds_for
+    from gnubg_blunder.filters import Filter
+    from gnubg_blunder.quiz.core import choose
+    from gnubg_blunder.store import SQLiteStore
+
+    path = tmp_path / "plan.db"
+    with SQLiteStore(path) as st:
+        for m in plan_matches():
+            st.add_match(m)
+        one = choose(st, Filter(), thresholds_for(st), count=0, plan_top=1)
+        two = choose(st, Filter(), thresholds_for(st), count=0, plan_top=2, seed=4)
+        again = choose(st, Filter(), thresholds_for(st), count=0, plan_top=2, seed=4)
+    assert len(one) == 10 and {i.position_id for i in one} == {P_PRIME}
+    assert len(two) == 17 and {i.position_id for i in two} == {P_PRIME, P_HOLD}
+    assert [i.decision_id for i in two] == [i.decision_id for i in again]  # --seed: the same quiz
+    res = cli("--no-config", "quiz", "--plan-top", "1", "--count", "3", "--seed", "1", db=path, input="q\n")
+    assert "Quiz: 3 questions (both sides)" in res.stdout and "quiz PR —" in res.stdout
+    bad = cli("--no-config", "quiz", "--player", "charlot1", "--tournament", "Nowhere", db=path, check=False)
+    assert bad.returncode == 2 and "no counted error in this selection" in bad.stderr

@@ -301,7 +301,11 @@ def _score_text(item: Item) -> str:
         return "money game"
     text = (f"{item.length}-point match, {item.you} {item.score_self}, {item.opponent} {item.score_opp} "
             f"({item.length - item.score_self}-away, {item.length - item.score_opp}-away)")
-    return text + (", Crawford game" if item.crawford else "")
+    if item.crawford:
+        return text + ", Crawford game"
+    if item.length - item.score_self == 1 or item.length - item.score_opp == 1:
+        return text + ", post-Crawford"
+    return text
 
 
 def _cube_text(item: Item) -> str:
