@@ -189,6 +189,9 @@ def add_filter_arguments(parser, decision_type: bool = True) -> None:
     parser.add_argument("--family", metavar="FAMILY",
                         help="only the decisions of one study-plan family, \"GAME PLAN/checker|cube/THEME\" "
                              "(e.g. \"holding game/checker/too many blots\"; `plan` lists them; docs/plan.md)")
+    parser.add_argument("--collection", metavar="NAME",
+                        help="only the decisions at a position filed in collection NAME (`collection list`; "
+                             "docs/collections.md)")
     parser.add_argument("--no-config", dest="no_saved_filter", action="store_true",
                         help="ignore the saved filter for this run")
 
@@ -234,12 +237,29 @@ def unknown_player(name: str, names: list, what: str = "stored match") -> UserEr
 
 
 def check_player(store, flt) -> None:
-    """Refuse a filter's player whom no stored match has (SPEC §14: a typo
-    must not print an empty view as if it were a figure)."""
+    """Refuse a filter's player whom no stored match has, and a collection
+    that does not exist (SPEC §14: a typo must not print an empty view as if
+    it were a figure)."""
     if flt.player:
         names = store.player_names()
         if store.canonical_name(flt.player).casefold() not in {n.casefold() for n in names}:
             raise unknown_player(flt.player, names)
+    if getattr(flt, "collection", None) and hasattr(store, "collection") and store.collection(flt.collection) is None:
+        raise unknown_collection(store, flt.collection)
+
+
+def unknown_collection(store, name: str) -> UserError:
+    """The one-line refusal of a collection name that does not exist, with
+    the closest names."""
+    from .views.formatting import safe_text
+
+    names = [c["name"] for c in store.collections()]
+    if not names:
+        return UserError(f"no collection '{safe_text(name)}': the database has no collection yet "
+                         "(`collection add NAME ...` makes one)")
+    near = closest_names(name, names)
+    hint = f" (closest names: {', '.join(safe_text(n) for n in near)})" if near else ""
+    return UserError(f"no collection '{safe_text(name)}'{hint}")
 
 
 class Scope:

@@ -20,6 +20,7 @@ class Filter:
     engine: Optional[str] = None  # gnubg or xg
     min_depth: Optional[float] = None  # gnubg plies
     family: Optional[str] = None  # a study-plan family "GAME PLAN/checker|cube/THEME" (SPEC §9; metrics/plan.py)
+    collection: Optional[str] = None  # a collection's name: decisions at its positions (docs/collections.md)
 
     def __post_init__(self):
         for name in ("date_from", "date_to"):
@@ -45,6 +46,10 @@ class Filter:
             from .metrics.plan import canonical_family
 
             self.family = canonical_family(self.family)  # ValueError naming the closest families
+        if self.collection is not None:
+            self.collection = str(self.collection).strip()
+            if not self.collection:
+                raise ValueError("collection: the name is empty (give a collection's name; `collection list`)")
 
     def to_json(self) -> dict:
         d = asdict(self)

@@ -26,6 +26,7 @@ DEFAULT_PLUGINS = (
     "gnubg_blunder.default_plugins.review_commands",
     "gnubg_blunder.default_plugins.plan_commands",
     "gnubg_blunder.default_plugins.references_commands",
+    "gnubg_blunder.default_plugins.collections_commands",
     "gnubg_blunder.default_plugins.tournament_commands",
     "gnubg_blunder.default_plugins.anki_commands",
     "gnubg_blunder.default_plugins.quiz_commands",

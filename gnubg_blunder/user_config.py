@@ -16,7 +16,7 @@ import yaml
 from .filters import Filter
 
 FILTER_KEYS = ("player", "date_from", "date_to", "lengths", "tournaments", "decision_type", "engine", "min_depth",
-               "family")
+               "family", "collection")
 
 
 def config_path() -> Path:
@@ -87,4 +87,5 @@ def filter_flags(args) -> dict:
         "engine": getattr(args, "engine", None),
         "min_depth": getattr(args, "min_depth", None),
         "family": getattr(args, "family", None),
+        "collection": getattr(args, "collection", None),
     }

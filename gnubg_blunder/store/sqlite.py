@@ -691,7 +691,32 @@ class SQLiteStore:
             from ..metrics.plan import restrict_to_family
 
             sel = restrict_to_family(sel, flt.family)
+        if getattr(flt, "collection", None):  # --collection: only decisions at a position filed in it
+            sel = self._restrict_to_collection(sel, flt.collection)
         return sel
+
+    def _restrict_to_collection(self, sel: Selection, name: str) -> Selection:
+        """The ``--collection`` filter: the same matches, rolls and sides,
+        only the decisions whose position is in the collection ``name``."""
+        import dataclasses
+
+        filed = self.collection_positions(name)
+        if filed is None:
+            from ..commands import closest_names
+
+            near = closest_names(name, [c["name"] for c in self.collections()])
+            hint = f" (closest names: {', '.join(near)})" if near else ""
+            raise StoreError(f"no collection '{name}'{hint}: `gnubg-blunder collection list` lists them")
+        wanted = {r["position_id"] for r in filed}
+        keep_pos = np.array([p in wanted for p in sel.positions], dtype=bool)
+        dec = sel.decisions
+        if not len(dec):
+            return sel
+        pos = np.asarray(dec.position, dtype=np.int64)
+        ok = (pos >= 0) & (pos < len(keep_pos))
+        mask = np.zeros(len(pos), dtype=bool)
+        mask[ok] = keep_pos[pos[ok]]
+        return dataclasses.replace(sel, decisions=dec.take(mask))
 
     def select_rows(self, flt: Optional[Filter], keep) -> Selection:
         """:meth:`select` holding only the decisions ``keep(records)`` keeps
@@ -1004,15 +1029,130 @@ class SQLiteStore:
     def studied_positions(self) -> dict:
         """{position ID: [why, ...]} of the positions already studied (SPEC
         §10): a study action ("studied", later a quiz answer, a review), a
-        decision at it commented in its imported file ("comment").  Cards and
-        collections (the practice issue) join here."""
+        decision at it commented in its imported file ("comment"), filed in a
+        collection ("collection NAME") or exported as an Anki note ("anki
+        card").  Filing and exporting are no study actions (SPEC §11): they
+        are not in ``study_actions``, only here."""
         out: dict = {}
         for pid, action in self.conn.execute("SELECT DISTINCT position_id, action FROM study_actions"):
             out.setdefault(pid, []).append(action)
         for (pid,) in self.conn.execute("SELECT DISTINCT position_id FROM decisions "
                                         "WHERE comment IS NOT NULL AND comment != '' AND position_id IS NOT NULL"):
             out.setdefault(pid, []).append("comment")
+        for pid, name in self.conn.execute("SELECT p.position_id, c.name FROM collection_positions p "
+                                           "JOIN collections c ON c.id = p.collection_id"):
+            out.setdefault(pid, []).append(f"collection {name}")
+        for (pid,) in self.conn.execute("SELECT DISTINCT position_id FROM anki_notes"):
+            out.setdefault(pid, []).append("anki card")
         return {pid: sorted(set(why)) for pid, why in out.items()}
+
+    # -- collections (docs/collections.md; schema step 9) ----------------------------------
+    def _writable(self) -> None:
+        if self.read_only:
+            raise StoreError(f"cannot write into it: {self.read_only_reason}")
+
+    def collections(self) -> list:
+        """Every collection, by name without case: ``name``, ``created_at``,
+        ``positions`` (how many)."""
+        cur = self.conn.execute(
+            "SELECT c.name, c.created_at, COUNT(p.position_id) AS positions FROM collections c "
+            "LEFT JOIN collection_positions p ON p.collection_id = c.id GROUP BY c.id ORDER BY c.name COLLATE NOCASE")
+        cols = [c[0] for c in cur.description]
+        return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+    def collection(self, name: str) -> Optional[dict]:
+        """The collection ``name`` (without case): ``id``, ``name`` (as it
+        was created), ``created_at``; None when there is none."""
+        row = self.conn.execute("SELECT id, name, created_at FROM collections WHERE name = ?",
+                                (str(name).strip(),)).fetchone()
+        return {"id": row[0], "name": row[1], "created_at": row[2]} if row else None
+
+    def collection_positions(self, name: str) -> Optional[list]:
+        """The positions filed in ``name``, in the order they were filed:
+        ``position_id``, ``decision_id`` (or None), ``added_at``; None when
+        there is no such collection."""
+        c = self.collection(name)
+        if c is None:
+            return None
+        cur = self.conn.execute("SELECT position_id, decision_id, added_at FROM collection_positions "
+                                "WHERE collection_id = ? ORDER BY added_at, rowid", (c["id"],))
+        cols = [x[0] for x in cur.description]
+        return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+    def add_to_collection(self, name: str, items) -> dict:
+        """File ``items`` ((position ID, decision id or None), ...) into the
+        collection ``name``, made when it does not exist; a position already
+        in it stays as it was (its first decision and time).  One
+        transaction.  Returns ``name`` (as stored), ``created`` (bool),
+        ``added``, ``already`` (positions given that were in it), ``at``."""
+        self._writable()
+        name = str(name).strip()
+        at = _now()
+        with write_transaction(self.conn):
+            row = self.conn.execute("SELECT id, name FROM collections WHERE name = ?", (name,)).fetchone()
+            created = row is None
+            if created:
+                cid = self.conn.execute("INSERT INTO collections(name, created_at) VALUES (?, ?)",
+                                        (name, at)).lastrowid
+            else:
+                cid, name = row
+            seen, rows = set(), []
+            for pid, did in items:
+                if pid in seen:
+                    continue
+                seen.add(pid)
+                rows.append((cid, pid, None if did is None else int(did), at))
+            before = self.conn.total_changes
+            self.conn.executemany("INSERT OR IGNORE INTO collection_positions(collection_id, position_id, "
+                                  "decision_id, added_at) VALUES (?, ?, ?, ?)", rows)
+            added = self.conn.total_changes - before
+        return {"name": name, "created": created, "added": added, "already": len(rows) - added, "at": at}
+
+    def remove_from_collection(self, name: str, position_id: Optional[str] = None) -> Optional[int]:
+        """Forget a position of the collection ``name`` (``position_id``),
+        or the whole collection (None): how many positions were forgotten;
+        None when there is no such collection."""
+        self._writable()
+        with write_transaction(self.conn):
+            row = self.conn.execute("SELECT id FROM collections WHERE name = ?", (str(name).strip(),)).fetchone()
+            if row is None:
+                return None
+            if position_id is not None:
+                return self.conn.execute("DELETE FROM collection_positions WHERE collection_id = ? "
+                                         "AND position_id = ?", (row[0], position_id)).rowcount
+            n = self.conn.execute("DELETE FROM collection_positions WHERE collection_id = ?", (row[0],)).rowcount
+            self.conn.execute("DELETE FROM collections WHERE id = ?", (row[0],))
+            return n
+
+    def decisions_at(self, position_ids) -> dict:
+        """{position ID: [decision, ...]} of the stored decisions at each of
+        ``position_ids`` (every analysis, in store order), each a dict:
+        ``id``, ``match_id``, ``engine``, ``depth`` (the analysis' label),
+        ``game`` and ``move`` (from 1), ``player`` and ``opponent`` (names as
+        the match file writes them), ``side`` (0/1), ``kind``, ``dice``
+        ([d1, d2] or None), ``cube_value``, ``cube_owner`` (-1 centred),
+        ``score`` ([decider, opponent]), ``length``, ``crawford``,
+        ``jacoby``, ``played``, ``best``, ``error`` (EMG or None)."""
+        out: dict = {}
+        ids = list(dict.fromkeys(p for p in position_ids if p))
+        for start in range(0, len(ids), 900):
+            part = ids[start:start + 900]
+            cur = self.conn.execute(
+                "SELECT d.position_id, d.id, m.id, a.engine, a.depth_label, d.game, d.seq, m.player0, m.player1, "
+                "d.player, d.kind, d.dice1, d.dice2, d.cube_value, d.cube_owner, d.score_self, d.score_opp, "
+                "m.length, d.crawford, m.jacoby, d.played_move, d.best_move, d.error "
+                "FROM decisions d JOIN analyses a ON a.id = d.analysis_id JOIN matches m ON m.id = a.match_id "
+                f"WHERE d.position_id IN ({','.join('?' * len(part))}) ORDER BY d.id", part)
+            for (pid, did, mid, engine, depth, game, seq, p0, p1, side, kind, d1, d2, cube, owner, me, opp, length,
+                 crawford, jacoby, played, best, error) in cur:
+                names = (p0, p1)
+                out.setdefault(pid, []).append({
+                    "id": did, "match_id": mid, "engine": engine, "depth": depth, "game": game + 1,
+                    "move": seq + 1, "player": names[side], "opponent": names[1 - side], "side": side,
+                    "kind": kind, "dice": [d1, d2] if d1 else None, "cube_value": cube, "cube_owner": owner,
+                    "score": [me, opp], "length": length, "crawford": bool(crawford), "jacoby": bool(jacoby),
+                    "played": played, "best": best, "error": error})
+        return out
 
     def count_matches(self) -> int:
         return self.conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]

@@ -228,8 +228,29 @@ def compute(scope) -> dict:
     from ..metrics.errors import error_figures
 
     figures = error_figures(scope.selection, scope.thresholds, scope.filter.decision_type, metric=scope.metric)
-    return errors_object(figures, scope.filter, scope.metric, scope.thresholds)
+    obj = errors_object(figures, scope.filter, scope.metric, scope.thresholds)
+    if getattr(scope.args, "to_collection", None):  # the rows' action: file their positions (views/collections.py)
+        from .collections import file_listed_errors
+
+        obj["filed"] = file_listed_errors(scope, scope.args.to_collection)
+    return obj
+
+
+def _options(p):
+    p.add_argument("--to-collection", metavar="NAME",
+                   help="file the positions of the errors of the recurring-error rows into collection NAME "
+                        "(made when new; docs/collections.md)")
+
+
+def _text(obj: dict) -> str:
+    text = errors_text(obj)
+    if obj.get("filed"):
+        from .collections import filed_text
+
+        text += "\n\n" + filed_text(obj["filed"])
+    return text
 
 
 VIEW = View("errors", "where the errors come from: recurring errors, cube actions and directions, checker vs "
-            "cube, error sizes", compute, errors_text, table=errors_table, html=errors_html, metric=True)
+            "cube, error sizes", compute, _text, table=errors_table, html=errors_html, options=_options,
+            metric=True)

@@ -105,6 +105,8 @@ def scope_text(f: dict, ignored: tuple = (), everything: str = "every stored mat
         parts.append(f"depth ≥ {f['min_depth']:g}")
     if f.get("family"):
         parts.append(f"family {safe_text(f['family'])}")
+    if f.get("collection"):
+        parts.append(f"collection {safe_text(f['collection'])}")
     if parts and not f.get("player") and "player" not in ignored:
         parts.append("both sides")
     return ", ".join(parts) if parts else everything
