@@ -343,3 +343,45 @@ def test_the_report_renders_the_sections(study_db, cli, tmp_path):
     assert "<svg" in html[start:html.index("</section>", start)]
     assert 'id="study-card"' in html
     assert "<script" not in html.lower() and not re.search(r"\bon[a-z]+\s*=", html, re.IGNORECASE)
+
+
+@pytest.mark.parametrize("args", [("progress-study",), ("training",), ("training", "--by", "month"),
+                                  ("list", "--type", "study", "--days", "8", "--today", "2025-03-17")])
+def test_csv_and_html_hold_the_json_numbers(study_db, cli, args):
+    """As tests/test_command_kit.py checks every view: the CSV's numbers are
+    the JSON's, the HTML table is the CSV's, the JSON carries its filter."""
+    from lxml import html as lxml_html
+
+    from gnubg_blunder.commands import get_registry
+
+    obj = _json(cli, study_db, *args, "--from", "2025-01-01")
+    assert obj["filter"]["date_from"] == "2025-01-01"
+
+    def numbers(x):
+        if isinstance(x, bool) or x is None:
+            return []
+        if isinstance(x, (int, float)):
+            return [float(x)]
+        if isinstance(x, dict):
+            return [n for v in x.values() for n in numbers(v)]
+        if isinstance(x, list):
+            return [n for v in x for n in numbers(v)]
+        return []
+
+    found = numbers(obj)
+    rows = list(csv.reader(io.StringIO(cli("--no-config", *args, "--from", "2025-01-01", "--format", "csv",
+                                           db=study_db).stdout)))
+    assert len(rows) >= 2
+    for row in rows[1:]:
+        for cell in row:
+            try:
+                x = float(cell)
+            except ValueError:
+                continue
+            if cell.strip().lower() in ("nan", "inf", "-inf"):
+                continue
+            assert any(math.isclose(x, y, rel_tol=1e-12, abs_tol=1e-12) for y in found), (args, cell)
+    view = get_registry().commands[args[0]].view
+    page = lxml_html.fromstring(view.table(obj).html())
+    cells = [[td.text_content() for td in tr.findall("td")] for tr in page.iter("tr") if tr.findall("td")]
+    assert cells == [[("—" if c == "" else c) for c in r] for r in rows[1:]]

@@ -253,12 +253,19 @@ def training(sel: Selection, actions, by: str = "week", decision_type: str = "al
                                                           "anki_n": 0, "anki_ok": 0, "matches": set()})
 
     idx = np.nonzero(mask & (mday != ""))[0]
-    for day in np.unique(mday[idx]):
-        rows = idx[mday[idx] == day]
+    days, inverse = np.unique(mday[idx], return_inverse=True)  # one pass: per day, then per window
+    inverse = inverse.reshape(-1)
+    n_day = np.bincount(inverse, minlength=len(days))
+    e_day = np.bincount(inverse, weights=e[idx], minlength=len(days))
+    match_days_of: dict = {}
+    pairs = np.unique(dec.match[idx].astype(np.int64) * max(len(days), 1) + inverse)
+    for m, k in zip((pairs // max(len(days), 1)).tolist(), (pairs % max(len(days), 1)).tolist()):
+        match_days_of.setdefault(k, set()).add(m)
+    for k, day in enumerate(days):
         b = bucket(str(day))
-        b["n"] += int(len(rows))
-        b["e"] += float(e[rows].sum())
-        b["matches"].update(int(m) for m in np.unique(dec.match[rows]))
+        b["n"] += int(n_day[k])
+        b["e"] += float(e_day[k])
+        b["matches"].update(match_days_of.get(k, ()))
     by_plan: dict = {}
     for a in actions:
         day = utc_day(a["at"])
