@@ -3,8 +3,9 @@ study vs play.  Pure functions over a ``Selection`` and the study log (rows
 of ``store.study_actions()``); no SQL, no I/O.  docs/study.md.
 
 **Study actions** (SPEC §11): ``"studied"`` (a mark), ``"quiz"`` (a quiz
-answer; grade = its error in millipoints), ``"anki review"``,
-``"anki learn"``, ``"anki relearn"`` (Anki reviews; grade = ease 1–4).  Any
+answer; grade = its error in whole millipoints, docs/quiz.md),
+``"anki review"``, ``"anki learn"``, ``"anki relearn"``, ``"anki cram"``
+(Anki reviews, ``anki sync``; grade = ease 1–4).  Any
 other action (a card created, a position filed in a collection) is not one.
 
 **A position's families**: the families (metrics/plan.py) of the decisions
@@ -38,8 +39,9 @@ from .kernel import mwc_loss_of, rate
 from .plan import FAMILIES, FAMILY_INDEX, FAMILY_NAMES, NATURE_THEMES, Z95, family_codes, family_name, plan_mask
 
 STUDIED, QUIZ = "studied", "quiz"
-ANKI_REVIEW, ANKI_LEARN, ANKI_RELEARN = "anki review", "anki learn", "anki relearn"
-ANKI_ACTIONS = (ANKI_REVIEW, ANKI_LEARN, ANKI_RELEARN)
+# the actions ``anki sync`` stores (store/anki_notes.py REVIEW_ACTIONS: Anki's review log kinds)
+ANKI_REVIEW, ANKI_LEARN, ANKI_RELEARN, ANKI_CRAM = "anki review", "anki learn", "anki relearn", "anki cram"
+ANKI_ACTIONS = (ANKI_REVIEW, ANKI_LEARN, ANKI_RELEARN, ANKI_CRAM)
 STUDY_ACTIONS = (STUDIED, QUIZ) + ANKI_ACTIONS  # SPEC §11; a card created or a collection is not one
 REVIEW_ACTIONS = (QUIZ,) + ANKI_ACTIONS  # "positions reviewed" of study vs play
 MIN_DECISIONS = 30  # SPEC §11: "insufficient" under 30 decisions in either window
