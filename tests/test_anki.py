@@ -44,12 +44,15 @@ def _import(col_path: Path, apkg: Path):
 
 
 def _notes(col_path: Path) -> dict:
+    """{guid: mid, fields, cards, and the first card's question and answer as Anki renders them}."""
     col = Collection(str(col_path))
     try:
         out = {}
         for nid in col.find_notes(""):
             n = col.get_note(nid)
-            out[n.guid] = {"mid": n.mid, "fields": dict(n.items()), "cards": len(n.card_ids())}
+            card = n.cards()[0]
+            out[n.guid] = {"mid": n.mid, "fields": dict(n.items()), "cards": len(n.card_ids()),
+                           "question": card.question(), "answer": card.answer()}
         return out
     finally:
         col.close()
@@ -90,6 +93,9 @@ def test_export_imports_into_anki_and_a_second_export_updates(store_db, cli, tmp
         assert f["Best"] == best[n["decision_id"]].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
         assert f["PositionID"] == n["position_id"] and f["DecisionID"] == str(n["decision_id"])
         assert "Your move" not in f["Question"] and f["Key"] == n["key"]
+        # the card as Anki draws it: the board, the question and "your move?" in front; the answer behind
+        assert f["Board"] in g["question"] and "Your move?" in g["question"] and f["Best"] not in g["question"]
+        assert f"Best: <b>{f['Best']}</b>" in g["answer"] and f["Cost"] in g["answer"]
     checker = next(n for n in notes if notes and "|double|" not in n["key"] and "|take|" not in n["key"])
     assert got[checker["guid"]]["fields"]["BoardAfter"].startswith("<svg")  # the board after the best play
     cube = [n for n in notes if "|double|" in n["key"]]

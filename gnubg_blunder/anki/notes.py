@@ -132,7 +132,8 @@ def _best_play(board, row: dict):
     if dice is None:
         return None
     cands = json.loads(row["candidates"]) if row.get("candidates") else []
-    target = cands[0].get("position_id") if cands else None
+    best = [c for c in cands if c.get("move") == row.get("best_move")] or cands[:1]
+    target = best[0].get("position_id") if best else None
     if target:
         for play in legal_plays(board, *dice):
             if play.result.position_id() == target:
@@ -183,13 +184,17 @@ def candidate_rows(row: dict) -> list:
     out = []
     if row.get("kind") == "checker":
         cands = json.loads(row["candidates"]) if row.get("candidates") else []
-        best = cands[0].get("equity") if cands else None
         played = row.get("played_index")
-        for k, c in enumerate(cands):
-            if k < TOP_CANDIDATES or k == played:
-                eq = c.get("equity")
+        # the analysis' best first, then by equity (a stored list need not be in equity order); unknown last
+        first = next((k for k, c in enumerate(cands) if c.get("move") == row.get("best_move")), 0)
+        order = sorted(range(len(cands)), key=lambda k: (k != first, cands[k].get("equity") is None,
+                                                         -(cands[k].get("equity") or 0), k))
+        best = cands[first].get("equity") if cands else None
+        for rank, k in enumerate(order):
+            if rank < TOP_CANDIDATES or k == played:
+                eq = cands[k].get("equity")
                 delta = None if eq is None or best is None else eq - best
-                out.append((c.get("move") or "?", eq, delta, k == played))
+                out.append((cands[k].get("move") or "?", eq, delta, k == played))
         return out
     played = {"nodouble": "no double", "double": "double", "take": "take", "pass": "pass"}[row["kind"]]
     nd, dt, dp = (row.get(x) for x in ("nd", "dt", "dp"))
