@@ -51,7 +51,8 @@ def quiz_db(store_db, tmp_path) -> Path:
 def _actions(db) -> list:
     con = sqlite3.connect(db)
     try:
-        return con.execute("SELECT position_id, action, grade, decision_id, at FROM study_actions ORDER BY id").fetchall()
+        return con.execute("SELECT position_id, action, grade, decision_id, at FROM study_actions "
+                           "ORDER BY id").fetchall()
     finally:
         con.close()
 
@@ -279,3 +280,15 @@ def test_plan_top_picks_the_plan_families(tmp_path, cli):
     assert "Quiz: 3 questions (both sides)" in res.stdout and "quiz PR —" in res.stdout
     bad = cli("--no-config", "quiz", "--player", "charlot1", "--tournament", "Nowhere", db=path, check=False)
     assert bad.returncode == 2 and "no counted error in this selection" in bad.stderr
+
+
+def test_quiz_command_inside_gnubg_points_to_bdb_quiz(quiz_db, capsys, monkeypatch):
+    """bdb("quiz") would read gnubg's own input: one line pointing to bdb.quiz()."""
+    monkeypatch.setenv("GNUBG_BLUNDER_NO_PLUGINS", "1")
+    from gnubg_blunder.gnubg.console import Bdb
+
+    Bdb(str(quiz_db))("quiz --player charlot1")
+    out = capsys.readouterr().out
+    assert 'inside gnubg the quiz is bdb.quiz("OPTIONS")' in out and "Traceback" not in out
+    assert Bdb(str(quiz_db)).answer("13/7 8/7") is None
+    assert "no quiz in progress: bdb.quiz() starts one" in capsys.readouterr().out

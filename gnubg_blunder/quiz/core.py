@@ -325,7 +325,8 @@ def question_text(item: Item, number: int = 1, total: int = 1) -> str:
         ask = f"{item.you} on roll, before rolling: double or no double?"
     else:
         ask = f"{item.you} to play {item.dice[0]}-{item.dice[1]}: your move?"
-    head = f"Question {number}/{total} (match {item.match_id}, game {item.game + 1}): {_score_text(item)}, {_cube_text(item)}"
+    head = (f"Question {number}/{total} (match {item.match_id}, game {item.game + 1}): "
+            f"{_score_text(item)}, {_cube_text(item)}")
     return "\n".join([head, board, ask])
 
 

@@ -56,6 +56,8 @@ def _ask(ctx, prompt: str):
 
 
 def run(args, ctx) -> int:
+    if ctx.inside_gnubg:  # gnubg owns the terminal's input
+        raise UserError('inside gnubg the quiz is bdb.quiz("OPTIONS"), answered with bdb.answer("13/7 8/7")')
     scope = Scope(args, ctx)
     items, flt = questions(scope, args)
     from ..views.formatting import safe_text
