@@ -178,3 +178,21 @@ def test_export_needs_an_apkg_name_and_decisions(store_db, cli, tmp_path):
     res = cli("--no-config", "anki", "export", "--player", "Nicolas HARMAND", "--from", "2030-01-01",
               str(tmp_path / "none.apkg"), db=store_db, check=False)
     assert res.returncode == 1 and "no file written" in res.stdout and not (tmp_path / "none.apkg").exists()
+
+
+def test_a_note_shows_the_most_recent_play_at_its_key(db_copy, cli, tmp_path):
+    """tests/fixture_db.py: at w+bBAyDgOTiCFQ, 3-1, cube centred, 0-0 in a
+    7-point match, charlot1 played twice in match 1 (2025-01-10: decisions 2,
+    e = 20 mpt, and 3, e = 80 mpt, an error) and charlot2 once in match 3
+    (2025-03-20: decision 23, no error).  The error picks the key; the note
+    shows the filter's most recent play there: charlot2's of March for both
+    sides, charlot1's error for charlot1."""
+    key = "w+bBAyDgOTiCFQ|3-1|cube 1 centred|0-0 of 7"
+    both = {n["key"]: n for n in _export(cli, db_copy, tmp_path / "both.apkg", "--errors")["notes"]}
+    assert both[key]["decision_id"] == 23
+    mine = {n["key"]: n for n in _export(cli, db_copy, tmp_path / "mine.apkg", "--errors", "--player",
+                                         "charlot1")["notes"]}
+    assert mine[key]["decision_id"] == 3
+    con = sqlite3.connect(db_copy)
+    assert con.execute("SELECT decision_id FROM anki_notes WHERE note_key = ?", (key,)).fetchone() == (3,)
+    con.close()
