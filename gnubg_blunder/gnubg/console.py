@@ -5,7 +5,8 @@ commands (SPEC §15): ``bdb.analyse()`` runs gnubg's analysis with the user's
 settings, stores the match and prints the summary and the match review;
 ``bdb.store()`` stores the current, already analysed match (and prints them);
 ``bdb.review()`` prints the review of the last stored match; ``bdb.report()`` writes the HTML page of
-the match just stored (``bdb.report(match="all")``: the collection report); ``bdb("stats --player NAME")``
+the match just stored (``bdb.report(match="all")``: the collection report); ``bdb.quiz()`` puts a quiz
+question on gnubg's board and ``bdb.answer("13/7 8/7")`` grades it (docs/quiz.md); ``bdb("stats --player NAME")``
 takes the same words as the ``gnubg-blunder`` command line.
 """
 
