@@ -141,13 +141,13 @@ def test_quiz_cube_answers_at_the_terminal(quiz_db):
     (--all-decisions --decision-type cube).  Answers judged on the stored
     ND, DT, DP (SPEC §1)."""
     t = Terminal("--db", quiz_db, "--no-config", "quiz", "--player", "Harmand/Unger", "--all-decisions",
-                 "--decision-type", "cube", "--seed", "2", "--count", "2")
+                 "--decision-type", "cube", "--seed", "4", "--count", "2")
     graded = []
     for k in (1, 2):
         shown = t.read_until("answer> ")
         assert f"Question {k}/2" in shown
         responds = "take or pass?" in shown
-        assert responds or "double or no double?" in shown
+        assert responds == (k == 2) and (responds or "double or no double?" in shown)  # a no double, then a pass
         t.type("13/7 8/7")  # a move to a cube question: one line, a new try
         assert "a cube decision: answer" in t.read_until("answer> ")
         t.type("take" if responds else "no double")
@@ -219,7 +219,13 @@ e1 = bdb.answer("13/7 8/7")      # illegal with 4-2: a new try
 e2 = bdb.answer("bar/21* 10/8")   # the move of the match
 second = {"pid": gnubg.positionid(), "dice": list(gnubg.posinfo()["dice"])}
 e3 = bdb.answer("7/2(2) 6/1*(2)")
-print("@@" + json.dumps({"refused": refused, "n": n, "first": first, "second": second, "e": [e1, e2, e3]}))
+cube = []
+bdb.quiz("--player Harmand/Unger --all-decisions --decision-type cube --seed 4 --count 2 --no-config")
+for k in range(2):
+    item = bdb._quiz["items"][bdb._quiz["k"]]
+    cube.append([gnubg.positionid(), gnubg.matchid(), list(gnubg.posinfo()["dice"])])
+    bdb.answer("take" if item.responds else "no double")
+print("@@" + json.dumps({"refused": refused, "cube": cube, "n": n, "first": first, "second": second, "e": [e1, e2, e3]}))
 '''
 
 
@@ -252,7 +258,23 @@ def test_quiz_inside_gnubg(quiz_db):
     assert got["e"] == [None, 71.942, 0.0]  # mpt to the analyser's 6 decimals of EMG
     assert got["second"] == {"pid": "Ns7CESDYdsQBMA", "dice": [5, 5]}
     assert "quiz PR 18.0" in out  # 500 × (0.071942 + 0) / 2 = 17.99 -> 18.0
-    assert [(r[2], r[3]) for r in _actions(quiz_db)] == [(72, 378), (0, 78)]
+    assert [(r[2], r[3]) for r in _actions(quiz_db)][:2] == [(72, 378), (0, 78)]
+    # cube questions on gnubg's board: the player asked on roll before rolling (no dice); a take/pass
+    # question as the doubler's position before the double (gnubg 1.07 keeps no double pending)
+    from gnubg_blunder.db_settings import thresholds_for
+    from gnubg_blunder.filters import Filter
+    from gnubg_blunder.quiz.core import choose
+    from gnubg_blunder.quiz.gnubg_board import target
+    from gnubg_blunder.store import open_store
+
+    st = open_store(str(quiz_db))
+    items = choose(st, Filter(player="Harmand/Unger", decision_type="cube"), thresholds_for(st), count=2, seed=4,
+                   errors_only=False)
+    st.close()
+    assert [(i.kind, i.cube_owner) for i in items] == [("nodouble", "you"), ("pass", "centred")]
+    want = [[target(i)[1], target(i)[0].match_id(), [0, 0]] for i in items]
+    assert got["cube"] == want
+    assert len(_actions(quiz_db)) == 4
 
 
 def test_plan_top_picks_the_plan_families(tmp_path, cli):

@@ -341,6 +341,8 @@ def feedback_text(item: Item, g: Grade) -> str:
         return "\n".join(lines)
     if g.error == 0:
         head = f"{g.answer}: right, the best (error 0.0 mpt)."
+        if item.cube_question and g.best != g.answer:
+            head = f"{g.answer}: right, the best (error 0.0 mpt): {g.best}."
     else:
         head = f"{g.answer}: error {fmt_mpt(g.error)} mpt. Best: {g.best}."
     lines = [head]
