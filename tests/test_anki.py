@@ -162,6 +162,19 @@ def test_sync_reads_the_reviews_once_and_never_writes_the_collection(store_db, c
     assert con.execute("SELECT COUNT(*) FROM study_actions").fetchone()[0] == 4
     con.close()
 
+    # Anki still open: the review it keeps in the -wal is read from the copied -wal, and it is said
+    col = Collection(str(col_path))
+    try:
+        col.decks.select(col.decks.id_for_name(DECK_NAME))
+        col.sched.answerCard(col.sched.getCard(), 3)
+        assert Path(str(col_path) + "-wal").exists()
+        res = json.loads(cli("anki", "sync", str(col_path), "--format", "json", db=store_db).stdout)
+        text = cli("anki", "sync", str(col_path), db=store_db).stdout
+    finally:
+        col.close()
+    assert (res["reviews"], res["added"], res["already_stored"], res["anki_open"]) == (5, 1, 4, True)
+    assert "Anki seems to be open" in text and "0 new, 5 already stored" in text
+
 
 def test_sync_refuses_what_is_no_collection(store_db, cli, tmp_path):
     res = cli("anki", "sync", str(tmp_path / "missing.anki2"), db=store_db, check=False)
