@@ -280,3 +280,29 @@ def test_a_filed_position_is_already_studied_for_references(real_copy, cli):
         assert store.studied_positions()[second] == ["anki card"]
     last = _json(cli, "references", "--limit", "0", db=real_copy)
     assert second not in [p["position_id"] for p in last["positions"]] and last["studied"] == after["studied"] + 1
+
+
+def test_the_gnubg_id_of_a_take_is_the_double_offered(real_db):
+    """A take's stored position is the responder's; gnubg writes the state
+    after a double from the doubler's side (checked on gnubg 1.08: ``double``
+    keeps gnubg.positionid(), the match ID gets doubled and the turn)."""
+    from gnubg_blunder.board.ids import MatchState
+    from gnubg_blunder.board.position import Board
+    from gnubg_blunder.store import open_store
+    from gnubg_blunder.views.collections import _gnubg_id
+
+    with open_store(real_db) as store:
+        pid = store.conn.execute("SELECT position_id FROM decisions WHERE kind = 'take' LIMIT 1").fetchone()[0]
+        checker = store.conn.execute("SELECT position_id FROM decisions WHERE kind = 'checker' LIMIT 1").fetchone()[0]
+        at = store.decisions_at([pid, checker])
+    take = [d for d in at[pid] if d["kind"] == "take"][0]
+    pos, mid = _gnubg_id(pid, take).split(":")
+    ms = MatchState.from_match_id(mid)
+    assert pos == Board.from_position_id(pid).swapped().position_id()
+    assert ms.doubled and ms.turn == take["side"] and ms.on_roll == 1 - take["side"] and ms.match_length == 7
+    assert ms.score[take["side"]] == take["score"][0] and ms.cube == take["cube_value"]
+    play = [d for d in at[checker] if d["kind"] == "checker"][0]
+    pos, mid = _gnubg_id(checker, play).split(":")
+    ms = MatchState.from_match_id(mid)
+    assert pos == checker and ms.on_roll == ms.turn == play["side"] and not ms.doubled
+    assert sorted(ms.dice) == sorted(play["dice"])
