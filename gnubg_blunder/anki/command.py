@@ -37,6 +37,13 @@ def _configure(p):
     add_format(sy)
 
 
+def _writable(store, what: str) -> None:
+    """Refuse before any work (and before the .apkg is written) when the
+    database cannot record ``what``."""
+    if getattr(store, "read_only", False):
+        raise UserError(f"the database cannot record {what}: {store.read_only_reason}")
+
+
 def _export(args, ctx) -> int:
     from ..store import anki_notes
     from ..views.formatting import scope_text, to_json
@@ -47,6 +54,7 @@ def _export(args, ctx) -> int:
     if args.limit < 0:
         raise UserError(f"--limit {args.limit}: give 0 (all) or more")
     scope = Scope(args, ctx)
+    _writable(scope.store, "the notes exported")
     criteria = {
         "severity": "errors" if args.errors else ("blunders" if args.blunders else "decisions"),
         "phase": args.phase, "game_plan": args.game_plan, "theme": args.theme,
@@ -88,6 +96,7 @@ def _sync(args, ctx) -> int:
     from .sync import CollectionError, read_reviews
 
     store = ctx.store()
+    _writable(store, "the reviews")
     try:
         found = read_reviews(args.collection, anki_notes.notes(store))
     except CollectionError as exc:
