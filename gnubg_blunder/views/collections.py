@@ -49,7 +49,8 @@ def _configure(p):
     add.add_argument("name", metavar="NAME")
     add.add_argument("--from-plan", metavar="FAMILY",
                      help="the member positions of a study-plan family under the filter (`plan` lists them)")
-    add.add_argument("--position", dest="position_id", metavar="POSITION_ID", help="one position (a gnubg position ID, 14 characters)")
+    add.add_argument("--position", dest="position_id", metavar="POSITION_ID",
+                     help="one position (a gnubg position ID, 14 characters)")
     positions._options(add)  # --errors, --blunders, --phase, --theme, --kind, --limit ... as `positions` takes them
     add_filter_arguments(add)
     frm = add._option_string_actions["--from"]
