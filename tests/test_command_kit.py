@@ -39,6 +39,11 @@ VIEWS = {
     "biases": (),
     "plan": (),
     "review": ("last",),
+    "references": (),
+    "tournament": (),
+    "progress-study": (),
+    "training": (),
+    "list": ("--type", "study"),
 }
 NOT_VIEWS = {"report", "board", "filter", "install-gnubg", "plugins", "import", "analyse", "convert", "alias",
              "main-player", "goal", "thresholds", "relabel"}

@@ -250,8 +250,8 @@ def references_table(obj: dict):
 
     cols = ("rank", "position_id", "family", "gain", "factor", "excess", "covered_excess", "errors", "covers",
             "narrow", "unstable", "confirmed")
-    rows = [[p["rank"], p["position_id"], p["family"] + _score_text(p), round(p["gain"], 4), p["factor"],
-             round(p["excess"], 4), round(p["covered_excess"], 4), len(p["errors"]), len(p["covers"]),
+    rows = [[p["rank"], p["position_id"], p["family"] + _score_text(p), p["gain"], p["factor"],
+             p["excess"], p["covered_excess"], len(p["errors"]), len(p["covers"]),
              p["narrow"], p["unstable"], p["confirmed"]] for p in obj["positions"]]
     return Table(cols, rows)
 

@@ -12,6 +12,7 @@ import dataclasses
 from html import escape
 
 from ..commands import View
+from ..metrics.plan import parse_family
 from ..metrics.study import CHANGE_NOTE, INSUFFICIENT, MIN_DECISIONS
 from .formatting import DASH, Table, num, safe_text, scope_text, table, table_html
 
@@ -99,6 +100,9 @@ def study_table(obj: dict) -> Table:
         rows.append([f["family"], f["game_plan"], f["nature"], f["theme"], f["studied_from"], f["first_action"],
                      b["matches"], b["decisions"], b["errors"], b["mwc_loss"], b["r"], a["matches"], a["decisions"],
                      a["errors"], a["mwc_loss"], a["r"], f["delta"], ci[0], ci[1], f["verdict"], f["money_errors"]])
+    for name in obj["not_studied"]:  # a row each, so the sheet lists every family of the scope
+        game_plan, nature, theme = parse_family(name)
+        rows.append([name, game_plan, nature, theme] + [None] * 15 + ["not studied", None])
     return Table(CSV_HEADERS, rows)
 
 
