@@ -58,13 +58,5 @@ def put_on_board(g, item) -> str:
 
 
 def analysis_stored(store, match) -> bool:
-    """Is this analysis of ``match`` (its engine and depth) in the store?
-    The same test as ``add_match``'s "already stored" (model.match_identity)."""
-    from ..model import match_identity
-
-    row = store.conn.execute("SELECT id FROM matches WHERE identity = ?", (match_identity(match),)).fetchone()
-    if not row:
-        return False
-    a = match.analysis
-    return store.conn.execute("SELECT 1 FROM analyses WHERE match_id = ? AND engine = ? AND depth_label IS ?",
-                              (row[0], a.engine, a.depth_label)).fetchone() is not None
+    """Is this analysis of ``match`` (its engine and depth) in the store?"""
+    return store.analysis_stored(match)

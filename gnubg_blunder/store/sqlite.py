@@ -382,6 +382,20 @@ class SQLiteStore:
 
     # -- writing -------------------------------------------------------------
     @refuses_damage  # quick_check before this store's first write (store/check.py)
+    def _stored(self, match: Match) -> tuple:
+        """(the stored match's row or None, the stored analysis' row of the
+        same engine and depth or None): what makes a store a no-op."""
+        row = self.conn.execute("SELECT id FROM matches WHERE identity=?", (match_identity(match),)).fetchone()
+        if not row:
+            return None, None
+        a = match.analysis
+        return row, self.conn.execute("SELECT id FROM analyses WHERE match_id=? AND engine=? AND depth_label IS ?",
+                                      (row[0], a.engine, a.depth_label)).fetchone()
+
+    def analysis_stored(self, match: Match) -> bool:
+        """Is this analysis of ``match`` (its engine and depth) stored?"""
+        return self._stored(match)[1] is not None
+
     def add_match(self, match: Match) -> StoreResult:
         """Store a match in one transaction.  A match already stored is a
         no-op; a new analysis of a stored match is added beside the others."""
@@ -392,13 +406,9 @@ class SQLiteStore:
         c = self.conn
         c.execute("BEGIN IMMEDIATE")
         try:
-            row = c.execute("SELECT id FROM matches WHERE identity=?", (identity,)).fetchone()
+            row, same = self._stored(match)
             if row:
                 match_id = row[0]
-                same = c.execute(
-                    "SELECT id FROM analyses WHERE match_id=? AND engine=? AND depth_label IS ?",
-                    (match_id, a.engine, a.depth_label),
-                ).fetchone()
                 if same:
                     c.execute("ROLLBACK")
                     return StoreResult(ALREADY_STORED, match_id, same[0])
@@ -995,8 +1005,6 @@ class SQLiteStore:
             rows += self.conn.execute(select + f"WHERE d.id IN ({','.join('?' * len(part))})", part).fetchall()
         rows = list({r[0]: r for r in rows}.values())
         return {name: [r[k] for r in rows] for k, name in enumerate(self.ANALYSIS_COLUMNS)}
-
-    STUDY_ACTIONS = ("studied",)  # the practice issue adds "quiz" and "anki review" (with a grade)
 
     def add_study_action(self, position_id: str, action: str = "studied", grade=None, decision_id=None,
                          at: Optional[str] = None) -> str:

@@ -58,6 +58,8 @@ def filter_flags(f: dict) -> list:
         out += ["--length", str(x)]
     for t in f.get("tournaments") or ():
         out += ["--tournament", t]
+    if f.get("collection"):
+        out += ["--collection", f["collection"]]
     if f.get("decision_type") and f["decision_type"] != "all":
         out += ["--decision-type", f["decision_type"]]
     if f.get("engine"):

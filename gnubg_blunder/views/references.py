@@ -217,7 +217,8 @@ def references_text(obj: dict, boards: bool = True) -> str:
     lines = [f"Scope: {scope_text(obj['filter'])}", head]
     if obj["studied"] or obj["studied_positions"]:
         lines.append(f"Already studied: {obj['studied']} candidate positions ({obj['studied_positions']} positions "
-                     "with a comment or a mark): never proposed, they cover their neighbours.")
+                     "with a comment, a mark, an Anki card or in a collection): never proposed, "
+                     "they cover their neighbours.")
     if not obj["positions"]:
         lines.append("No position to propose." if obj["candidates"] else
                      "No candidate: no counted error with a theme and both ℓ and d (match play) in this scope.")
