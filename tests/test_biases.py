@@ -16,7 +16,7 @@ import json
 import numpy as np
 import pytest
 
-from conftest import gnubg_match_dump, needs_gnubg, run_cli
+from conftest import gnubg_match_dump, needs_gnubg, run_cli_inprocess as run_cli
 from gnubg_blunder.met import default_met
 from gnubg_blunder.metrics.biases import bias, signed_interval, verdict
 
