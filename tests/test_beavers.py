@@ -18,7 +18,7 @@ import re
 
 import pytest
 
-from conftest import gnubg_match_dump, needs_gnubg, run_cli
+from conftest import gnubg_match_dump, needs_gnubg, run_cli_inprocess as run_cli
 
 pytestmark = needs_gnubg
 

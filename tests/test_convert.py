@@ -21,7 +21,8 @@ from collections import Counter
 
 import pytest
 
-from conftest import DATA, FIXTURES, needs_gnubg, run_cli
+from conftest import DATA, FIXTURES, needs_gnubg, run_cli_inprocess as run_cli
+from conftest import run_cli as run_cli_subprocess
 from gnubg_blunder import __version__
 from gnubg_blunder.default_plugins.convert_command import ConvertError, read_match_file
 from gnubg_blunder.exporters import ExportError, mat_text, sgf_text, write_mat, write_sgf
@@ -458,7 +459,7 @@ def test_open_xg_in_gnubg(tmp_path, gnubg_views, shared_data):
     (home / ".gnubg" / "gnubgrc").write_text("set sound enable off\n")
     env = dict(os.environ, HOME=str(home), GNUBG_BLUNDER_NO_PLUGINS="1")
     env.pop("GNUBG_BLUNDER_DB", None)
-    run_cli("install-gnubg", env=env)
+    run_cli_subprocess("install-gnubg", env=env)  # a whole environment: a real process
     session = "\n".join([
         f'>bdb.open_xg("{SQUIRE_XG}")',
         '>import gnubg; i = gnubg.match(0,0,0,0)["match-info"]; '

@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from conftest import gnubg_match_dump, needs_gnubg, run_cli
+from conftest import gnubg_match_dump, needs_gnubg, run_cli_inprocess as run_cli
 
 pytestmark = needs_gnubg
 

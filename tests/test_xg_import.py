@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from conftest import run_cli
+from conftest import run_cli_inprocess as run_cli
 from gnubg_blunder.importers.build import depth_rank
 from gnubg_blunder.importers.xg import read_match, xg_depth_label
 
