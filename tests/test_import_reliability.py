@@ -72,32 +72,60 @@ class Run:
                 f"stdout={self.stdout!r},\nstderr={self.stderr!r})")
 
 
+# A process forked from pytest inherits pytest's peak resident memory in its
+# ``ru_maxrss`` (Linux keeps the larger of the two across exec), and pytest
+# grows as the suite runs in-process commands.  So the command is started by
+# a small launcher, whose own memory is small when it spawns it; the launcher
+# passes on the child's peak memory (on the pipe whose fd is its first
+# argument) and its exit (a signal as that signal).
+LAUNCHER = """\
+import os, signal, sys
+fd = int(sys.argv[1])
+os.set_inheritable(fd, False)
+pid = os.posix_spawnp(sys.argv[2], sys.argv[2:], os.environ)
+_, status, usage = os.wait4(pid, 0)
+os.write(fd, str(usage.ru_maxrss).encode())
+code = os.waitstatus_to_exitcode(status)
+if code < 0:
+    signal.signal(-code, signal.SIG_DFL)
+    os.kill(os.getpid(), -code)
+sys.exit(code)
+"""
+
+
 def measured(args, env=None, timeout=60.0, user=None, cwd=None) -> Run:
     """Run a real process; its exit status, output, wall time and peak
-    resident memory (``wait4``).  Killed (status -9) after ``timeout`` s."""
+    resident memory (``wait4``, through :data:`LAUNCHER`).  Killed (status
+    -9) after ``timeout`` s."""
     e = dict(os.environ, GNUBG_BLUNDER_NO_PLUGINS="1")
     e.update(env or {})
     cmd = [os.fsencode(a) if isinstance(a, (str, Path)) else a for a in args]
     if user:
         cmd = [b"setpriv", b"--reuid=nobody", b"--regid=nogroup", b"--clear-groups"] + cmd
+    read_rss, write_rss = os.pipe()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.monotonic()
-        p = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=e, cwd=cwd)
+        p = subprocess.Popen([sys.executable, "-c", LAUNCHER, str(write_rss), *cmd], stdout=out, stderr=err,
+                             stdin=subprocess.DEVNULL, env=e, cwd=cwd, pass_fds=(write_rss,),
+                             start_new_session=True)
+        os.close(write_rss)
         while True:
-            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+            pid, status, _usage = os.wait4(p.pid, os.WNOHANG)
             if pid:
                 break
             if time.monotonic() - start > timeout:
-                os.kill(p.pid, signal.SIGKILL)
-                pid, status, usage = os.wait4(p.pid, 0)
+                os.killpg(p.pid, signal.SIGKILL)
+                pid, status, _usage = os.wait4(p.pid, 0)
                 break
             time.sleep(0.01)
         seconds = time.monotonic() - start
         p.returncode = os.waitstatus_to_exitcode(status)
+        with os.fdopen(read_rss, "rb") as fh:
+            rss = fh.read()
         out.seek(0)
         err.seek(0)
         return Run(p.returncode, out.read().decode("utf-8", "backslashreplace"),
-                   err.read().decode("utf-8", "backslashreplace"), seconds, usage.ru_maxrss)
+                   err.read().decode("utf-8", "backslashreplace"), seconds, int(rss) if rss else 0)
 
 
 def gnubg_blunder(db, *args, **kw) -> Run:
