@@ -415,11 +415,15 @@ def migrate(conn: sqlite3.Connection, path: Optional[str] = None, report: Option
     ``COMMIT``.  The connection's own transaction handling is set aside
     meanwhile (SQLite DDL is transactional only in explicit transactions).
 
-    Before the first step this process makes on a database that holds
-    matches: ``PRAGMA quick_check`` (a damaged file is not upgraded: one line
-    naming ``gnubg-blunder check``), then, when ``path`` is a file, a copy of
-    it beside it with SQLite's backup API, ``NAME.v<old>-backup.db``, said in
-    one line through ``report``."""
+    Before the first step of an upgrade of a database that holds matches:
+    ``PRAGMA quick_check`` (a damaged file is not upgraded: one line naming
+    ``gnubg-blunder check``), then, when ``path`` is a file, a copy of it
+    beside it with SQLite's backup API, ``NAME.v<old>-backup.db``, said in
+    one line through ``report``.  One backup an upgrade, not one a process:
+    the upgrade's first step writes ``upgrade_from`` in ``meta`` and its last
+    step removes it, so a process that opens the file between two steps of
+    another's upgrade (or after a crash in the middle of one) goes on from
+    there without a copy of a half-upgraded file."""
     found = current_version(conn)
     _refuse_newer(found)
     if found == SCHEMA_VERSION:
@@ -439,7 +443,8 @@ def migrate(conn: sqlite3.Connection, path: Optional[str] = None, report: Option
                     conn.execute("COMMIT")
                     first_step = False
                     continue
-                if first_step and now == found and now > 0 and _holds_matches(conn):
+                upgrading = now > 0 and _upgrade_from(conn) is not None
+                if first_step and now == found and now > 0 and not upgrading and _holds_matches(conn):
                     _quick_check(conn, now)
                     if path:
                         _backup(conn, path, now, report)
@@ -450,6 +455,10 @@ def migrate(conn: sqlite3.Connection, path: Optional[str] = None, report: Option
                     "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
                     (str(version),),
                 )
+                if version == SCHEMA_VERSION:
+                    conn.execute("DELETE FROM meta WHERE key = 'upgrade_from'")
+                elif now > 0 and not upgrading:
+                    conn.execute("INSERT INTO meta(key, value) VALUES('upgrade_from', ?)", (str(now),))
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:
@@ -461,6 +470,12 @@ def migrate(conn: sqlite3.Connection, path: Optional[str] = None, report: Option
     finally:
         conn.isolation_level = level
     return found
+
+
+def _upgrade_from(conn: sqlite3.Connection) -> Optional[str]:
+    """The version an unfinished upgrade started from (see :func:`migrate`)."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'upgrade_from'").fetchone()
+    return row[0] if row else None
 
 
 def _run_step(conn: sqlite3.Connection, step) -> None:
