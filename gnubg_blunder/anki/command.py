@@ -44,10 +44,32 @@ def _writable(store, what: str) -> None:
         raise UserError(f"the database cannot record {what}: {store.read_only_reason}")
 
 
-def _export(args, ctx) -> int:
+def export_notes(scope, out: str, criteria: dict, limit: int = 0, row_ids=None):
+    """Write the notes of the decisions ``criteria`` picks in ``scope``
+    (``row_ids``: only those decisions, e.g. those behind `errors`' rows)
+    to ``out`` and record them; (notes made, time) — no note: no file."""
     from ..store import anki_notes
-    from ..views.formatting import scope_text, to_json
     from . import DECK_NAME, apkg, notes
+
+    picked = notes.pick_decisions(scope, criteria, limit, row_ids=row_ids)
+    made = [{"key": k, "fields": notes.fields(k, r, row), "tags": notes.tags(r), "position_id": row["position_id"],
+             "decision_id": row["id"]} for k, r, row in picked]
+    if not made:
+        return [], None
+    try:
+        guids = apkg.write(out, made)
+    except OSError as exc:
+        raise UserError(f"{out}: {exc.strerror or exc}") from None
+    at = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    for n, g in zip(made, guids):
+        n["guid"], n["note_key"] = g, n["key"]
+    anki_notes.record_notes(scope.store, made, DECK_NAME, at)
+    return made, at
+
+
+def _export(args, ctx) -> int:
+    from ..views.formatting import scope_text, to_json
+    from . import DECK_NAME
 
     if not args.out.endswith(".apkg"):
         raise UserError(f"{args.out}: give a file name ending in .apkg")
@@ -61,23 +83,13 @@ def _export(args, ctx) -> int:
         "tag": args.tag.lstrip("#") if args.tag else None, "kind": args.kind,
     }
     try:
-        picked = notes.pick_decisions(scope, criteria, args.limit)
+        made, at = export_notes(scope, args.out, criteria, args.limit)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    made = [{"key": k, "fields": notes.fields(k, r, row), "tags": notes.tags(r), "position_id": row["position_id"],
-             "decision_id": row["id"]} for k, r, row in picked]
     if not made:
         ctx.print(to_json({"filter": scope.filter_json, "out": args.out, "notes": []}) if args.format == "json"
                   else f"Scope: {scope_text(scope.filter_json)}\nNo decision to export: no file written.")
         return 1
-    try:
-        guids = apkg.write(args.out, made)
-    except OSError as exc:
-        raise UserError(f"{args.out}: {exc.strerror or exc}") from None
-    at = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-    for n, g in zip(made, guids):
-        n["guid"], n["note_key"] = g, n["key"]
-    anki_notes.record_notes(scope.store, made, DECK_NAME, at)
     if args.format == "json":
         ctx.print(to_json({"filter": scope.filter_json, "out": args.out, "deck": DECK_NAME, "exported_at": at,
                            "notes": [{"guid": n["guid"], "key": n["key"], "position_id": n["position_id"],

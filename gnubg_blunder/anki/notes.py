@@ -64,15 +64,18 @@ def note_key(row: dict, length: int) -> Optional[str]:
     return f"{row['position_id']}|{q}|cube {row.get('cube_value') or 1} {_owner(row)}|{_score(row, length)}"
 
 
-def pick_decisions(scope, criteria: dict, limit: int = 0) -> list:
+def pick_decisions(scope, criteria: dict, limit: int = 0, row_ids=None) -> list:
     """The notes' decisions: [(key, record, row)] costliest key first (the
     cost of the costliest decision the criteria picked at that key), at most
-    ``limit`` keys (0 = all); ``record`` is the drill-down record of the
+    ``limit`` keys (0 = all), only the decisions ``row_ids`` when given; ``record`` is the drill-down record of the
     player's most recent play at the key (``decision_records``: the cost as
     the metrics give it), ``row`` its stored row (moves, candidates)."""
     sel, flt, thresholds = scope.selection, scope.filter, scope.thresholds
     dec = sel.decisions
-    chosen = cost_order(sel, np.nonzero(pick(sel, thresholds, flt.decision_type, **criteria))[0])
+    mask = pick(sel, thresholds, flt.decision_type, **criteria)
+    if row_ids is not None:
+        mask = mask & np.isin(dec.row_id, np.asarray(list(row_ids), dtype=np.int64))
+    chosen = cost_order(sel, np.nonzero(mask)[0])
     if not len(chosen):
         return []
     positions = np.unique(dec.position[chosen])

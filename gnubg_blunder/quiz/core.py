@@ -176,10 +176,13 @@ def load_items(store, sel, indices) -> list:
 
 
 def choose(store, flt, thresholds, count: int = DEFAULT_COUNT, seed=None, plan_top: int = 0,
-           errors_only: bool = True) -> list:
-    """The questions of a quiz over the filter ``flt`` (see :func:`pool_mask`)."""
+           errors_only: bool = True, row_ids=None) -> list:
+    """The questions of a quiz over the filter ``flt`` (see :func:`pool_mask`);
+    ``row_ids``: only those decisions (e.g. those behind `errors`' rows)."""
     sel = store.select(flt)
     mask = pool_mask(sel, flt, thresholds, errors_only=errors_only, plan_top=plan_top)
+    if row_ids is not None and len(mask):
+        mask &= np.isin(sel.decisions.row_id, np.asarray(list(row_ids), dtype=np.int64))
     if not mask.any():
         what = "counted error" if errors_only or plan_top else "counted decision"
         raise QuizError(f"no {what} in this selection to ask (widen the filter"

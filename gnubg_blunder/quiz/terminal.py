@@ -63,11 +63,15 @@ def run(args, ctx) -> int:
     from ..views.formatting import safe_text
 
     who = f"player {safe_text(flt.player)}" if flt.player else "both sides"
+    return ask(ctx, scope.store, items, who)
+
+
+def ask(ctx, store, items: list, who: str) -> int:
+    """Ask ``items`` at the terminal, grade and record each answer."""
     ctx.print(f"Quiz: {len(items)} question{'s' if len(items) != 1 else ''} ({who}). "
               "Answer with a move (13/7 8/7, 8/5*/4, bar/22, 6/off) or a cube action "
               "(double, no double, take, pass); q quits.")
     session = Session()
-    store = scope.store
     for k, item in enumerate(items, 1):
         ctx.print("")
         ctx.print(question_text(item, k, len(items)))

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..commands import View
+from ..commands import Scope, UserError, View
 from ..metrics.vocabulary import metric as metric_named
 from ..units import mpt
-from .formatting import DASH, Table, num, percent, table, scope_text, table_html
+from .formatting import DASH, Table, num, percent, safe_text, table, scope_text, table_html
 
 # how this view reads each metric (the metric's own words: metrics/vocabulary.py)
 METRIC_NOTES = {
@@ -233,13 +233,55 @@ def compute(scope) -> dict:
         from .collections import file_listed_errors
 
         obj["filed"] = file_listed_errors(scope, scope.args.to_collection)
+    if getattr(scope.args, "deck", None):  # the rows' action: an Anki deck of their decisions (docs/anki.md)
+        obj["deck"] = _deck(scope, scope.args.deck)
     return obj
+
+
+def _listed_row_ids(scope) -> list:
+    from .collections import errors_listed_pairs
+
+    return [d for _p, d in errors_listed_pairs(scope)]
+
+
+def _deck(scope, out: str) -> dict:
+    """``errors --deck OUT.apkg``: anki/command.py's export over the
+    decisions behind the rows (one note per decision key)."""
+    from ..anki.command import export_notes
+
+    if not out.endswith(".apkg"):
+        raise UserError(f"{out}: give a file name ending in .apkg")
+    if getattr(scope.store, "read_only", False):
+        raise UserError(f"the database cannot record the notes exported: {scope.store.read_only_reason}")
+    criteria = {"severity": "errors", "phase": None, "game_plan": None, "theme": None, "tag": None, "kind": None}
+    made, at = export_notes(scope, out, criteria, row_ids=_listed_row_ids(scope))
+    return {"out": out if made else None, "notes": len(made), "exported_at": at}
+
+
+def _quiz(scope) -> int:
+    """``errors --quiz``: the terminal quiz (quiz/terminal.py) over the
+    decisions behind the rows."""
+    from ..quiz.core import DEFAULT_COUNT, QuizError, choose
+    from ..quiz.terminal import ask
+    from .formatting import safe_text
+
+    try:
+        items = choose(scope.store, scope.filter, scope.thresholds, count=DEFAULT_COUNT,
+                       row_ids=_listed_row_ids(scope))
+    except QuizError as exc:
+        raise UserError(str(exc)) from None
+    who = f"player {safe_text(scope.filter.player)}" if scope.filter.player else "both sides"
+    return ask(scope.ctx, scope.store, items, who)
 
 
 def _options(p):
     p.add_argument("--to-collection", metavar="NAME",
                    help="file the positions of the errors of the recurring-error rows into collection NAME "
                         "(made when new; docs/collections.md)")
+    p.add_argument("--deck", metavar="OUT.apkg",
+                   help="write the decisions behind the recurring-error rows as an Anki deck (docs/anki.md)")
+    p.add_argument("--quiz", action="store_true",
+                   help="after the table, the terminal quiz over the decisions behind those rows (docs/quiz.md)")
 
 
 def _text(obj: dict) -> str:
@@ -248,9 +290,30 @@ def _text(obj: dict) -> str:
         from .collections import filed_text
 
         text += "\n\n" + filed_text(obj["filed"])
+    if obj.get("deck"):
+        d = obj["deck"]
+        wrote = (f"Wrote {d['notes']} note{'s' if d['notes'] != 1 else ''} (one per decision key of the errors of "
+                 f"the rows above) to {safe_text(d['out'], None)}: import it in Anki (File > Import)")
+        text += "\n\n" + (wrote if d["notes"] else "No decision behind the rows above: no deck written.")
     return text
 
 
-VIEW = View("errors", "where the errors come from: recurring errors, cube actions and directions, checker vs "
+class ErrorsView(View):
+    """The view, then ``--quiz``: the quiz over the rows' decisions."""
+
+    def run(self, args, ctx) -> int:
+        if getattr(args, "quiz", False) and ctx.inside_gnubg:
+            raise UserError('inside gnubg the quiz is bdb.quiz("OPTIONS"), answered with bdb.answer("13/7 8/7")')
+        scope = Scope(args, ctx)
+        obj = self.compute(scope)
+        obj.setdefault("filter", scope.filter_json)
+        ctx.print(self.render(obj, getattr(args, "format", "text")))
+        if getattr(args, "quiz", False):
+            ctx.print("")
+            return _quiz(scope)
+        return 0
+
+
+VIEW = ErrorsView("errors", "where the errors come from: recurring errors, cube actions and directions, checker vs "
             "cube, error sizes", compute, _text, table=errors_table, html=errors_html, options=_options,
             metric=True)

@@ -110,6 +110,8 @@ def plan_text(obj: dict) -> str:
         lines.append(table([_row(k if ranked else DASH, fam) for k, fam in enumerate(rows, 1)], HEADERS, "rlrrrl"))
         lines.append("Lists of their decisions:")
         lines += [f"  {safe_text(fam['family'], None)}: {safe_text(list_command(fam['family'], f), None)}" for fam in rows]
+        lines.append('Actions for a family F: `quiz --family F`, `anki export --family F --errors OUT.apkg`, '
+                     '`collection add NAME --from-plan F`')
     if not obj["families"]:
         lines += ["", "No themed error in this scope: no family."]
     lines += ["", outside_text(obj["outside"])]
