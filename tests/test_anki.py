@@ -209,3 +209,31 @@ def test_a_note_shows_the_most_recent_play_at_its_key(db_copy, cli, tmp_path):
     con = sqlite3.connect(db_copy)
     assert con.execute("SELECT decision_id FROM anki_notes WHERE note_key = ?", (key,)).fetchone() == (3,)
     con.close()
+
+
+def test_retention_counts_the_reviews_of_learned_cards_answered_in_anki(store_db, cli, tmp_path):
+    """Four cards learned in Anki (answered Easy: a "learn" review each,
+    then made due today: a "manual" entry each, no answer), then reviewed Again, Hard, Good, Easy ("review"
+    entries of learned cards): after `anki sync`, the training view's
+    retention of this week is the share graded Hard or better, by hand
+    3 / 4 = 0.75 over 4 reviews; the four learn reviews are not counted."""
+    _export(cli, store_db, tmp_path / "r.apkg", "--errors", "--limit", "4")
+    col_path = tmp_path / "profile" / "collection.anki2"
+    col_path.parent.mkdir()
+    _import(col_path, tmp_path / "r.apkg")
+    col = Collection(str(col_path))
+    try:
+        col.decks.select(col.decks.id_for_name(DECK_NAME))
+        for _ in range(4):
+            col.sched.answerCard(col.sched.getCard(), 4)  # Easy: graduated
+        col.sched.set_due_date(list(col.find_cards("deck:current")), "0")
+        for ease in (1, 2, 3, 4):
+            col.sched.answerCard(col.sched.getCard(), ease)
+        types = col.db.list("SELECT type FROM revlog ORDER BY id")
+    finally:
+        col.close()
+    assert types == [0] * 4 + [4] * 4 + [1] * 4  # learn ×4, the due dates set (manual: no answer), review ×4
+    cli("anki", "sync", str(col_path), db=store_db)
+    windows = json.loads(cli("--no-config", "training", "--format", "json", db=store_db).stdout)["windows"]
+    (week,) = [w for w in windows if w["anki_reviews"]]
+    assert (week["anki_reviews"], week["anki_retention"]) == (4, pytest.approx(0.75))
