@@ -343,6 +343,19 @@ def test_the_report_renders_the_sections(study_db, cli, tmp_path):
     assert "<svg" in html[start:html.index("</section>", start)]
     assert 'id="study-card"' in html
     assert "<script" not in html.lower() and not re.search(r"\bon[a-z]+\s*=", html, re.IGNORECASE)
+    # as a real browser builds it: the practice sections and the study sections, their charts inline
+    from test_report import CHROMIUM, CHROMIUM_FLAGS
+
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    import subprocess
+
+    dom = subprocess.run([CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom",
+                          path.as_uri()], capture_output=True, text=True, timeout=120).stdout
+    for ident in ("study", "training", "study-vs-play", "plan", "references"):
+        assert f'<section id="{ident}">' in dom, ident
+    start = dom.index('<section id="study">')
+    assert "<svg" in dom[start:dom.index("</section>", start)] and "A change, not an effect" in dom
 
 
 @pytest.mark.parametrize("args", [("progress-study",), ("training",), ("training", "--by", "month"),
