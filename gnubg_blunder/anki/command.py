@@ -7,8 +7,7 @@ import datetime as _dt
 from collections import Counter
 
 from ..commands import Command, Scope, UserError, add_filter_arguments, add_format
-
-KINDS = ("checker", "nodouble", "double", "take", "pass")
+from ..views.positions import add_decision_criteria
 
 
 def _configure(p):
@@ -17,14 +16,7 @@ def _configure(p):
                         description="Write the filter's decisions as an Anki deck: one note per decision key "
                         "(position, dice or cube question, cube, score), updated by a later export. docs/anki.md")
     ex.add_argument("out", metavar="OUT.apkg", help="the Anki package to write")
-    sev = ex.add_mutually_exclusive_group()
-    sev.add_argument("--errors", action="store_true", help="errors only (e ≥ the error threshold)")
-    sev.add_argument("--blunders", action="store_true", help="blunders only (e ≥ the blunder threshold)")
-    ex.add_argument("--phase", metavar="PHASE", help="opening, middle game, race or bear-off")
-    ex.add_argument("--game-plan", metavar="PLAN", help="a game plan (e.g. \"holding game\", race, blitz)")
-    ex.add_argument("--theme", metavar="THEME", help="an error theme (e.g. \"too many blots\")")
-    ex.add_argument("--tag", metavar="WORD", help="decisions whose comment holds #WORD")
-    ex.add_argument("--kind", choices=KINDS, help="one kind of decision")
+    add_decision_criteria(ex)
     ex.add_argument("--limit", type=int, default=0, metavar="N",
                     help="at most N notes, costliest first (default 0: all)")
     add_filter_arguments(ex)

@@ -176,7 +176,10 @@ def listing(scope, criteria: dict, limit: int, order: str = "cost") -> dict:
     return obj
 
 
-def _options(p):
+def add_decision_criteria(p) -> None:
+    """The options that pick decisions within the filter: ``positions``'
+    own, and those of every command that works on its decisions (``anki
+    export``)."""
     sev = p.add_mutually_exclusive_group()
     sev.add_argument("--errors", action="store_true", help="errors only (e ≥ the error threshold)")
     sev.add_argument("--blunders", action="store_true", help="blunders only (e ≥ the blunder threshold)")
@@ -185,6 +188,10 @@ def _options(p):
     p.add_argument("--theme", metavar="THEME", help="an error theme (e.g. \"too many blots\", \"missed double\")")
     p.add_argument("--tag", metavar="WORD", help="decisions whose comment holds #WORD")
     p.add_argument("--kind", choices=KINDS, help="one kind of decision")
+
+
+def _options(p):
+    add_decision_criteria(p)
     p.add_argument("--limit", default=str(DEFAULT_LIMIT), metavar="N",
                    help=f"at most N decisions, costliest first (default {DEFAULT_LIMIT}; 0 = all)")
 
