@@ -48,22 +48,6 @@ def lean_selection(scope):
     return scope.rows(R.error_rows(scope.thresholds))
 
 
-def studied_positions(store, sel) -> dict:
-    """{position ID: [why]} of the positions already studied: the store's
-    (study actions, comments in the imported files), else the comments of
-    the selection."""
-    found = getattr(store, "studied_positions", None)
-    if found is not None:
-        return found()
-    out: dict = {}
-    dec = sel.decisions
-    for k in np.nonzero([bool(c) for c in dec.comment])[0] if len(dec) else []:
-        p = int(dec.position[k])
-        if 0 <= p < len(sel.positions):
-            out.setdefault(sel.positions[p], []).append("comment")
-    return out
-
-
 def second_costs(store, sel, rows: np.ndarray) -> np.ndarray:
     """The cost of the second choice (EMG) of each decision of ``rows``: the
     cube's other option from the arrays, a checker play's second candidate
@@ -72,17 +56,7 @@ def second_costs(store, sel, rows: np.ndarray) -> np.ndarray:
     checker = np.nonzero(sel.decisions.kind[rows] == R.K_CHECKER)[0]
     if len(checker):
         ids = sel.decisions.row_id[rows[checker]]
-        found = getattr(store, "second_costs", None)
-        if found is not None:
-            costs = found([int(i) for i in ids])
-        else:  # the full rows (slower: whole candidate lists)
-            import json
-
-            costs = {}
-            for r in store.decision_rows([int(i) for i in ids]):
-                cands = json.loads(r["candidates"]) if r.get("candidates") else []
-                if len(cands) >= 2 and cands[0].get("equity") is not None and cands[1].get("equity") is not None:
-                    costs[r["id"]] = max(0.0, cands[0]["equity"] - cands[1]["equity"])
+        costs = store.second_costs([int(i) for i in ids])
         out[checker] = [costs.get(int(i), np.nan) for i in ids]
     return out
 
@@ -91,9 +65,8 @@ def lesson_flags(store, sel, cands, thresholds) -> tuple:
     """(narrow, unstable, confirmed): bool per candidate."""
     narrow_row = R.narrow_rows(second_costs(store, sel, cands.rows), thresholds)
     narrow = R.group_flags(cands, narrow_row, "all")
-    found = getattr(store, "position_analyses", None)
     row_ids = sel.decisions.row_id[cands.rows] if len(cands) else np.zeros(0, np.int64)
-    analyses = found(sorted(set(cands.position_ids)), row_ids.tolist()) if (found is not None and len(cands)) else {}
+    analyses = store.position_analyses(sorted(set(cands.position_ids)), row_ids.tolist()) if len(cands) else {}
     unstable_ids, confirmed_ids = R.stability(analyses, row_ids)
     unstable = R.group_flags(cands, np.isin(row_ids, list(unstable_ids)), "any")
     confirmed = R.group_flags(cands, np.isin(row_ids, list(confirmed_ids)), "any")
@@ -114,7 +87,7 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
     ``score`` (cube), ``factor`` (c), ``excess`` (its own), ``covered_excess``,
     ``confirmed``, ``board``), and the counts behind them."""
     cands = R.candidates(sel, thresholds, decision_type)
-    studied = studied_positions(store, sel)
+    studied = store.studied_positions()  # study actions, comments, cards, collections
     narrow, unstable, confirmed = lesson_flags(store, sel, cands, thresholds)
     res = R.choose(cands, narrow=narrow, unstable=unstable, confirmed=confirmed, studied=studied, limit=limit)
     excess_by_row = dict(zip(cands.rows.tolist(), cands.row_excess.tolist()))
