@@ -35,8 +35,8 @@ from ..units import micro
 from .arrays import LABEL_CODES, Selection
 from .breakdowns import score_keys
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, counted, kind_mask
+from .intervals import Z95, side_of_zero
 
-Z95 = 1.96
 MIN_DECISIONS = 20  # a verdict needs this many decisions
 
 TOO_MUCH, TOO_LITTLE, BALANCED, INSUFFICIENT = "too much", "too little", "balanced", "insufficient"
@@ -67,11 +67,7 @@ def verdict(n: int, ci: Optional[list]) -> str:
     ``MIN_DECISIONS`` decisions, else "insufficient"."""
     if n < MIN_DECISIONS or ci is None:
         return INSUFFICIENT
-    if ci[0] > 0:
-        return TOO_MUCH
-    if ci[1] < 0:
-        return TOO_LITTLE
-    return BALANCED
+    return side_of_zero(ci, TOO_MUCH, TOO_LITTLE, BALANCED)
 
 
 def bias(x: np.ndarray, error: np.ndarray) -> dict:

@@ -47,3 +47,14 @@ def sum_interval(unit_values, scale: float = 1.0) -> Optional[tuple]:
     total = v.sum()
     half = Z95 * math.sqrt(var)
     return (float(max(0.0, total - half) * scale), float((total + half) * scale))
+
+
+def side_of_zero(ci, above: str, below: str, across: str) -> str:
+    """The verdict of an interval against 0 (SPEC §11, §12, §13 all read it
+    so): ``above`` when its lower bound is > 0, ``below`` when its upper
+    bound is < 0, else ``across``."""
+    if ci[0] > 0:
+        return above
+    if ci[1] < 0:
+        return below
+    return across

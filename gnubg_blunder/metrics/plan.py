@@ -51,6 +51,7 @@ import numpy as np
 
 from ..labels import ALL_GAME_PLANS, CHECKER_THEMES, CUBE_THEMES, THEMES
 from .arrays import LABEL_CODES, Selection
+from .intervals import Z95
 from .counting import K_CHECKER, Thresholds, counted, kind_mask
 from .kernel import difficulty_mwc_of, money_matches
 
@@ -59,7 +60,6 @@ CHECKER, CUBE = "checker", "cube"
 NATURES = (CHECKER, CUBE)
 NATURE_THEMES = {CHECKER: tuple(CHECKER_THEMES), CUBE: tuple(CUBE_THEMES)}
 MIN_QUANTIFIED = 5  # SPEC §9: in the plan from 5 quantified members
-Z95 = 1.96
 IN_PLAN, TO_CONFIRM = "plan", "to confirm"
 
 # every possible family, in code order: game plan, then nature, then theme

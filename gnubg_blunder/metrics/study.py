@@ -35,6 +35,7 @@ import numpy as np
 from ..labels import ALL_GAME_PLANS
 from .arrays import LABEL_CODES, Selection
 from .counting import K_CHECKER, Thresholds
+from .intervals import side_of_zero
 from .kernel import mwc_loss_of, rate
 from .plan import FAMILIES, FAMILY_INDEX, FAMILY_NAMES, NATURE_THEMES, Z95, family_codes, family_name, plan_mask
 
@@ -137,11 +138,7 @@ def verdict_of(n_b: int, n_a: int, ci) -> str:
     when the lower bound of Δ > 0; regressing when its upper bound < 0."""
     if n_b < MIN_DECISIONS or n_a < MIN_DECISIONS or ci is None:
         return INSUFFICIENT
-    if ci[0] > 0:
-        return IMPROVING
-    if ci[1] < 0:
-        return REGRESSING
-    return UNDETERMINED
+    return side_of_zero(ci, IMPROVING, REGRESSING, UNDETERMINED)
 
 
 def match_days(sel: Selection) -> np.ndarray:

@@ -39,7 +39,7 @@ import numpy as np
 from . import kernel
 from .arrays import Selection
 from .counting import Thresholds, counted, kind_mask
-from .intervals import Z95
+from .intervals import Z95, side_of_zero
 from .progression import _side_counts, side_names, tournament_player
 
 USUAL_DAYS = 365
@@ -133,14 +133,7 @@ def compare(t_value, t_ci, t_n: int, u_value, u_ci, u_n: int, usual_ok: bool = T
         why.append(f"under {MIN_DECISIONS} decisions on a side")
     if t_ci is None or u_ci is None:
         why.append("no interval on a side")
-    if why or ci is None:
-        verdict = INSUFFICIENT
-    elif ci[0] > 0:
-        verdict = WORSE
-    elif ci[1] < 0:
-        verdict = BETTER
-    else:
-        verdict = AS_USUAL
+    verdict = INSUFFICIENT if why or ci is None else side_of_zero(ci, WORSE, BETTER, AS_USUAL)
     return {"delta": delta, "sigma": sigma, "delta_ci": ci, "verdict": verdict, "why": "; ".join(why) or None}
 
 
