@@ -9,7 +9,6 @@ selects decisions and hands arrays to :mod:`gnubg_blunder.metrics`.
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
 import json
 import os
 import sqlite3
@@ -24,11 +23,12 @@ from typing import Optional
 import numpy as np
 
 from ..filters import Filter
-from ..importers.files import stored_path
 from ..metrics.arrays import BLOT_COLUMNS, KIND_CODES, LABELS, DecisionArrays, MatchInfo, RollArrays, Selection
 from ..metrics.difficulty import difficulties
 from ..model import Match, match_identity
 from .check import CHECK_HINT, DamagedDatabase, refuses_damage
+from .insert import insert_analysis, insert_decisions
+from .insert import utc_now as _now
 from .schema import StoreError, migrate
 
 # The packed-array cache's format: bump when the columns change.  2: the dice
@@ -195,10 +195,6 @@ def _wal_frames(path: Path) -> bool:
         return os.path.getsize(str(path) + "-wal") > 0
     except OSError:
         return False
-
-
-def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 
 class SQLiteStore:
@@ -464,62 +460,10 @@ class SQLiteStore:
             self.set_meta("labels_version", LABELS_VERSION)
 
     def _insert_analysis(self, match_id: int, match: Match) -> int:
-        a = match.analysis
-        cur = self.conn.execute(
-            """INSERT INTO analyses(match_id, source, source_path, source_player0, source_player1,
-               engine, engine_version, depth, depth_label, met, met_assumed, imported_at)
-               VALUES (?,?,?,?,?,?,?,?,?,?,?,?)""",
-            (
-                match_id, match.source, stored_path(match.source_path), match.players[0], match.players[1],
-                a.engine, a.engine_version, a.depth, a.depth_label, a.met, int(a.met_assumed), _now(),
-            ),
-        )
-        return cur.lastrowid
+        return insert_analysis(self.conn, match_id, match)
 
     def _insert_decisions(self, analysis_id: int, match: Match) -> None:
-        cols = ("analysis_id, game, seq, player, kind, position_id, cube_value, cube_owner, score_self, "
-                "score_opp, crawford, dice1, dice2, played_move, best_move, error, mwc_per_emg, nd, dt, dp, "
-                "n_legal, n_candidates, equity_spread, played_index, xg_counted, beaver_take, gnubg_dead_cube, "
-                "depth, comment, duration, phase, game_plan, theme, difficulty, difficulty_truncated")
-        sql = f"INSERT INTO decisions({cols}) VALUES ({','.join('?' * (cols.count(',') + 1))})"
-        decisions = list(match.decisions())
-        hard = difficulties([{
-            "kind": d.kind, "error": d.error, "n_legal": d.n_legal, "n_candidates": d.n_candidates,
-            "equity_spread": d.equity_spread, "xg_counted": d.xg_counted, "nd": d.nd, "dt": d.dt, "dp": d.dp,
-            "beaver_take": d.beaver_take, "equities": [c.equity for c in d.candidates],
-        } for d in decisions])
-        self.conn.executemany(sql, [(
-            analysis_id, d.game, d.seq, d.player, d.kind, d.position_id, d.cube_value,
-            d.cube_owner, d.score_self, d.score_opp, int(d.crawford),
-            d.dice[0] if d.dice else None, d.dice[1] if d.dice else None,
-            d.played_move, d.best_move, d.error, d.mwc_per_emg, d.nd, d.dt, d.dp,
-            d.n_legal, d.n_candidates, d.equity_spread, d.played_index,
-            None if d.xg_counted is None else int(d.xg_counted), int(d.beaver_take),
-            int(d.gnubg_dead_cube), d.depth, d.comment, d.duration,
-            d.phase, d.game_plan, d.theme, hard_d, hard_truncated,
-        ) for d, (hard_d, hard_truncated) in zip(decisions, hard)])
-        # Inside this transaction the new rows took consecutive ids ending at
-        # the largest one: each decision's id, for its candidate list.
-        last = self.conn.execute("SELECT MAX(id) FROM decisions").fetchone()[0] or 0
-        first = last - len(decisions) + 1
-        cands_rows = [
-            (first + k, json.dumps([
-                {"move": c.move, "equity": c.equity, "position_id": c.position_id,
-                 "probs": list(c.probs) if c.probs else None, "depth": c.depth}
-                for c in d.candidates
-            ]))
-            for k, d in enumerate(decisions) if d.candidates
-        ]
-        self.conn.executemany("INSERT INTO decision_candidates(decision_id, candidates) VALUES (?, ?)", cands_rows)
-        self.conn.executemany(
-            """INSERT INTO rolls(analysis_id, game, seq, player, dice1, dice2, position_id,
-               position_after, cube_value, luck, mwc_per_emg) VALUES (?,?,?,?,?,?,?,?,?,?,?)""",
-            [
-                (analysis_id, r.game, r.seq, r.player, r.dice[0], r.dice[1], r.position_id,
-                 r.position_after, r.cube_value, r.luck, r.mwc_per_emg)
-                for r in match.rolls()
-            ],
-        )
+        insert_decisions(self.conn, analysis_id, match)
 
     # -- reading -------------------------------------------------------------
     def _analyses_by_match(self) -> dict:
