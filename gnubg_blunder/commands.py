@@ -25,8 +25,6 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable, Optional, TextIO
 
-from .store.schema import StoreError
-
 
 class UserError(Exception):
     """A mistake of the user's (bad option, missing file): one line, no traceback."""
@@ -100,18 +98,42 @@ def get_registry(pm=None) -> Registry:
     return reg
 
 
-def build_parser(registry: Registry) -> argparse.ArgumentParser:
-    parser = _Parser(prog="gnubg-blunder", description="Statistics across every analysed backgammon match.")
+def _global_options(parser) -> None:
     parser.add_argument("--db", metavar="PATH", help="database file (default: the user's database; "
                         "GNUBG_BLUNDER_DB overrides)")
     parser.add_argument("--no-config", action="store_true", help="ignore the saved filter")
+
+
+def build_parser(registry: Registry, only=None) -> argparse.ArgumentParser:
+    """The parser of every command.  ``only``: the names of the commands
+    whose arguments are added (default: every command's); the others are
+    listed by their help line alone, which is all ``gnubg-blunder --help``
+    shows of them (``run`` configures the one command it runs: a
+    command's ``configure`` may import what it needs)."""
+    parser = _Parser(prog="gnubg-blunder", description="Statistics across every analysed backgammon match.")
+    _global_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in sorted(registry.commands):
         cmd = registry.commands[name]
         p = sub.add_parser(name, help=cmd.help, description=cmd.help)
-        if cmd.configure:
+        if cmd.configure and (only is None or name in only):
             cmd.configure(p)
     return parser
+
+
+def command_word(argv: list, registry: Registry) -> Optional[str]:
+    """The registered command that ``argv`` names, read past the global
+    options as the full parser reads them (``--db PATH``, abbreviations),
+    or None (none, or not a command: the full parser says so)."""
+    head = _Parser(prog="gnubg-blunder", add_help=False)
+    _global_options(head)
+    head.add_argument("rest", nargs=argparse.REMAINDER)
+    try:
+        known, _unknown = head.parse_known_args(argv)
+    except UserError:
+        return None
+    word = known.rest[0] if known.rest else None
+    return word if word in registry.commands else None
 
 
 def run(argv: list, ctx: Optional[Context] = None) -> int:
@@ -119,7 +141,8 @@ def run(argv: list, ctx: Optional[Context] = None) -> int:
     return 2 (bad usage) or 1."""
     ctx = ctx or Context()
     registry = get_registry()
-    parser = build_parser(registry)
+    word = command_word(argv, registry)
+    parser = build_parser(registry, only=() if word is None else (word,))
     try:
         try:
             with contextlib.redirect_stdout(ctx.out):  # --help goes where the command's output goes
@@ -136,7 +159,9 @@ def run(argv: list, ctx: Optional[Context] = None) -> int:
     except UserError as exc:
         ctx.error(f"error: {exc}")
         return 2
-    except (sqlite3.Error, StoreError) as exc:
+    except Exception as exc:
+        if not is_database_error(exc):
+            raise
         from .store import default_db_path
         from .store.check import CHECK_HINT, DamagedDatabase, is_damage
 
@@ -145,6 +170,16 @@ def run(argv: list, ctx: Optional[Context] = None) -> int:
         return 1
     finally:
         ctx.close()
+
+
+def is_database_error(exc: BaseException) -> bool:
+    """An SQLite error or the store's ``StoreError``.  The store is not
+    imported to ask (it imports numpy, which ``--help`` does without): a
+    ``StoreError`` can only have been raised once its module was loaded."""
+    if isinstance(exc, sqlite3.Error):
+        return True
+    schema = sys.modules.get("gnubg_blunder.store.schema")
+    return schema is not None and isinstance(exc, schema.StoreError)
 
 
 def run_line(line: str, ctx: Optional[Context] = None) -> int:

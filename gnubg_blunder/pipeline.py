@@ -14,10 +14,11 @@ import stat
 from pathlib import Path
 
 from .importers.files import NotAMatchFile, check_match_file, os_reason, shown_path
-from .importers.records import MatchImportError
 from .plugins import get_plugin_manager, importers
-from .store import ALREADY_STORED, STORED
 from .views.formatting import safe_text
+
+# The store (numpy) and the importers' records are imported where a match is
+# stored or read: ``import --help`` builds its text here without them.
 
 # Match files that hold no analysis and that ``gnubg-blunder analyse`` loads
 # (gnubg/batch.py LOADERS): an import of one says where it goes, unless an
@@ -85,6 +86,8 @@ def expand_paths(paths, suffixes, unreadable=None) -> list:
 
 def store_match(ctx, match):
     """Store one match and run the post-analysis hooks for something new."""
+    from .store import ALREADY_STORED
+
     pm = get_plugin_manager()
     store = ctx.store()
     result = pm.hook.store_match(store=store, match=match)
@@ -106,6 +109,8 @@ def describe(match, result, store=None) -> str:
     """One line about a stored match.  With ``store``, a match that was
     already there (already stored, analysis added) is named with the
     players as stored, not as this file spells them."""
+    from .store import ALREADY_STORED, STORED
+
     players = match.players
     if store is not None and result.status != STORED:
         players = stored_players(store, result.match_id) or players
@@ -159,6 +164,7 @@ def file_failure(exc: Exception, path, ctx, again: str = "import it again"):
     """The one-line reason of a file that failed (the file's line after
     "error: "), or None for an exception that is not one file's failure
     (it propagates).  Shared by ``import`` and ``analyse``."""
+    from .importers.records import MatchImportError
     from .store import StoreError
 
     if isinstance(exc, MatchImportError):
@@ -233,6 +239,7 @@ def import_paths(ctx, paths) -> int:
     file failed (the others are stored all the same).  Every problem of a
     file (unreadable, not a regular file, too large, not a match, the
     database refusing it) is that file's line; the others are tried."""
+    from .importers.records import MatchImportError
     from .store import StoreError
 
     table = importers()

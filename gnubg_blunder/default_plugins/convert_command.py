@@ -8,7 +8,6 @@ from pathlib import Path
 
 from ..commands import Command, UserError
 from ..hookspecs import hookimpl
-from ..importers.records import MatchImportError
 
 POSITION_SUFFIXES = (".xgp",)
 
@@ -28,6 +27,7 @@ def describe_match(match) -> str:
 def read_match_file(path) -> object:
     """The one match of a file, through the registered importers.  Raises
     :class:`ConvertError` with a one-line reason."""
+    from ..importers.records import MatchImportError
     from ..plugins import importers
 
     path = Path(path)

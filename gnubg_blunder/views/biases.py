@@ -11,7 +11,6 @@ import copy
 from html import escape
 
 from ..commands import View
-from ..metrics.biases import MIN_DECISIONS, WORDS
 from .errors import scope_line
 from .formatting import DASH, Table, num, percent, table, table_html
 
@@ -49,6 +48,8 @@ def _row(label: str, r: dict) -> list:
 
 
 def biases_text(obj: dict) -> str:
+    from ..metrics.biases import MIN_DECISIONS, WORDS
+
     lines = [scope_line(obj["filter"]),
              "Signed biases: B = (P - M)/N, your rate of the bold action minus the bot's; "
              f"a verdict from {MIN_DECISIONS} decisions."]
@@ -90,6 +91,8 @@ def biases_table(obj: dict) -> Table:
 def biases_html(obj: dict) -> str:
     """``<section id="biases">``: one table per family, rows under the
     verdict's minimum grey."""
+    from ..metrics.biases import MIN_DECISIONS, WORDS
+
     html = ['<section id="biases"><h2>Signed biases</h2>']
     for fam in ("take_pass", "doubles", "blots"):
         r = obj[fam]

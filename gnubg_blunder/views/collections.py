@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
-
 from ..commands import Command, Scope, UserError, add_filter_arguments, add_format, unknown_collection
 from .formatting import DASH, Table, safe_text, scope_text, table, to_json
 
@@ -116,6 +114,8 @@ def plan_pairs(scope, family: str) -> tuple:
     decisions ``plan`` counts in it, metrics/plan.py: ``family_members``),
     largest ℓ − d first: ((position ID, decision id), ...), and how many
     members."""
+    import numpy as np
+
     from ..metrics.plan import canonical_family, error_rows, family_members, plan_mask
 
     try:
@@ -405,6 +405,8 @@ def errors_listed_pairs(scope) -> list:
     determined" rows: the counted errors of the filter's side(s) and
     decision type with a game-plan/theme label), costliest first:
     ((position ID, decision id), ...)."""
+    import numpy as np
+
     from ..metrics.groups import base_mask
 
     sel = scope.selection

@@ -11,7 +11,6 @@ from typing import Optional
 
 from ..commands import Scope, UserError, View
 from ..metrics.vocabulary import metric as metric_named
-from ..units import mpt
 from .formatting import DASH, Table, num, percent, safe_text, table, scope_text, table_html
 
 # how this view reads each metric (the metric's own words: metrics/vocabulary.py)
@@ -75,6 +74,8 @@ def _share_header(metric: str) -> str:
 
 
 def errors_text(obj: dict) -> str:
+    from ..units import mpt
+
     metric = obj["metric"]
     t = obj["totals"]
     th = obj["thresholds"]

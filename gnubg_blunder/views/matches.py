@@ -4,11 +4,12 @@ other checks read are documented in docs/commands.md)."""
 from __future__ import annotations
 
 from ..commands import View
-from ..metrics.figures import DIFFICULTY_KEYS, per_side
 from .formatting import DASH, Table, elo_text, num, safe_text, scope_text, table, table_html
 
 
 def match_objects(selection, thresholds) -> list:
+    from ..metrics.figures import per_side
+
     sides = per_side(selection, thresholds)
     out = []
     for i, m in enumerate(selection.matches):
@@ -102,21 +103,26 @@ def matches_html(obj: dict, limit: int = None) -> str:
             + "</section>")
 
 
-SIDE_COLUMNS = ("decisions", "checker_decisions", "double_decisions", "take_decisions", "error_emg", "pr",
-                "checker_pr", "cube_pr", "mwc_loss", "l7", "elo", "errors", "blunders", "snowie_er", "luck_emg",
-                "luck_rolls", *DIFFICULTY_KEYS)
+def side_columns() -> tuple:
+    """The CSV's columns of a match side."""
+    from ..metrics.figures import DIFFICULTY_KEYS
+
+    return ("decisions", "checker_decisions", "double_decisions", "take_decisions", "error_emg", "pr",
+            "checker_pr", "cube_pr", "mwc_loss", "l7", "elo", "errors", "blunders", "snowie_er", "luck_emg",
+            "luck_rolls", *DIFFICULTY_KEYS)
 
 
 def matches_table(obj: dict) -> Table:
     """One row per match side."""
+    columns = side_columns()
     rows = []
     for m in obj["matches"]:
         for s in m["sides"]:
             rows.append([m["id"], m["date"], m["event"], m["length"], s["player"],
                          None if s["won"] is None else ("won" if s["won"] else "lost")]
-                        + [s[k] for k in SIDE_COLUMNS]
+                        + [s[k] for k in columns]
                         + [m["analysis_used"]["engine"], m["analysis_used"]["depth"]])
-    return Table(["match_id", "date", "event", "length", "player", "result", *SIDE_COLUMNS, "engine", "depth"], rows)
+    return Table(["match_id", "date", "event", "length", "player", "result", *columns, "engine", "depth"], rows)
 
 
 VIEW = View("matches", "list stored matches with each side's figures", compute, matches_text, table=matches_table,

@@ -15,15 +15,19 @@ import shlex
 from html import escape
 
 from ..commands import View
-from ..metrics.plan import IN_PLAN, MIN_QUANTIFIED
 from .formatting import DASH, Table, num, safe_text, scope_text, table
 
 LIST_ROWS = 20  # the report lists the first 20 members of each family (largest ℓ − d first)
 
-RULE = (f"Family = (game plan, checker/cube, theme). Members: counted errors (e ≥ the error threshold) with a theme. "
-        "R = Σ(ℓ − d) over the quantified members (ℓ and d known; money errors have no ℓ), % points of MWC, "
-        f"95% interval R ± 1.96 √Σ(ℓ − d)². In the plan: ≥ {MIN_QUANTIFIED} quantified members and a lower bound "
-        "> 0, by lower bound; the others are to confirm, unranked (listed by name).")
+
+def rule_text() -> str:
+    """The plan's rule, in one paragraph."""
+    from ..metrics.plan import MIN_QUANTIFIED
+
+    return ("Family = (game plan, checker/cube, theme). Members: counted errors (e ≥ the error threshold) with a "
+            "theme. R = Σ(ℓ − d) over the quantified members (ℓ and d known; money errors have no ℓ), % points of "
+            f"MWC, 95% interval R ± 1.96 √Σ(ℓ − d)². In the plan: ≥ {MIN_QUANTIFIED} quantified members and a lower "
+            "bound > 0, by lower bound; the others are to confirm, unranked (listed by name).")
 
 
 def compute(scope) -> dict:
@@ -98,7 +102,9 @@ def outside_text(outside: dict) -> str:
 
 
 def plan_text(obj: dict) -> str:
-    lines = [f"Study plan — scope: {scope_text(obj['filter'])}", RULE]
+    from ..metrics.plan import IN_PLAN
+
+    lines = [f"Study plan — scope: {scope_text(obj['filter'])}", rule_text()]
     plan = [f for f in obj["families"] if f["status"] == IN_PLAN]
     confirm = [f for f in obj["families"] if f["status"] != IN_PLAN]
     f = obj["filter"]
@@ -187,10 +193,12 @@ def plan_html(obj: dict, lists: dict = None) -> str:
     confirm, grey), the members outside; with ``lists``
     (:func:`member_records`) each member count links to the list of its
     decisions further down the same page."""
+    from ..metrics.plan import IN_PLAN
+
     lists = lists or {}
     heads = ["#", "family", "status", "members", "quantified", "R % MWC", "95% interval"]
     align = "rllrrrl"
-    html = ['<section id="plan"><h2>Study plan</h2>', f'<p class="note">{escape(RULE)}</p>']
+    html = ['<section id="plan"><h2>Study plan</h2>', f'<p class="note">{escape(rule_text())}</p>']
     if not obj["families"]:
         html.append('<p class="muted">No themed error in this scope: no family.</p>')
     else:
@@ -238,6 +246,8 @@ def plan_card(scope) -> dict:
     """The summary's card: the first three families of the plan (family,
     members, quantified, recoverable, recoverable_ci), how many are in the
     plan and how many to confirm, the members outside."""
+    from ..metrics.plan import IN_PLAN
+
     obj = compute(scope)
     plan = [f for f in obj["families"] if f["status"] == IN_PLAN]
     keys = ("family", "members", "quantified", "recoverable", "recoverable_ci")

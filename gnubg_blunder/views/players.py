@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from ..commands import UserError, View
 from ..metrics.vocabulary import metric as metric_named
-from ..units import mpt
 from . import formatting
 from .formatting import DASH, Table, interval, num, safe_text, table, table_html
 from .table_filters import Column
@@ -296,6 +295,8 @@ def compare_table(obj: dict) -> Table:
 # -- contrast ------------------------------------------------------------------------
 
 def contrast_object(rows: list, a: str, b: str, thresholds, flt: dict) -> dict:
+    from ..units import mpt
+
     names = [a, b]
     return {
         "players": names,

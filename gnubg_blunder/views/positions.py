@@ -8,8 +8,6 @@ A view never computes a figure.
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..commands import UserError, View
 from .formatting import DASH, Table, safe_text, scope_text, table, table_html
 
@@ -148,6 +146,8 @@ def parse_limit(value: str) -> int:
 def listing(scope, criteria: dict, limit: int, order: str = "cost") -> dict:
     """The drill-down object of ``positions`` and ``summary --list``: the
     counted decisions of the scope narrowed by ``criteria``."""
+    import numpy as np
+
     from ..metrics.arrays import LABELS
     from ..metrics.summary import cost_order, decision_records, label_code, pick
 

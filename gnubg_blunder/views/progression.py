@@ -5,9 +5,7 @@ computes nothing."""
 from __future__ import annotations
 
 from ..commands import View
-from ..metrics.progression import TREND_NOTE
 from ..metrics.vocabulary import metric as metric_named
-from ..metrics.summary import BANDS_NOTE
 from .formatting import DASH, POOLED, Table, interval, num, safe_text, table, table_html
 from .summary import band_text, scope_text
 
@@ -45,6 +43,8 @@ def _now_line(obj: dict) -> str:
 
 
 def _trend_lines(obj: dict) -> list:
+    from ..metrics.progression import TREND_NOTE
+
     t = obj["trend"]
     unit = metric_named(obj["metric"]).unit
     name = metric_named(obj["metric"]).label
@@ -191,6 +191,8 @@ VIEW = View("progression", "PR per tournament and per match, the goal and a tren
 
 def suggestion_text(s: dict) -> str:
     """The sentence of ``goal suggest`` from ``goal_suggestion_figures``."""
+    from ..metrics.summary import BANDS_NOTE
+
     who = safe_text(s["player"]) if s["player"] else "both sides pooled (no --player and no main player)"
     if not s["decisions"]:
         return f"{who}: no counted decisions in this selection: nothing to suggest."

@@ -12,13 +12,13 @@ never computes a figure.
 from __future__ import annotations
 
 from html import escape
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..commands import Command, UserError, View, add_format
-from ..metrics import references as R
-from ..metrics.summary import decision_records
 from .formatting import DASH, safe_text, scope_text, table, to_json
+
+if TYPE_CHECKING:  # numpy is imported where a function needs it: building the CLI's parser does without
+    import numpy as np
 
 DEFAULT_LIMIT = 20
 SHOWN_ERRORS = 5  # errors listed under each position in the text
@@ -45,6 +45,8 @@ def lean_selection(scope):
     """The selection the choice needs: the scope's when it is already read
     (the report), else only the decisions that can be candidates (errors
     with a theme), read without the rest (``store.select_rows``)."""
+    from ..metrics import references as R
+
     return scope.rows(R.error_rows(scope.thresholds))
 
 
@@ -52,6 +54,10 @@ def second_costs(store, sel, rows: np.ndarray) -> np.ndarray:
     """The cost of the second choice (EMG) of each decision of ``rows``: the
     cube's other option from the arrays, a checker play's second candidate
     from the store's candidate lists; NaN unknown."""
+    import numpy as np
+
+    from ..metrics import references as R
+
     out = R.cube_second_costs(sel, rows)
     checker = np.nonzero(sel.decisions.kind[rows] == R.K_CHECKER)[0]
     if len(checker):
@@ -63,6 +69,10 @@ def second_costs(store, sel, rows: np.ndarray) -> np.ndarray:
 
 def lesson_flags(store, sel, cands, thresholds) -> tuple:
     """(narrow, unstable, confirmed): bool per candidate."""
+    import numpy as np
+
+    from ..metrics import references as R
+
     narrow_row = R.narrow_rows(second_costs(store, sel, cands.rows), thresholds)
     narrow = R.group_flags(cands, narrow_row, "all")
     row_ids = sel.decisions.row_id[cands.rows] if len(cands) else np.zeros(0, np.int64)
@@ -75,8 +85,6 @@ def lesson_flags(store, sel, cands, thresholds) -> tuple:
 
 # -- the object ------------------------------------------------------------------------------
 
-_pp = R.percentage_points
-
 
 def references_object(store, sel, flt, thresholds, decision_type: str = "all", limit: int = DEFAULT_LIMIT) -> dict:
     """The JSON of ``references``: ``filter``, ``positions`` (the greedy
@@ -86,6 +94,12 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
     ``unstable``, and ``rank``, ``game_plan``, ``nature``, ``theme``,
     ``score`` (cube), ``factor`` (c), ``excess`` (its own), ``covered_excess``,
     ``confirmed``, ``board``), and the counts behind them."""
+    import numpy as np
+
+    from ..metrics import references as R
+    from ..metrics.summary import decision_records
+
+    _pp = R.percentage_points
     cands = R.candidates(sel, thresholds, decision_type)
     studied = store.studied_positions()  # study actions, comments, cards, collections
     narrow, unstable, confirmed = lesson_flags(store, sel, cands, thresholds)

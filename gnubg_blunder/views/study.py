@@ -12,17 +12,19 @@ import dataclasses
 from html import escape
 
 from ..commands import View
-from ..metrics.plan import parse_family
-from ..metrics.study import CHANGE_NOTE, INSUFFICIENT, MIN_DECISIONS
 from .formatting import DASH, Table, num, safe_text, scope_text, table, table_html
 
-RULE = ("A family is studied from the UTC day of the first study action (studied mark, quiz answer, Anki review) "
-        "on one of its positions. Windows: matches dated strictly before / strictly after that day (that day and "
-        "undated matches in neither). r = Σℓ(family errors) / N(counted decisions of the same game plan and "
-        "nature), MWC % points per 100 decisions; Δ = r before − r after, 95% interval Δ ± 1.96 √(Σℓb²/Nb² + "
-        f"Σℓa²/Na²). Verdict: insufficient under {MIN_DECISIONS} decisions in either window; improving when the "
-        "lower bound > 0; regressing when the upper bound < 0; else undetermined. Money play has no ℓ: its "
-        "decisions are not measured here.")
+def rule_text() -> str:
+    """The before / after rule, in one paragraph."""
+    from ..metrics.study import MIN_DECISIONS
+
+    return ("A family is studied from the UTC day of the first study action (studied mark, quiz answer, Anki "
+            "review) on one of its positions. Windows: matches dated strictly before / strictly after that day (that "
+            "day and undated matches in neither). r = Σℓ(family errors) / N(counted decisions of the same game plan "
+            "and nature), MWC % points per 100 decisions; Δ = r before − r after, 95% interval Δ ± 1.96 √(Σℓb²/Nb² + "
+            f"Σℓa²/Na²). Verdict: insufficient under {MIN_DECISIONS} decisions in either window; improving when the "
+            "lower bound > 0; regressing when the upper bound < 0; else undetermined. Money play has no ℓ: its "
+            "decisions are not measured here.")
 
 
 def study_inputs(store, sel):
@@ -39,7 +41,7 @@ def study_inputs(store, sel):
 def compute(scope) -> dict:
     """``{"filter", "rule", "note", "families", "not_studied",
     "money_errors"}`` (``metrics.study.before_after``)."""
-    from ..metrics.study import before_after, study_days
+    from ..metrics.study import CHANGE_NOTE, before_after, study_days
 
     flt = scope.filter
     if flt.family:  # N counts every decision of the family's game plan and nature: read them all
@@ -52,7 +54,7 @@ def compute(scope) -> dict:
         actions, families_of, _plans = study_inputs(scope.store, sel)
         memo[key] = before_after(sel, scope.thresholds, study_days(actions, families_of), key[0], flt.family)
     obj = memo[key]
-    return {"filter": scope.filter_json, "rule": RULE, "note": CHANGE_NOTE, "families": obj["families"],
+    return {"filter": scope.filter_json, "rule": rule_text(), "note": CHANGE_NOTE, "families": obj["families"],
             "not_studied": list(obj["not_studied"]), "money_errors": obj["money_errors"]}
 
 
@@ -70,7 +72,9 @@ def _cells(f: dict) -> list:
 
 
 def study_text(obj: dict) -> str:
-    lines = [f"Before / after study — scope: {scope_text(obj['filter'])}", RULE, CHANGE_NOTE, ""]
+    from ..metrics.study import CHANGE_NOTE
+
+    lines = [f"Before / after study — scope: {scope_text(obj['filter'])}", rule_text(), CHANGE_NOTE, ""]
     if obj["families"]:
         rows = [[safe_text(c, None) if isinstance(c, str) else c for c in _cells(f)] for f in obj["families"]]
         lines.append(table(rows, HEADERS, "llrrrrrll"))
@@ -93,6 +97,8 @@ CSV_HEADERS = ["family", "game_plan", "nature", "theme", "studied_from", "first_
 
 
 def study_table(obj: dict) -> Table:
+    from ..metrics.plan import parse_family
+
     rows = []
     for f in obj["families"]:
         ci = f["delta_ci"] or [None, None]
@@ -111,6 +117,7 @@ def study_table(obj: dict) -> Table:
 def delta_chart(families: list, width: int = 640) -> str:
     """Δ of each family with its interval, around a zero line (inline SVG;
     the numbers are the view's, drawn as they are)."""
+    from ..metrics.study import INSUFFICIENT
     from .svgcharts import ACCENT, BAR, FONT, INK, MUTED
 
     shown = [f for f in families if f["delta_ci"]]
@@ -147,7 +154,9 @@ def delta_chart(families: list, width: int = 640) -> str:
 
 
 def study_html(obj: dict) -> str:
-    html = ['<section id="study"><h2>Before / after study</h2>', f'<p class="note">{escape(RULE)}</p>',
+    from ..metrics.study import CHANGE_NOTE, INSUFFICIENT
+
+    html = ['<section id="study"><h2>Before / after study</h2>', f'<p class="note">{escape(rule_text())}</p>',
             f"<p><b>{escape(CHANGE_NOTE)}</b></p>"]
     if obj["families"]:
         rows = [_cells(f) for f in obj["families"]]
@@ -174,6 +183,8 @@ def study_section(ctx) -> str:
 def study_card(scope) -> dict:
     """The summary's card: each studied family's verdict and Δ, the count
     of families not studied, and the sentence that it is a change."""
+    from ..metrics.study import CHANGE_NOTE
+
     obj = compute(scope)
     keys = ("family", "studied_from", "delta", "delta_ci", "verdict")
     return {"families": [{k: f[k] for k in keys} for f in obj["families"]],
@@ -191,6 +202,8 @@ def study_card_text(card: dict) -> str:
 
 
 def study_card_html(card: dict) -> str:
+    from ..metrics.study import INSUFFICIENT
+
     if card["families"]:
         rows = [[f["family"], f["studied_from"], num(f["delta"], 2, signed=True), _ci(f["delta_ci"]), f["verdict"]]
                 for f in card["families"]]

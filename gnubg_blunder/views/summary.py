@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 from ..commands import UserError, View
-from ..metrics.summary import BANDS_NOTE
 from ..metrics.vocabulary import metric as metric_named
 from .plan import plan_card, plan_card_html, plan_card_text
 from .study import study_card, study_card_html, study_card_text
@@ -34,6 +33,8 @@ def band_text(level) -> str:
 def summary_object(fig: dict, flt, metric: str = "pr", listing: dict = None) -> dict:
     """The JSON of ``summary``: the figures of ``summary_figures`` with
     ``metric``, ``level_note``, ``filter`` (and ``list`` with ``--list``)."""
+    from ..metrics.summary import BANDS_NOTE
+
     out = dict(fig)
     out["metric"] = metric
     out["level_note"] = BANDS_NOTE
@@ -106,6 +107,8 @@ def _rolling_lines(obj: dict) -> list:
 
 
 def summary_text(obj: dict) -> str:
+    from ..metrics.summary import BANDS_NOTE
+
     lines = [f"Summary — scope: {scope_text(obj['filter'])}"]
     if not obj["decisions"]:
         lines.append(f"{_plural(obj['matches'], 'match', 'matches')}; no counted decisions.")

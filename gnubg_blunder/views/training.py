@@ -14,7 +14,6 @@ import datetime as _dt
 from html import escape
 
 from ..commands import UserError, View
-from ..metrics.study import MIN_PR_DECISIONS, RETAINED_EASE
 from .formatting import DASH, Table, num, percent, safe_text, scope_text, table, table_html
 
 LOG_NOTE = "The filter restricts the matches only: quiz answers and Anki reviews have no player."
@@ -56,13 +55,17 @@ def _plan_cells(p: dict) -> list:
     return [p["game_plan"] or "(game plan unknown)", num(p["quiz_pr"]), p["quiz_answers"]]
 
 
-RULE = (f"Quiz PR = 500 × Σe / N of the graded quiz answers (e = the grade, millipoints); match PR = the filter's "
-        f"matches dated in the window; Anki retention = share of reviews of learned cards graded Hard or better "
-        f"(ease ≥ {RETAINED_EASE}). — = nothing in the window.")
+def rule_text() -> str:
+    """How the training figures are counted, in one paragraph."""
+    from ..metrics.study import RETAINED_EASE
+
+    return (f"Quiz PR = 500 × Σe / N of the graded quiz answers (e = the grade, millipoints); match PR = the "
+            f"filter's matches dated in the window; Anki retention = share of reviews of learned cards graded Hard "
+            f"or better (ease ≥ {RETAINED_EASE}). — = nothing in the window.")
 
 
 def training_text(obj: dict) -> str:
-    lines = [f"Training per {obj['by']} — scope: {scope_text(obj['filter'])}", RULE, LOG_NOTE, ""]
+    lines = [f"Training per {obj['by']} — scope: {scope_text(obj['filter'])}", rule_text(), LOG_NOTE, ""]
     if obj["windows"]:
         lines.append(table([_window_cells(w) for w in obj["windows"]], T_HEADERS, "llrrrrrrr"))
     else:
@@ -139,8 +142,8 @@ def windows_chart(windows: list, width: int = 640, height: int = 240) -> str:
 
 
 def training_html(obj: dict) -> str:
-    html = [f'<section id="training"><h2>Training per {escape(obj["by"])}</h2>', f'<p class="note">{escape(RULE)} '
-            f"{escape(LOG_NOTE)}</p>"]
+    html = [f'<section id="training"><h2>Training per {escape(obj["by"])}</h2>',
+            f'<p class="note">{escape(rule_text())} {escape(LOG_NOTE)}</p>']
     if obj["windows"]:
         html.append(table_html([_window_cells(w) for w in obj["windows"]], T_HEADERS, "llrrrrrrr"))
         html.append(windows_chart(obj["windows"]))
@@ -204,6 +207,8 @@ def _list_cells(r: dict) -> list:
 
 
 def list_text(obj: dict) -> str:
+    from ..metrics.study import MIN_PR_DECISIONS
+
     lines = [f"Study vs play, the last {obj['days']} days ({obj['from']} to {obj['to']}) — scope: "
              f"{scope_text(obj['filter'])}",
              "Positions reviewed: distinct positions of quiz answers and Anki reviews in the window; PR before: the "
@@ -226,6 +231,8 @@ def list_table(obj: dict) -> Table:
 
 
 def list_html(obj: dict) -> str:
+    from ..metrics.study import MIN_PR_DECISIONS
+
     html = [f'<section id="study-vs-play"><h2>Study vs play, the last {obj["days"]} days</h2>',
             f'<p class="note">{escape(obj["from"])} to {escape(obj["to"])}. Positions reviewed (quiz answers and '
             f"Anki reviews), PR of the matches before the window and since; — on fewer than {MIN_PR_DECISIONS} "
