@@ -98,42 +98,61 @@ def get_registry(pm=None) -> Registry:
     return reg
 
 
-def _global_options(parser) -> None:
+class _CommandParsers(dict):
+    """The commands' parsers by name, where argparse looks a command up:
+    each parser is made, and its command's arguments added, when first
+    looked up.  ``gnubg-blunder --help`` lists names and help lines, and a
+    command's run parses its own arguments: neither needs the parsers of
+    the other commands (whose ``configure`` may import what they need)."""
+
+    def __init__(self, makers: dict):
+        super().__init__()
+        self._makers = makers  # name -> make() -> parser, in the order listed
+
+    def __contains__(self, name) -> bool:
+        return name in self._makers or super().__contains__(name)
+
+    def __iter__(self):
+        return iter(list(self._makers))
+
+    def __len__(self) -> int:
+        return len(self._makers)
+
+    def __missing__(self, name):
+        parser = self._makers[name]()  # KeyError: not a command (argparse says so)
+        self[name] = parser
+        return parser
+
+
+def build_parser(registry: Registry) -> argparse.ArgumentParser:
+    parser = _Parser(prog="gnubg-blunder", description="Statistics across every analysed backgammon match.")
     parser.add_argument("--db", metavar="PATH", help="database file (default: the user's database; "
                         "GNUBG_BLUNDER_DB overrides)")
     parser.add_argument("--no-config", action="store_true", help="ignore the saved filter")
-
-
-def build_parser(registry: Registry, only=None) -> argparse.ArgumentParser:
-    """The parser of every command.  ``only``: the names of the commands
-    whose arguments are added (default: every command's); the others are
-    listed by their help line alone, which is all ``gnubg-blunder --help``
-    shows of them (``run`` configures the one command it runs: a
-    command's ``configure`` may import what it needs)."""
-    parser = _Parser(prog="gnubg-blunder", description="Statistics across every analysed backgammon match.")
-    _global_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in sorted(registry.commands):
-        cmd = registry.commands[name]
-        p = sub.add_parser(name, help=cmd.help, description=cmd.help)
-        if cmd.configure and (only is None or name in only):
-            cmd.configure(p)
+    names = sorted(registry.commands)
+    if not (hasattr(sub, "_ChoicesPseudoAction") and isinstance(getattr(sub, "_name_parser_map", None), dict)
+            and isinstance(getattr(sub, "_choices_actions", None), list)):
+        for name in names:  # an argparse without the parts the lazy parsers use: every parser made now
+            cmd = registry.commands[name]
+            p = sub.add_parser(name, help=cmd.help, description=cmd.help)
+            if cmd.configure:
+                cmd.configure(p)
+        return parser
+    prefix = getattr(sub, "_prog_prefix", parser.prog)
+
+    def maker(cmd):
+        def make():
+            p = _Parser(prog=f"{prefix} {cmd.name}", description=cmd.help)  # what add_parser makes
+            if cmd.configure:
+                cmd.configure(p)
+            return p
+        return make
+
+    sub._name_parser_map = sub.choices = _CommandParsers({name: maker(registry.commands[name]) for name in names})
+    for name in names:  # the help line of each command, as add_parser(name, help=...) adds it
+        sub._choices_actions.append(sub._ChoicesPseudoAction(name, (), registry.commands[name].help))
     return parser
-
-
-def command_word(argv: list, registry: Registry) -> Optional[str]:
-    """The registered command that ``argv`` names, read past the global
-    options as the full parser reads them (``--db PATH``, abbreviations),
-    or None (none, or not a command: the full parser says so)."""
-    head = _Parser(prog="gnubg-blunder", add_help=False)
-    _global_options(head)
-    head.add_argument("rest", nargs=argparse.REMAINDER)
-    try:
-        known, _unknown = head.parse_known_args(argv)
-    except UserError:
-        return None
-    word = known.rest[0] if known.rest else None
-    return word if word in registry.commands else None
 
 
 def run(argv: list, ctx: Optional[Context] = None) -> int:
@@ -141,8 +160,7 @@ def run(argv: list, ctx: Optional[Context] = None) -> int:
     return 2 (bad usage) or 1."""
     ctx = ctx or Context()
     registry = get_registry()
-    word = command_word(argv, registry)
-    parser = build_parser(registry, only=() if word is None else (word,))
+    parser = build_parser(registry)
     try:
         try:
             with contextlib.redirect_stdout(ctx.out):  # --help goes where the command's output goes
