@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .importers.files import NotAMatchFile, check_match_file, os_reason, shown_path
 from .plugins import get_plugin_manager, importers
+from .progress import Progress
 from .views.formatting import safe_text
 
 # The store (numpy) and the importers' records are imported where a match is
@@ -262,40 +263,42 @@ def import_paths(ctx, paths) -> int:
         ctx.error(line)
         return 1
     not_tried = 0
-    for i, f in enumerate(files):
-        label = shown_path(f)
-        try:
-            check_match_file(f)
-            importer = table.get(f.suffix.lower())
-            if importer is None and f.suffix.lower() in first:
-                raise MatchImportError(analyse_hint(f.suffix.lower(), _quote(f)))
-            if importer is None:
-                raise MatchImportError(
-                    f"unknown file type {f.suffix or '(none)'} (known: {', '.join(sorted(table))})"
-                )
-            matches = importer.read(f)
+    with Progress(ctx, len(files), "import") as progress:  # a bar on a terminal, else a line every 10 s
+        for i, f in enumerate(files):
+            label = shown_path(f)
             try:
-                ctx.store()
-            except (sqlite3.Error, StoreError) as exc:
-                reason, per_file = store_error(exc, ctx)
-                if not per_file:
-                    # the database cannot be used: said once, no file is tried
-                    ctx.error(f"error: {reason}")
-                    not_tried = len(files) - i
-                    break
-                raise
-            lines = []
-            for m in matches:
-                res = store_match(ctx, m)
-                counts[res.status] += 1
-                lines.append(describe(m, res, ctx.store()))
-            ctx.print(f"{label}: " + "; ".join(lines))
-        except Exception as exc:
-            reason = file_failure(exc, f, ctx)
-            if reason is None:
-                raise
-            counts["failed"] += 1
-            ctx.error(f"{label}: error: {reason}")
+                check_match_file(f)
+                importer = table.get(f.suffix.lower())
+                if importer is None and f.suffix.lower() in first:
+                    raise MatchImportError(analyse_hint(f.suffix.lower(), _quote(f)))
+                if importer is None:
+                    raise MatchImportError(
+                        f"unknown file type {f.suffix or '(none)'} (known: {', '.join(sorted(table))})"
+                    )
+                matches = importer.read(f)
+                try:
+                    ctx.store()
+                except (sqlite3.Error, StoreError) as exc:
+                    reason, per_file = store_error(exc, ctx)
+                    if not per_file:
+                        # the database cannot be used: said once, no file is tried
+                        progress.error(f"error: {reason}")
+                        not_tried = len(files) - i
+                        break
+                    raise
+                lines = []
+                for m in matches:
+                    res = store_match(ctx, m)
+                    counts[res.status] += 1
+                    lines.append(describe(m, res, ctx.store()))
+                progress.print(f"{label}: " + "; ".join(lines))
+            except Exception as exc:
+                reason = file_failure(exc, f, ctx)
+                if reason is None:
+                    raise
+                counts["failed"] += 1
+                progress.error(f"{label}: error: {reason}")
+            progress.advance()
     skipped_note = (f"; {_files(len(skipped), '/'.join(sorted({f.suffix.lower() for f in skipped})))} not imported "
                     "(no analysis: use `gnubg-blunder analyse`)" if skipped else "")
     ctx.print(summary_line(len(files), counts, not_tried, unreadable, skipped_note))

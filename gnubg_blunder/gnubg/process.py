@@ -8,10 +8,13 @@ its standard output.  Everything that starts gnubg goes through here.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
+from typing import Callable, Optional
 
 DEFAULT_GNUBG = "/usr/games/gnubg"
 
@@ -38,15 +41,24 @@ def run_commands(
     timeout: float = 900,
     env: dict | None = None,
     cwd: str | None = None,
+    progress: Optional[Callable[[str, int, int], None]] = None,
 ) -> subprocess.CompletedProcess:
     """Feed ``commands`` (gnubg command lines) to ``gnubg -t -q`` on stdin.
 
     ``rc_files=False`` adds ``-r`` so the user's ``~/.gnubg/gnubgrc`` is not read.
     Returns the completed process (text mode); the caller reads stdout.
+    ``progress(what, done, total)``: called with gnubg's own progress of an
+    analysis ("Analysing match; move: 88/203"), which gnubg prints only to a
+    terminal: gnubg's output then goes through a pseudo-terminal (where the
+    system has one), those lines taken out of ``stdout``.
     """
     args = [find_gnubg(), "-t", "-q"]
     if not rc_files:
         args.append("-r")
+    if progress is not None:
+        res = _run_on_pty(args, commands, timeout, env, cwd, progress)
+        if res is not None:
+            return res
     return subprocess.run(
         args,
         input=commands,
@@ -57,6 +69,84 @@ def run_commands(
         cwd=cwd,
         errors="replace",
     )
+
+
+# gnubg's progress of an analysis on a terminal: "\rAnalysing match; move: 88/203\r", then a blank line
+_PROGRESS = re.compile(r"Analysing (\w+); move: (\d+)/(\d+)")
+
+
+def _run_on_pty(args, commands: str, timeout: float, env, cwd, progress) -> subprocess.CompletedProcess:
+    """:func:`run_commands` with gnubg's standard output on a
+    pseudo-terminal (raw: no line-ending translation, no echo), standard
+    input and error piped; gnubg's progress lines go to ``progress``, the
+    rest of its output is the returned ``stdout``.  None where the system
+    has no pseudo-terminal (then gnubg runs on pipes, its progress unseen)."""
+    try:
+        import pty
+        import select
+        import tty
+
+        master, slave = pty.openpty()
+    except (ImportError, OSError):
+        return None
+    try:
+        tty.setraw(slave)
+        proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=slave, stderr=subprocess.PIPE, env=env, cwd=cwd)
+    except BaseException:
+        os.close(master)
+        os.close(slave)
+        raise
+    os.close(slave)
+    out, err = bytearray(), bytearray()
+    deadline = time.monotonic() + timeout
+    try:
+        try:
+            proc.stdin.write(commands.encode("utf-8", "surrogateescape"))
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass  # gnubg ended early: what it said is read below
+        err_fd = proc.stderr.fileno()
+        open_fds = [master, err_fd]
+        pending = ""
+        while open_fds:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                proc.kill()
+                proc.wait()
+                raise subprocess.TimeoutExpired(args, timeout, output=bytes(out), stderr=bytes(err))
+            ready, _, _ = select.select(open_fds, [], [], min(left, 1.0))
+            for fd in ready:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:  # EIO: gnubg closed the terminal (it ended)
+                    chunk = b""
+                if not chunk:
+                    open_fds.remove(fd)
+                    continue
+                if fd == err_fd:
+                    err += chunk
+                    continue
+                parts = re.split(r"(\r|\n)", pending + chunk.decode("utf-8", "replace"))
+                pending = parts.pop()  # after the last \r or \n: a line may be cut between two reads
+                for seg, sep in zip(parts[::2], parts[1::2]):
+                    m = _PROGRESS.search(seg)
+                    if m:
+                        progress(m.group(1), int(m.group(2)), int(m.group(3)))
+                    elif sep == "\n":
+                        out += (seg + "\n").encode("utf-8")
+                    elif seg.strip() and not seg.startswith("Analysing "):
+                        out += seg.encode("utf-8")  # text before a carriage return: kept, the terminal's \r not
+        out += pending.encode("utf-8")
+        returncode = proc.wait(timeout=max(deadline - time.monotonic(), 1))
+    finally:
+        os.close(master)
+        if proc.stderr:
+            proc.stderr.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return subprocess.CompletedProcess(args, returncode, bytes(out).decode("utf-8", "replace"),
+                                       bytes(err).decode("utf-8", "replace"))
 
 
 def run_python(
