@@ -130,7 +130,8 @@ def make_files(n: int, batches: int, folder: Path, seed: int = 13) -> dict:
         seen.add(identity)
         trees = read_sgf(path)
         cuts = [(g, j) for g, t in enumerate(trees) for j in range(1, len(t.nodes)) if is_roll(t.nodes[j])]
-        # a cut after a game's last roll is that game whole but without its result: a different match
+        # the identity counts rolls only: a cut after the last game's last roll is the whole match
+        cuts = cuts[:-1]
         random.Random(f"{seed}:{path.name}").shuffle(cuts)
         bases.append({"path": path, "trees": trees, "cuts": [None] + cuts})
     if not bases:
