@@ -2,10 +2,24 @@
 """How fast ``gnubg-blunder import`` is, beside gnubg loading the same files.
 
     python benchmarks/import_speed.py [N] [--plies P] [--length L] [--repeat R]
+    python benchmarks/import_speed.py --issue13 [--repeat R]
 
 Makes (or reuses) N real gnubg-analysed matches with
-``tests/tools/gnubg-selfplay`` in ``benchmarks/.cache/p<P>/`` and prints,
-per file and in total:
+``tests/tools/gnubg-selfplay`` in ``benchmarks/.cache/p<P>/`` (``--issue13``:
+the 24 matches of issue 13, 1 to 31 points and 3 money sessions, seeds 1-24)
+and prints, first, the whole command beside gnubg:
+
+* our whole command, ``python -m gnubg_blunder --db NEW import FILES...``
+  (a fresh process and database: start-up included), best of R;
+* gnubg's load + ``relational add match`` of each file (SQLite relational
+  database, game statistics stored), one ``gnubg -t -q -r`` process, minus
+  the same process with the relational set-up alone (gnubg's start-up
+  removed from gnubg's side only), best of R; and gnubg's bare ``load
+  match`` of the files, minus an empty start;
+* the ratios: our command / gnubg's load + relational add (goal: at most
+  1.0), and / gnubg's bare load;
+
+then, per file and in total:
 
 * our import time per match: parse + build + store into a fresh temporary
   database, in-process through the CLI's own code path
@@ -40,11 +54,17 @@ CACHE = HERE / ".cache"
 GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
 
 
-def make_matches(n: int, length: int, plies: int, first_seed: int) -> list:
-    """N analysed matches, seeds first_seed.., made by gnubg once and kept."""
+# issue 13's archive: 24 matches of 1 to 31 points and 3 money sessions (seeds 1-24)
+ISSUE13_LENGTHS = (1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 15, 15, 17, 19, 21, 25, 31, 0, 0, 0)
+
+
+def make_matches(n: int, length, plies: int, first_seed: int) -> list:
+    """N analysed matches, seeds first_seed.., made by gnubg once and kept;
+    ``length`` one length, or one a match."""
     out_dir = CACHE / f"p{plies}"
     files = []
-    for seed in range(first_seed, first_seed + n):
+    lengths = list(length) if isinstance(length, (list, tuple)) else [length] * n
+    for seed, length in zip(range(first_seed, first_seed + n), lengths):
         sgf = out_dir / f"m{seed}-{length}.sgf"
         if not (sgf.exists() and sgf.stat().st_size > 0):
             print(f"making {sgf.relative_to(ROOT)} with gnubg (seed {seed}, {length} points, "
@@ -122,6 +142,61 @@ def run_gnubg(commands: str) -> tuple:
     return time.perf_counter() - t0, r
 
 
+def time_command(files: list, tmp: Path, repeat: int) -> float:
+    """Best wall time of the whole ``gnubg-blunder import FILES`` command
+    (a new process, a new database each run)."""
+    env = dict(os.environ, GNUBG_BLUNDER_NO_PLUGINS=os.environ.get("GNUBG_BLUNDER_NO_PLUGINS", "1"))
+    best = None
+    for r in range(repeat + 1):  # the first run warms the disk cache and is not counted
+        db = tmp / f"command-{r}.db"
+        t0 = time.perf_counter()
+        res = subprocess.run([sys.executable, "-m", "gnubg_blunder", "--no-config", "--db", str(db), "import",
+                              *map(str, files)], capture_output=True, text=True, env=env, cwd=str(ROOT))
+        t = time.perf_counter() - t0
+        if res.returncode != 0 or f"{len(files)} stored" not in res.stdout:
+            sys.exit(f"error: gnubg-blunder import failed:\n{res.stdout[-2000:]}{res.stderr[-2000:]}")
+        if r:
+            best = t if best is None else min(best, t)
+    return best
+
+
+def run_gnubg_home(commands: str, home: Path) -> tuple:
+    """gnubg with its own HOME (its relational database, ~/.gnubg/gnubg.db, fresh)."""
+    import shutil
+
+    shutil.rmtree(home, ignore_errors=True)
+    (home / ".gnubg").mkdir(parents=True)
+    t0 = time.perf_counter()
+    r = subprocess.run([GNUBG, "-t", "-q", "-r"], input=commands, capture_output=True, text=True, timeout=900,
+                       env=dict(os.environ, HOME=str(home)))
+    return time.perf_counter() - t0, r
+
+
+RELATIONAL_SETUP = ("set display off\nrelational setup dbtype=SQLite\nrelational setup storegamestats=yes\n"
+                    "relational test\n")
+
+
+def time_gnubg_relational(files: list, tmp: Path, repeat: int) -> tuple:
+    """(best start with the relational set-up alone, best start + load and
+    ``relational add match`` of every file) in seconds."""
+    import sqlite3
+
+    add_cmds = RELATIONAL_SETUP + "".join(f'load match "{f}"\nrelational add match\n' for f in files)
+    starts, adds = [], []
+    run_gnubg_home(add_cmds, tmp / "gnubg-home")  # warm-up
+    for _ in range(repeat):
+        t, _r = run_gnubg_home(RELATIONAL_SETUP, tmp / "gnubg-home")
+        starts.append(t)
+        t, r = run_gnubg_home(add_cmds, tmp / "gnubg-home")
+        adds.append(t)
+        db = tmp / "gnubg-home" / ".gnubg" / "gnubg.db"
+        n = sqlite3.connect(db).execute("SELECT COUNT(*) FROM session").fetchone()[0] if db.exists() else 0
+        if n != len(files):
+            sys.exit(f"error: gnubg's relational database holds {n} of {len(files)} matches:\n{r.stdout[-2000:]}"
+                     f"{r.stderr[-2000:]}")
+    return min(starts), min(adds)
+
+
 def time_gnubg(files: list, repeat: int) -> tuple:
     """(best empty start, best start + load of all files) in seconds."""
     empty_cmds = "set display off\n"
@@ -162,6 +237,9 @@ def main(argv=None) -> int:
     ap.add_argument("--length", type=int, default=7, help="match length (default 7; 0 = money session)")
     ap.add_argument("--repeat", type=int, default=5, help="runs of each measurement; the best is shown (default 5)")
     ap.add_argument("--first-seed", type=int, default=1, help="seed of the first match (default 1)")
+    ap.add_argument("--issue13", action="store_true",
+                    help="issue 13's 24 matches (1 to 31 points and money, seeds 1-24, 0-ply) instead of N")
+    ap.add_argument("--whole-only", action="store_true", help="the whole-command comparison only (no per-file table)")
     ap.add_argument("--with-plugins", action="store_true",
                     help="load installed plugins too (default: built-in plugins only, as the test suite)")
     args = ap.parse_args(argv)
@@ -173,7 +251,27 @@ def main(argv=None) -> int:
         sys.exit(f"error: {GNUBG} not found (set GNUBG)")
     sys.path.insert(0, str(ROOT))
 
-    files = make_matches(args.n, args.length, args.plies, args.first_seed)
+    if args.issue13:
+        files = make_matches(len(ISSUE13_LENGTHS), ISSUE13_LENGTHS, args.plies, 1)
+    else:
+        files = make_matches(args.n, args.length, args.plies, args.first_seed)
+
+    with tempfile.TemporaryDirectory(prefix="gnubg-blunder-bench-") as td:
+        tmp = Path(td)
+        ours = time_command(files, tmp, args.repeat)
+        r_start, r_add = time_gnubg_relational(files, tmp, args.repeat)
+    g_empty, g_load = time_gnubg(files, args.repeat)
+    rel = max(r_add - r_start, 1e-9)
+    bare = max(g_load - g_empty, 1e-9)
+    size = sum(f.stat().st_size for f in files) / 1e6
+    print(f"{len(files)} gnubg-analysed matches ({size:.1f} MB of SGF), best of {args.repeat}:")
+    print(f"  our whole command (gnubg-blunder import, start-up included): {ours:.2f} s")
+    print(f"  gnubg load + relational add match: {rel:.2f} s (start + set-up {r_start:.2f} s removed)")
+    print(f"  gnubg bare load: {bare:.2f} s (empty start {g_empty:.2f} s removed)")
+    print(f"  ratio to gnubg's load + relational add: {ours / rel:.2f} (goal: at most 1.0)")
+    print(f"  ratio to gnubg's bare load: {ours / bare:.2f}\n")
+    if args.whole_only:
+        return 0
 
     with tempfile.TemporaryDirectory(prefix="gnubg-blunder-bench-") as td:
         tmp = Path(td)
@@ -199,7 +297,8 @@ def main(argv=None) -> int:
     rows.append([f"total ({len(files)} matches)", f"{sum(f.stat().st_size for f in files) / 1024:.0f}", tot_d,
                  f"{sum(reads) * 1e3:.1f}", f"{sum(stores) * 1e3:.1f}", f"{tot_b * 1e3:.1f}",
                  f"{sum(med) * 1e3:.1f}", f"{tot_d / tot_b:,.0f}", f"{g_total * 1e3:.1f}"])
-    print(f"gnubg-blunder import speed: {len(files)} gnubg self-play matches, {args.length}-point, "
+    length_text = "1 to 31 points and money" if args.issue13 else f"{args.length}-point"
+    print(f"gnubg-blunder import speed: {len(files)} gnubg self-play matches, {length_text}, "
           f"{args.plies}-ply analysis (files in {CACHE.relative_to(ROOT)}/p{args.plies}/)")
     print(f"Python {sys.version.split()[0]}, {n_plugins} plugins loaded, best of {args.repeat} runs"
           f" (median column: median of {args.repeat})\n")

@@ -23,6 +23,7 @@ Conventions (all sources):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Optional
 
 # Decision kinds (SPEC §1: "a checker play, a cube decision of the player on
@@ -69,6 +70,53 @@ class Candidate:
     depth: Optional[str] = None  # "0-ply", "2-ply", "rollout", ...
 
 
+class LazyCandidates(Sequence):
+    """A candidate list as an importer read it: each play kept as its steps
+    (letters, ``store/candidates.py``) with its numbers, its notation and
+    resulting board worked out when a :class:`Candidate` is asked for
+    (``resolve(letters) -> (notation, position ID)``).  The importer resolves
+    the played and the first play; the store keeps the rest as read."""
+
+    __slots__ = ("letters", "_equities", "probs", "depths", "resolve", "known")
+
+    def __init__(self, letters: list, equities: list, probs: list, depths: list, resolve, known=None):
+        self.letters = letters
+        self._equities = equities
+        self.probs = probs
+        self.depths = depths
+        self.resolve = resolve
+        self.known = dict(known or {})  # index -> (notation, position ID)
+
+    def __len__(self) -> int:
+        return len(self.letters)
+
+    def equities(self) -> list:
+        return self._equities
+
+    def resolved(self, k: int) -> tuple:
+        got = self.known.get(k)
+        if got is None:
+            got = self.known[k] = self.resolve(self.letters[k])
+        return got
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self.letters):
+            raise IndexError(k)
+        move, pid = self.resolved(k)
+        return Candidate(move=move, equity=self._equities[k], position_id=pid, probs=self.probs[k],
+                         depth=self.depths[k])
+
+    def __eq__(self, other):
+        return list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return f"LazyCandidates({len(self)} plays)"
+
+
 @dataclass
 class Decision:
     """One choice by one player."""
@@ -110,10 +158,18 @@ class Decision:
         return len(self.candidates)
 
     @property
+    def equities(self) -> list:
+        """The candidates' equities in list order (None unknown), no play
+        resolved (:class:`LazyCandidates`)."""
+        c = self.candidates
+        return c.equities() if isinstance(c, LazyCandidates) else [x.equity for x in c]
+
+    @property
     def equity_spread(self) -> Optional[float]:
         """Best minus worst candidate equity (the forced rule of SPEC §2)."""
-        eqs = [c.equity for c in self.candidates if c.equity is not None]
-        if len(eqs) != len(self.candidates) or not eqs:
+        all_eqs = self.equities
+        eqs = [e for e in all_eqs if e is not None]
+        if len(eqs) != len(all_eqs) or not eqs:
             return None
         return max(eqs) - min(eqs)
 

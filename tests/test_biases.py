@@ -19,6 +19,7 @@ import pytest
 from conftest import gnubg_match_dump, needs_gnubg, run_cli_inprocess as run_cli
 from gnubg_blunder.met import default_met
 from gnubg_blunder.metrics.biases import bias, signed_interval, verdict
+from gnubg_blunder.store.candidates import decode
 
 # real gnubg self-play (seed, length): match play of 3 to 11 points and a money session
 MATCHES = ((21, 7), (22, 7), (23, 3), (26, 11), (11, 5), (24, 0))
@@ -215,14 +216,14 @@ def test_the_played_move_is_found_by_its_board_for_every_checker_play(real):
     for key, _dump, _ours, _both, db in real:
         con = sqlite3.connect(db)
         rows = con.execute(
-            "SELECT d.id, r.position_after, c.candidates, d.error FROM decisions d "
+            "SELECT d.id, r.position_after, c.candidates, d.error, d.position_id, d.dice1, d.dice2 FROM decisions d "
             "JOIN rolls r ON r.analysis_id = d.analysis_id AND r.game = d.game AND r.seq = d.seq "
             "LEFT JOIN decision_candidates c ON c.decision_id = d.id WHERE d.kind = 'checker'").fetchall()
         con.close()
         with open_store(db) as store:
             read = checker_results(store, [r[0] for r in rows])
-        for row_id, after, cands, error in rows:
-            cands = json.loads(cands)
+        for row_id, after, cands, error, pid, d1, d2 in rows:
+            cands = decode(cands, pid, (d1, d2))
             boards = [c["position_id"] for c in cands]
             assert after in boards, (key, row_id)  # found by the board it leaves
             assert error is not None, (key, row_id)
@@ -354,8 +355,9 @@ def test_blots_decoded_at_once_equal_the_board_engine(real):
     for _key, dump, _ours, _both, db in real:
         pids |= {r["board"] for g in dump["games"] for r in g["game"] if r.get("board")}
         con = sqlite3.connect(db)
-        for (cands,) in con.execute("SELECT candidates FROM decision_candidates"):
-            pids |= {c["position_id"] for c in json.loads(cands) if c.get("position_id")}
+        for cands, pid, d1, d2 in con.execute("SELECT c.candidates, d.position_id, d.dice1, d.dice2 FROM "
+                                              "decision_candidates c JOIN decisions d ON d.id = c.decision_id"):
+            pids |= {c["position_id"] for c in decode(cands, pid, (d1, d2)) if c.get("position_id")}
         con.close()
     pids = sorted(pids)
     assert len(pids) > 5000

@@ -15,6 +15,7 @@ import pytest
 
 from conftest import gnubg_match_dump, run_cli_inprocess
 from gnubg_blunder.metrics.difficulty import TAU, cube_deltas, decision_difficulty, difficulties, soft_difficulty
+from gnubg_blunder.store.candidates import decode
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 XG = FIXTURES / "real" / "xg"
@@ -302,7 +303,7 @@ def test_xg_reference_matches_d_from_xgs_stored_candidates(tmp_path):
     truncated = checker = 0
     for kind, d, trunc, n_legal, nd, dt, dp, cands in rows:
         if kind == "checker":
-            eqs = [x["equity"] for x in json.loads(cands)]
+            eqs = decode(cands).equities()
             assert d == pytest.approx(soft_difficulty([max(0.0, eqs[0] - q) for q in eqs]), abs=1e-12)
             assert trunc == int(len(eqs) < n_legal)
             truncated += trunc

@@ -23,6 +23,7 @@ from gnubg_blunder.board.position import Board
 from gnubg_blunder.metrics import references as R
 from gnubg_blunder.metrics.arrays import KIND_CODES, LABEL_CODES, DecisionArrays, MatchInfo, RollArrays, Selection
 from gnubg_blunder.metrics.counting import Thresholds
+from gnubg_blunder.store.candidates import decode_row
 
 DATA = Path(__file__).parent / "fixtures" / "real"
 
@@ -490,7 +491,7 @@ def test_second_costs_are_the_second_candidate_of_the_stored_list(real_db):
         rows = store.decision_rows(ids)
     want = {}
     for r in rows:
-        c = json.loads(r["candidates"])
+        c = decode_row(r)
         if len(c) >= 2 and c[0]["equity"] is not None and c[1]["equity"] is not None:
             want[r["id"]] = max(0.0, c[0]["equity"] - c[1]["equity"])
     assert got == pytest.approx(want) and len(want) > 100
@@ -578,7 +579,7 @@ def test_schema_step_8_from_version_7(tmp_path):
     from test_store_reliability import helper
 
     out = helper("kill-sweep", src, tmp_path / "sweep")
-    assert out["broken"] == [] and sorted(out["per_step"]) == [str(v) for v in range(8, SCHEMA_VERSION + 1)]
+    assert out["broken"] == [] and sorted(out["per_step"], key=int) == [str(v) for v in range(8, SCHEMA_VERSION + 1)]
     assert len(out["per_step"]["8"]) >= 3 + 4  # its three statements, BEGIN, the version read and written, COMMIT
     c = sqlite3.connect(f"file:{src}?mode=ro&immutable=1", uri=True)
     assert c.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("7",)

@@ -13,6 +13,7 @@ from gnubg_blunder.filters import Filter
 from gnubg_blunder.importers.sgf import read_match
 from gnubg_blunder.store import ALREADY_STORED, STORED, SQLiteStore, StoreError
 from gnubg_blunder.store.schema import SCHEMA_VERSION
+from gnubg_blunder.store.candidates import decode_row
 
 
 @pytest.fixture()
@@ -146,7 +147,7 @@ def test_candidate_lists_stay_with_their_decision(tmp_path, charlot):
         n_lists = st.conn.execute("SELECT COUNT(*) FROM decision_candidates").fetchone()[0]
     assert len(rows) == len(ids) == n_lists
     for r in rows:
-        cands = json.loads(r["candidates"])
+        cands = decode_row(r)
         assert len(cands) == r["n_candidates"]
         assert cands[0]["move"] == r["best_move"]
         assert cands[r["played_index"]]["move"] == r["played_move"]

@@ -12,12 +12,12 @@ decisions (match date, then move order), with that decision's analysis.
 
 from __future__ import annotations
 
-import json
 from html import escape
 from typing import Optional
 
 import numpy as np
 
+from ..store.candidates import decode_row
 from ..metrics.arrays import KIND_NAMES, LABELS
 from ..metrics.summary import cost_order, decision_records, pick, selected
 
@@ -134,7 +134,7 @@ def _best_play(board, row: dict):
     dice = _dice(row)
     if dice is None:
         return None
-    cands = json.loads(row["candidates"]) if row.get("candidates") else []
+    cands = list(decode_row(row))
     best = [c for c in cands if c.get("move") == row.get("best_move")] or cands[:1]
     target = best[0].get("position_id") if best else None
     if target:
@@ -186,7 +186,7 @@ def candidate_rows(row: dict) -> list:
     or the cube's options (no double, double/take, double/pass)."""
     out = []
     if row.get("kind") == "checker":
-        cands = json.loads(row["candidates"]) if row.get("candidates") else []
+        cands = list(decode_row(row))
         played = row.get("played_index")
         # the analysis' best first, then by equity (a stored list need not be in equity order); unknown last
         first = next((k for k, c in enumerate(cands) if c.get("move") == row.get("best_move")), 0)

@@ -14,7 +14,7 @@ import math
 import re
 from typing import Optional
 
-from ..board.moves import IllegalMove, apply_steps, find_play, legal_plays
+from ..board.moves import IllegalMove, apply_steps, count_legal_plays, find_play
 from ..board.position import Board
 from ..labels import label_match
 from ..met import default_met
@@ -27,13 +27,14 @@ from ..model import (
     PASS,
     TAKE,
     Analysis,
-    Candidate,
     Decision,
     Game,
+    LazyCandidates,
     Match,
     Roll,
 )
-from .records import MatchImportError, SourceCube, SourceMatch
+from ..store.candidates import steps_text, text_steps
+from .records import MatchImportError, SourceCandidates, SourceCube, SourceMatch
 
 # Depth ranks: gnubg plies; a rollout ranks above any ply (SPEC §14).
 ROLLOUT_DEPTH = 100.0
@@ -384,7 +385,7 @@ def _pending_roll(rp: _Replay, sgame, seq: int, rec) -> bool:
     if sgame.winner is not None or seq != len(sgame.records) - 1:
         return False
     board = rp.board_for(rec.player, rec.board)
-    return bool(legal_plays(board, *rec.dice))
+    return bool(count_legal_plays(board, *rec.dice))
 
 
 class _OpenDouble:
@@ -480,7 +481,7 @@ def _move_record(rp: _Replay, game: Game, seq: int, rec, depths: list) -> None:
         _set_cube(d, cube, NO_DOUBLE, rec.cube, depths)
         game.decisions.append(d)
     d1, d2 = rec.dice
-    plays = legal_plays(board, d1, d2)
+    plays = count_legal_plays(board, d1, d2)
     steps = tuple(rec.steps or ())
     played = find_play(board, d1, d2, steps) if plays and rec.steps is not None else None
     if played is not None:
@@ -525,19 +526,20 @@ def _move_record(rp: _Replay, game: Game, seq: int, rec, depths: list) -> None:
             pos,
             dice=(d1, d2),
             played_move=played.notation,
-            n_legal=len(plays),
+            n_legal=plays,
             candidates=cands,
             played_index=played_index,
             comment=rec.comment,
             xg_counted=rec.xg_counted,
         )
         if cands:
-            d.best_move = cands[0].move
-            d.depth = cands[0].depth
+            d.best_move = cands.resolved(0)[0]
+            d.depth = cands.depths[0]
             if d.depth and len(cands) > 1:  # gnubg does not evaluate a forced play at depth
                 depths.append(d.depth)
-            if played_index is not None and cands[0].equity is not None and cands[played_index].equity is not None:
-                d.error = max(0.0, cands[0].equity - cands[played_index].equity)
+            eqs = cands.equities()
+            if played_index is not None and eqs[0] is not None and eqs[played_index] is not None:
+                d.error = max(0.0, eqs[0] - eqs[played_index])
         game.decisions.append(d)
     rp.board = after  # a comment on a dance has no decision to attach to: it is not kept
 
@@ -578,26 +580,71 @@ def _illegal_result(board: Board, steps: tuple, result_board: Optional[str]) -> 
             return None
 
 
-def _candidates(rp: _Replay, board: Board, d1: int, d2: int, rec, after: Board, seq: int):
-    if not rec.candidates:
-        return [], None
-    target = after.position_id()
-    cands, played_index = [], None
+def _source_list(rp: _Replay, board: Board, d1: int, d2: int, rec, seq: int) -> SourceCandidates:
+    """A list of :class:`SourceCandidate` (XG, the live match) in the form
+    the SGF reader gives: letters and numbers; an MWC (rollouts in match
+    play) checked and converted to EMG here."""
+    letters, eqs, probs, depths = [], [], [], []
     for i, sc in enumerate(rec.candidates):
-        play = find_play(board, d1, d2, tuple(sc.steps))
-        if play is None:
+        try:
+            letters.append(steps_text(sc.steps))
+        except (IndexError, TypeError, ValueError):
             raise MatchImportError(
                 f"game {rp.game_no + 1}: candidate {_format_steps(sc.steps)} is not a legal play with {d1}{d2}"
-            )
-        pid = play.result.position_id()
+            ) from None
         eq = sc.equity
-        what = f"the equity of candidate {i + 1} ({play.notation})"
-        if eq is not None:
-            rp.check(eq, False, what, seq, rec.player, rp.cube)
-        elif sc.mwc is not None:
+        if eq is None and sc.mwc is not None:
+            what = f"the equity of candidate {i + 1} ({_notation(board, d1, d2, letters[-1])})"
             rp.check(sc.mwc, bool(rp.match.length), what, seq, rec.player, rp.cube)
             eq = rp.to_emg(sc.mwc, bool(rp.match.length), rec.player, rp.cube)
-        cands.append(Candidate(move=play.notation, equity=eq, position_id=pid, probs=sc.probs, depth=sc.depth))
-        if pid == target and played_index is None:
-            played_index = i
+        eqs.append(eq)
+        probs.append(sc.probs)
+        depths.append(sc.depth)
+    return SourceCandidates(letters, eqs, probs, depths)
+
+
+def _notation(board: Board, d1: int, d2: int, letters: str) -> str:
+    play = find_play(board, d1, d2, text_steps(letters))
+    if play is None:
+        raise MatchImportError(f"candidate {_format_steps(text_steps(letters))} is not a legal play with {d1}{d2}")
+    return play.notation
+
+
+def _candidates(rp: _Replay, board: Board, d1: int, d2: int, rec, after: Board, seq: int):
+    """(the decision's candidates, index of the played one).  Only the
+    played and the first play are resolved (their notation and board): the
+    others are kept as read, with their numbers checked (SPEC: the figures
+    need the played, the best, every equity and the count of legal plays)."""
+    if not rec.candidates:
+        return [], None
+    src = rec.candidates
+    if not isinstance(src, SourceCandidates):
+        src = _source_list(rp, board, d1, d2, rec, seq)
+    target = after.position_id()
+    where = f"game {rp.game_no + 1}"
+
+    def resolve(letters):
+        play = find_play(board, d1, d2, text_steps(letters))
+        if play is None:
+            raise MatchImportError(
+                f"{where}: candidate {_format_steps(text_steps(letters))} is not a legal play with {d1}{d2}")
+        return play.notation, play.result.position_id()
+
+    lo, hi = rp.bounds(rec.player, rp.cube)
+    for i, eq in enumerate(src.equities):
+        if eq is not None and not lo <= eq <= hi:  # nan fails too
+            rp.check(eq, False, f"the equity of candidate {i + 1} ({resolve(src.letters[i])[0]})", seq,
+                     rec.player, rp.cube)
+    cands = LazyCandidates(src.letters, src.equities, src.probs, src.depths, resolve)
+    n = len(cands)
+    played_index = None
+    k = rec.played_index
+    if k is not None and 0 <= k < n and cands.resolved(k)[1] == target:
+        played_index = k  # the source's own index (gnubg's), checked against the board the move left
+    else:
+        for i in range(n):
+            if cands.resolved(i)[1] == target:
+                played_index = i
+                break
+    cands.resolved(0)
     return cands, played_index

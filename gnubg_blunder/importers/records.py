@@ -26,6 +26,21 @@ class SourceCandidate:
 
 
 @dataclass
+class SourceCandidates:
+    """A candidate list kept as read (SGF): each play as its letters, the
+    mover's two a step (``store/candidates.py``), with its numbers; no play
+    is resolved until the builder needs it (the played and the first)."""
+
+    letters: list  # str per candidate
+    equities: list  # EMG or None
+    probs: list  # 5-tuple or None
+    depths: list  # str or None
+
+    def __len__(self) -> int:
+        return len(self.letters)
+
+
+@dataclass
 class SourceCube:
     """The player on roll's cube analysis, as the source stores it."""
 
@@ -42,7 +57,7 @@ class SourceRecord:
     player: Optional[int] = None
     dice: Optional[tuple] = None
     steps: Optional[tuple] = None  # the played move; () = no legal play (dance)
-    candidates: Optional[list] = None  # list[SourceCandidate]; None = not analysed
+    candidates: Optional[list] = None  # list[SourceCandidate] or SourceCandidates; None = not analysed
     played_index: Optional[int] = None  # the source's own index of the played move
     cube: Optional[SourceCube] = None
     luck: Optional[float] = None  # EMG; None = unknown

@@ -9,23 +9,26 @@ through :func:`.build.build_match` and give the same decisions.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Optional
 
 from ..board.position import Board
 from ..model import SOURCE_SGF, Match
 from .build import build_match
-from .records import MatchImportError, SourceCandidate, SourceCube, SourceGame, SourceMatch, SourceRecord
+from ..store.candidates import SGF_BLACK_TO_MOVER
+from .records import MatchImportError, SourceCandidates, SourceCube, SourceGame, SourceMatch, SourceRecord
 from .sgf_syntax import SgfSyntaxError, read_sgf
 from .sgf_values import (
     SgfValueError,
     decode_point,
-    parse_analysis_move_list,
     parse_cube_owner,
     parse_double_analysis,
     parse_luck,
     parse_mi,
+    parse_int_value,
     parse_move,
+    parse_move_candidate,
     parse_point_list,
     parse_result,
     parse_rules,
@@ -68,16 +71,51 @@ def _steps_of(letters: str, colour: str) -> tuple:
     )
 
 
+# A candidate evaluated as gnubg writes it (``E ver 2`` and later):
+# move, E, ver, 5 probabilities, the score, plies[C], 0, deterministic,
+# noise, prune.  Any other value goes through ``parse_move_candidate``.
+_E_CANDIDATE = re.compile(r"((?:[a-z]{2}){0,4}) E ver ([2-9]|[1-9]\d+) (\S+) (\S+) (\S+) (\S+) (\S+) (\S+) "
+                          r"(\d+)C? -?\d+ -?\d+ (\S+) -?\d+\Z")
+_PLY_LABELS: dict = {}
+
+
 def _candidates(node, colour: str) -> tuple:
-    """(played index, candidates) of ``A[]``; (None, None) when not analysed."""
+    """(played index, candidates) of ``A[]``; (None, None) when not analysed.
+    The candidates stay as read (letters and numbers, :class:`SourceCandidates`):
+    the builder resolves only the plays it needs."""
     values = node.values("A")
     if not values:
         return None, None
-    played, cands = parse_analysis_move_list(values)
-    return played, [
-        SourceCandidate(steps=_steps_of(c.move, colour), equity=c.score, probs=c.probs, depth=_depth_of(c))
-        for c in cands
-    ]
+    played = parse_int_value(values[0], "A[] played index")
+    letters, equities, probs, depths = [], [], [], []
+    fast = _E_CANDIDATE.match
+    for v in values[1:]:
+        m = fast(v)
+        try:
+            if m is None:
+                raise ValueError
+            p = (float(m[3]), float(m[4]), float(m[5]), float(m[6]), float(m[7]))
+            eq = float(m[8])
+            float(m[10])  # the noise: a number, as parse_move_candidate checks
+            letters.append(m[1])
+            equities.append(eq)
+            probs.append(p)
+            plies = m[9]
+            depth = _PLY_LABELS.get(plies)
+            if depth is None:
+                depth = _PLY_LABELS[plies] = f"{int(plies)}-ply"
+            depths.append(depth)
+        except ValueError:
+            c = parse_move_candidate(v)
+            letters.append(c.move)
+            equities.append(c.score)
+            probs.append(c.probs)
+            depths.append(_depth_of(c))
+    if letters and not 0 <= played < len(letters):
+        raise SgfValueError(f"A[]: played index {played} outside the {len(letters)} candidates")
+    if colour == "B":
+        letters = [x.translate(SGF_BLACK_TO_MOVER) for x in letters]
+    return played, SourceCandidates(letters, equities, probs, depths)
 
 
 def _cube(node, match_play: bool) -> Optional[SourceCube]:

@@ -225,10 +225,19 @@ class _Parser:
             if i >= n or text[i] != "[":
                 raise self.error(f"property {ident} has no value", ident_pos)
             values = []
+            find = text.find
             while i < n and text[i] == "[":
-                value, i = self.parse_value(i)
+                j = find("]", i + 1)
+                if j >= 0 and find("\\", i + 1, j) < 0:  # no escape (nearly every value gnubg writes): one slice
+                    value = text[i + 1:j]
+                    if "\r" in value:
+                        value = value.replace("\r\n", "\n").replace("\r", "\n")
+                    i = j + 1
+                else:
+                    value, i = self.parse_value(i)
                 values.append(value)
-                i = self.skip_ws(i)
+                if i < n and text[i].isspace():
+                    i = self.skip_ws(i)
             if ident in props:
                 # SGF forbids it, but gnubg writes it: a comment on a
                 # resignation (which has no node) is appended to the previous

@@ -30,6 +30,7 @@ __all__ = [
     "MoveValue",
     "parse_mi",
     "parse_analysis_move_list",
+    "parse_int_value",
     "parse_move_candidate",
     "parse_double_analysis",
     "parse_luck",
@@ -426,6 +427,11 @@ def parse_move_candidate(value: str) -> MoveCandidate:
         score2 = score_pair[1] if score_pair else None
         return MoveCandidate(move, "R", out[:5], score, None, score2, result)
     raise SgfValueError(f"{what}: unknown analysis kind {kind!r}")
+
+
+def parse_int_value(value: str, what: str) -> int:
+    """An integer value such as ``A[]``'s played index."""
+    return _int(value.strip(), what)
 
 
 def parse_analysis_move_list(values: Sequence[str]) -> tuple:

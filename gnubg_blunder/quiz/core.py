@@ -9,13 +9,13 @@ docs/quiz.md.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from typing import Optional
 
 import numpy as np
 
+from ..store.candidates import decode_row
 from ..board import Board, parse_move_notation
 from ..board.svg import position_text
 from ..importers.build import cube_action, cube_errors
@@ -159,7 +159,7 @@ def load_items(store, sel, indices) -> list:
         p = int(r["player"])
         names = info.players
         owner = r["cube_owner"]
-        cands = json.loads(r["candidates"]) if r.get("candidates") else []
+        cands = list(decode_row(r))
         items.append(Item(
             decision_id=int(r["id"]), match_id=int(info.id), game=int(r["game"]), kind=r["kind"],
             position_id=r["position_id"],

@@ -7,28 +7,37 @@ by row on a selection the store made."""
 
 from __future__ import annotations
 
-# the key as the store writes each candidate (json.dumps: ", " and ": ")
-_KEY = '"position_id": '
+from .candidates import decode
 
 
 def _select(where: str) -> str:
-    """(decision id, board the played move left, that board is among the
-    stored candidates', the first candidate's value as text) of the checker
-    plays ``where`` picks."""
-    key, key_str = _KEY, _KEY + '"'
-    return ("SELECT d.id, r.position_after, "
-            f"instr(c.candidates, '{key_str}' || r.position_after || '\"') > 0, "
-            f"substr(c.candidates, instr(c.candidates, '{key}') + {len(key)}, 41) "
+    """(decision id, board the played move left, the stored candidate list,
+    the decision's board, dice and played index) of the checker plays
+    ``where`` picks."""
+    return ("SELECT d.id, r.position_after, c.candidates, d.position_id, d.dice1, d.dice2, d.played_index "
             "FROM decisions d "
             "LEFT JOIN rolls r ON r.analysis_id = d.analysis_id AND r.game = d.game AND r.seq = d.seq "
             "LEFT JOIN decision_candidates c ON c.decision_id = d.id "
             f"WHERE d.kind = 'checker' AND {where}")
 
 
-def _result(after, found, best) -> tuple:
-    # the first candidate's value: a quoted ID, or null (no board)
-    best = best.split('"', 2)[1] if best and best.startswith('"') and best.count('"') >= 2 else None
-    return after, bool(found), best
+def _result(after, blob, pid, d1, d2, played_index) -> tuple:
+    """(after, found among the candidates' boards, the first candidate's
+    board).  A list stored as steps resolves the played candidate first (by
+    the import, the first whose board is ``after``), then the others only
+    when that one is not it."""
+    cands = decode(blob, pid, (d1, d2))
+    if not len(cands):
+        return after, False, None
+    best = cands[0]["position_id"]
+    found = False
+    if after is not None:
+        if played_index is not None and 0 <= played_index < len(cands) \
+                and cands[played_index]["position_id"] == after:
+            found = True
+        else:
+            found = any(c["position_id"] == after for c in cands)
+    return after, found, best
 
 
 def checker_results(store, row_ids) -> dict:
@@ -38,15 +47,14 @@ def checker_results(store, row_ids) -> dict:
     still on roll; None unknown).  The first is the roll's
     ``position_after`` (the replay of the move the file records); the played
     move is recognised by that board among the stored candidates' boards,
-    never by its notation; the first candidate's board is the first
-    ``position_id`` of the stored list (read as text: no JSON parse)."""
+    never by its notation."""
     ids = sorted(int(i) for i in row_ids)  # in key order: neighbouring pages
     out: dict = {}
     for start in range(0, len(ids), 900):
         part = ids[start:start + 900]
         rows = store.conn.execute(_select(f"d.id IN ({','.join('?' * len(part))})"), part)
-        for row_id, after, found, best in rows.fetchall():
-            out[row_id] = _result(after, found, best)
+        for row_id, *rest in rows.fetchall():
+            out[row_id] = _result(*rest)
     return out
 
 
@@ -55,4 +63,4 @@ def wrong_play_results(conn, analysis_id: int) -> dict:
     (the plays whose boards the blot bias reads; a superset of those wrong
     in micro-EMG), one query: for the array cache (``sqlite._pack``)."""
     rows = conn.execute(_select("d.analysis_id = ? AND d.error > 0"), (analysis_id,))
-    return {row_id: _result(after, found, best) for row_id, after, found, best in rows.fetchall()}
+    return {row_id: _result(*rest) for row_id, *rest in rows.fetchall()}

@@ -5,11 +5,11 @@ its one transaction per match (store/sqlite.py)."""
 from __future__ import annotations
 
 import datetime as _dt
-import json
 
 from ..importers.files import stored_path
 from ..metrics.difficulty import difficulties
-from ..model import Match
+from ..model import LazyCandidates, Match
+from .candidates import encode_many
 
 
 def utc_now() -> str:
@@ -40,7 +40,7 @@ def insert_decisions(conn, analysis_id: int, match: Match) -> None:
     hard = difficulties([{
         "kind": d.kind, "error": d.error, "n_legal": d.n_legal, "n_candidates": d.n_candidates,
         "equity_spread": d.equity_spread, "xg_counted": d.xg_counted, "nd": d.nd, "dt": d.dt, "dp": d.dp,
-        "beaver_take": d.beaver_take, "equities": [c.equity for c in d.candidates],
+        "beaver_take": d.beaver_take, "equities": d.equities,
     } for d in decisions])
     conn.executemany(sql, [(
         analysis_id, d.game, d.seq, d.player, d.kind, d.position_id, d.cube_value,
@@ -56,14 +56,9 @@ def insert_decisions(conn, analysis_id: int, match: Match) -> None:
     # the largest one: each decision's id, for its candidate list.
     last = conn.execute("SELECT MAX(id) FROM decisions").fetchone()[0] or 0
     first = last - len(decisions) + 1
-    cands_rows = [
-        (first + k, json.dumps([
-            {"move": c.move, "equity": c.equity, "position_id": c.position_id,
-             "probs": list(c.probs) if c.probs else None, "depth": c.depth}
-            for c in d.candidates
-        ]))
-        for k, d in enumerate(decisions) if d.candidates
-    ]
+    with_lists = [(first + k, d.candidates) for k, d in enumerate(decisions) if d.candidates]
+    blobs = encode_many([_columns(c) for _, c in with_lists])
+    cands_rows = [(row_id, blob) for (row_id, _), blob in zip(with_lists, blobs)]
     conn.executemany("INSERT INTO decision_candidates(decision_id, candidates) VALUES (?, ?)", cands_rows)
     conn.executemany(
         """INSERT INTO rolls(analysis_id, game, seq, player, dice1, dice2, position_id,
@@ -74,3 +69,13 @@ def insert_decisions(conn, analysis_id: int, match: Match) -> None:
             for r in match.rolls()
         ],
     )
+
+
+def _columns(cands) -> tuple:
+    """The columns ``candidates.encode_many`` stores: an importer's list as
+    read (letters, no board: they are worked out from the steps when shown),
+    or resolved candidates (their notation and boards)."""
+    if isinstance(cands, LazyCandidates):
+        return cands.letters, False, cands.equities(), cands.probs, None, cands.depths
+    return ([c.move for c in cands], True, [c.equity for c in cands], [c.probs for c in cands],
+            [c.position_id for c in cands], [c.depth for c in cands])

@@ -72,6 +72,12 @@ def _stored_equities(texts: list) -> tuple:
 
     import numpy as np
 
+    if any(isinstance(t, (bytes, memoryview)) for t in texts):  # format 1 (step 10): store/candidates.py
+        from .candidates import equities
+
+        lists = [equities(t) if t else [] for t in texts]
+        flat = np.array([np.nan if q is None else q for eqs in lists for q in eqs], dtype=np.float64)
+        return flat, np.array([len(eqs) for eqs in lists], dtype=np.int64)
     texts = [t or "" for t in texts]
     lens = [t.count(_EQUITY_KEY) for t in texts]
     joined = "\n".join(texts)
@@ -146,6 +152,54 @@ def _difficulty(conn: sqlite3.Connection) -> None:
                     "FROM json_each(?) AS j WHERE decisions.id = j.key",
                     (flag, json.dumps(dict(zip(ids[rows].tolist(), d[rows].tolist())))))
     conn.execute("DELETE FROM analysis_arrays")
+
+
+def _compact_candidates(conn: sqlite3.Connection) -> None:
+    """Candidate lists in the compact format 1 (store/candidates.py,
+    docs/storage.md) instead of JSON: the numbers packed, the moves and
+    boards as stored (their notation and position IDs, byte for byte), null
+    fields left out; the column a BLOB.  And the rolls a WITHOUT ROWID table
+    on their primary key (no separate index beside the table).  In slices
+    of ids, one transaction; the array cache is kept (its columns are the
+    same)."""
+    from .candidates import Columns, encode_many
+
+    conn.execute("""CREATE TABLE decision_candidates_v10 (
+    decision_id INTEGER PRIMARY KEY REFERENCES decisions(id) ON DELETE CASCADE,
+    candidates  BLOB NOT NULL                 -- format 1, store/candidates.py
+)""")
+    last = -1
+    while True:
+        rows = conn.execute("SELECT decision_id, candidates FROM decision_candidates WHERE decision_id > ? "
+                            "ORDER BY decision_id LIMIT 50000", (last,)).fetchall()
+        if not rows:
+            break
+        last = rows[-1][0]
+        cols = [Columns(blob) for _, blob in rows]
+        blobs = encode_many([(c.moves, c.moves_are_text, c.equities, c.probs, c.position_ids, c.depths)
+                             for c in cols])
+        conn.executemany("INSERT INTO decision_candidates_v10(decision_id, candidates) VALUES (?, ?)",
+                         [(did, blob) for (did, _), blob in zip(rows, blobs)])
+    conn.execute("DROP TABLE decision_candidates")
+    conn.execute("ALTER TABLE decision_candidates_v10 RENAME TO decision_candidates")
+    conn.execute("""CREATE TABLE rolls_v10 (
+    analysis_id    INTEGER NOT NULL REFERENCES analyses(id) ON DELETE CASCADE,
+    game           INTEGER NOT NULL,
+    seq            INTEGER NOT NULL,
+    player         INTEGER NOT NULL,
+    dice1          INTEGER NOT NULL,
+    dice2          INTEGER NOT NULL,
+    position_id    TEXT,
+    position_after TEXT,
+    cube_value     INTEGER NOT NULL,
+    luck           REAL,                   -- EMG, NULL = unknown
+    mwc_per_emg    REAL,
+    PRIMARY KEY (analysis_id, game, seq)
+) WITHOUT ROWID""")
+    conn.execute("INSERT INTO rolls_v10 SELECT analysis_id, game, seq, player, dice1, dice2, position_id, "
+                 "position_after, cube_value, luck, mwc_per_emg FROM rolls ORDER BY analysis_id, game, seq")
+    conn.execute("DROP TABLE rolls")
+    conn.execute("ALTER TABLE rolls_v10 RENAME TO rolls")
 
 
 # A step is SQL (statements separated by ";"), or a function of the
@@ -380,6 +434,8 @@ CREATE TABLE anki_notes (
 CREATE INDEX anki_notes_by_position ON anki_notes(position_id);
 """,
     ),
+    # Candidate lists compact (format 1, store/candidates.py), rolls without a rowid.
+    (10, _compact_candidates),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..store.candidates import decode_row
 from ..commands import UserError, View
 from ..metrics.vocabulary import metric as metric_named
 from .plan import plan_card, plan_card_html, plan_card_text
@@ -173,8 +174,6 @@ def decision_diagram(record: dict, row: dict) -> str:
     """The board of a costly decision (a drill-down ``record``, its store
     ``row`` from ``decision_rows``): the played checker move drawn as arrows
     (from the analysis' candidate list), the cube and dice shown."""
-    import json
-
     from ..board.moves import legal_plays
     from ..board.position import Board
     from ..board.svg import board_svg
@@ -185,7 +184,7 @@ def decision_diagram(record: dict, row: dict) -> str:
     dice = (row.get("dice1"), row.get("dice2")) if row.get("dice1") else None
     steps = None
     if row.get("kind") == "checker" and dice and row.get("candidates") and row.get("played_index") is not None:
-        played = json.loads(row["candidates"])[row["played_index"]].get("position_id")
+        played = decode_row(row)[row["played_index"]].get("position_id")
         for play in legal_plays(board, *dice):
             if play.result.position_id() == played:
                 steps = play.steps
