@@ -29,7 +29,6 @@ is not run when a store is merely opened or read.
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import os
 import shutil
 import sqlite3
@@ -37,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from .candidates import decode as decode_candidates
 from .schema import StoreError
 
 # SQLITE_CORRUPT, SQLITE_NOTADB (primary result codes)
@@ -516,13 +516,13 @@ def _check_labels(store, analyses: dict, report: CheckReport) -> bool:
             "recomputed when the store is next read", True, damage=False))
         return False
     differ: dict = {}
-    for (rid, aid, kind, pid, err, cands, pi, nd, dt, dp, phase, plan, theme) in store.conn.execute(
+    for (rid, aid, kind, pid, err, cands, pi, nd, dt, dp, phase, plan, theme, d1, d2) in store.conn.execute(
         "SELECT d.id, d.analysis_id, d.kind, d.position_id, d.error, c.candidates, d.played_index, d.nd, d.dt, "
-        "d.dp, d.phase, d.game_plan, d.theme FROM decisions d "
+        "d.dp, d.phase, d.game_plan, d.theme, d.dice1, d.dice2 FROM decisions d "
         "LEFT JOIN decision_candidates c ON c.decision_id = d.id ORDER BY d.id"
     ):
         try:
-            want = decision_labels(kind, pid, err, json.loads(cands) if cands else [], pi, nd, dt, dp)
+            want = decision_labels(kind, pid, err, decode_candidates(cands, pid, (d1, d2)), pi, nd, dt, dp)
         except Exception as exc:  # a position or candidate list that no longer parses
             want = ("?", f"unreadable ({exc.__class__.__name__})", None)
         if tuple(want) != (phase, plan, theme):
@@ -633,8 +633,11 @@ def _copy_rows(path: str, tmp: str) -> dict:
             if kind != "table" or name in DERIVED_TABLES:
                 continue
             cols = ", ".join(_q(c[1]) for c in dst.execute(f"PRAGMA main.table_info({_q(name)})"))
-            dst.execute(f"INSERT INTO main.{_q(name)}(_rowid_, {cols}) "
-                        f"SELECT _rowid_, {cols} FROM damaged.{_q(name)} NOT INDEXED")
+            if "WITHOUT ROWID" in " ".join(_sql.upper().split()):  # the rolls (schema step 10): no rowid to keep
+                dst.execute(f"INSERT INTO main.{_q(name)}({cols}) SELECT {cols} FROM damaged.{_q(name)}")
+            else:
+                dst.execute(f"INSERT INTO main.{_q(name)}(_rowid_, {cols}) "
+                            f"SELECT _rowid_, {cols} FROM damaged.{_q(name)} NOT INDEXED")
             counts[name] = dst.execute(f"SELECT COUNT(*) FROM main.{_q(name)}").fetchone()[0]
         for kind, _name, _tbl, sql in objects:
             if kind in ("index", "trigger", "view"):
