@@ -151,6 +151,9 @@ def test_an_array_cache_page_overwritten_is_rebuilt_from_the_rows(db, cli):
 # -- the array cache against the rows -------------------------------------------------
 
 
+from gnubg_blunder.store.column_cache import encode_bundle  # noqa: E402
+
+
 def _cache(db):
     """(the store, the dtype of its cached decision records)."""
     from gnubg_blunder.store import open_store
@@ -160,8 +163,21 @@ def _cache(db):
     return store, dec
 
 
+def _bundle_of(store, aid):
+    """(key, parts) of the cache bundle holding analysis ``aid`` (parts
+    writable copies, as column_cache.decode_bundle gives them)."""
+    from gnubg_blunder.store.column_cache import decode_bundle
+
+    _spec, dec, rol = store._record_dtypes()
+    for key, d, r, cm in store.conn.execute("SELECT analysis_id, decisions, rolls, comments FROM analysis_arrays"):
+        parts = decode_bundle(d, r, cm, dec, rol)
+        if aid in [p[0] for p in parts]:
+            return key, [(a, x.copy(), y.copy(), c) for a, x, y, c in parts]
+    raise AssertionError(f"no cache bundle holds analysis {aid}")
+
+
 def test_a_cache_blob_changed_in_place_is_found_refused_and_repaired(db, cli):
-    """One decision's error changed inside a cache blob (sqlite3's blob I/O):
+    """One decision's error changed inside a cache blob (its checksum kept):
     no view computes from it (the checksum differs: exit 1, naming `check`),
     `check` finds it against the rows (exit 1), `check --repair` rebuilds
     it (exit 0), and `stats` is what it was before the damage."""
@@ -171,17 +187,18 @@ def test_a_cache_blob_changed_in_place_is_found_refused_and_repaired(db, cli):
     store, dec = _cache(db)
     try:
         aid = store.select().matches[0].analysis_id  # one the figures read
-        blob = store.conn.execute("SELECT decisions FROM analysis_arrays WHERE analysis_id = ?", (aid,)).fetchone()[0]
-        records = np.frombuffer(blob[4:], dtype=dec)
+        key, parts = _bundle_of(store, aid)
+        records = next(p[1] for p in parts if p[0] == aid)
         k = int(np.nanargmax(records["error"]))  # its costliest decision
-        offset = 4 + k * dec.itemsize + dec.fields["error"][1]
+        records["error"][k] = 0.0
+        old = store.conn.execute("SELECT decisions FROM analysis_arrays WHERE analysis_id = ?", (key,)).fetchone()[0]
+        d, r, cm = encode_bundle(parts)
+        damaged = old[:4] + d[4:]  # the checksum of the intact cache kept
     finally:
         store.close()
     con = sqlite3.connect(db)
     with con:
-        with con.blobopen("analysis_arrays", "decisions", aid) as b:
-            b.seek(offset)
-            b.write(np.float64(0.0).tobytes())
+        con.execute("UPDATE analysis_arrays SET decisions = ? WHERE analysis_id = ?", (damaged, key))
     con.close()
 
     res = cli("stats", db=db, check=False)
@@ -209,19 +226,18 @@ def test_a_cache_that_disagrees_with_its_rows_is_found_by_counts(db, cli):
     and no error; `check` compares it with the rows and names the counts."""
     import numpy as np
 
-    from gnubg_blunder.store.sqlite import _seal
-
     before = json.loads(stats_json(cli, db))
     store, dec = _cache(db)
     try:
         aid = store.select().matches[-1].analysis_id
-        d, r, cm = store.conn.execute(
-            "SELECT decisions, rolls, comments FROM analysis_arrays WHERE analysis_id = ?", (aid,)).fetchone()
-        records = np.frombuffer(d[4:], dtype=dec)
+        key, parts = _bundle_of(store, aid)
+        i = next(j for j, p in enumerate(parts) if p[0] == aid)
+        a, records, rolls, commented = parts[i]
         n = len(records)
         fewer = np.delete(records, int(np.nanargmax(records["error"])))  # its costliest decision left out
-        store.conn.execute("UPDATE analysis_arrays SET decisions = ? WHERE analysis_id = ?",
-                           (_seal(fewer.tobytes(), r, cm), aid))
+        parts[i] = (a, fewer, rolls, commented)
+        store.conn.execute("UPDATE analysis_arrays SET decisions = ?, rolls = ?, comments = ? WHERE analysis_id = ?",
+                           (*encode_bundle(parts), key))
     finally:
         store.close()
     wrong = json.loads(stats_json(cli, db))

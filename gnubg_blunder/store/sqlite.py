@@ -15,7 +15,6 @@ import sqlite3
 import sys
 import time
 import urllib.parse
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -23,46 +22,24 @@ from typing import Optional
 import numpy as np
 
 from ..filters import Filter
-from ..metrics.arrays import BLOT_COLUMNS, KIND_CODES, LABELS, DecisionArrays, MatchInfo, RollArrays, Selection
+from ..metrics.arrays import (BLOT_COLUMNS, KIND_CODES, LABELS, DecisionArrays, LazyPositions, MatchInfo, RollArrays,
+                              Selection)
 from ..metrics.difficulty import difficulties
 from ..model import Match, match_identity
 from .check import CHECK_HINT, DamagedDatabase, refuses_damage
+from .column_cache import (BUNDLE_DECISIONS, CACHE_FORMAT, CacheReader, decode_bundle, encode_bundle, merges,
+                           read_manifest, unseal)
 from .insert import insert_analysis, insert_decisions
 from .insert import utc_now as _now
 from .schema import StoreError, migrate
 
-# The packed-array cache's format: bump when the columns change.  2: the dice
-# of each decision; 3: comments stay in their rows (the cache lists which), a
+# The array cache's format: bump when the columns change.  2: the dice of
+# each decision; 3: comments stay in their rows (the cache lists which), a
 # checksum; 4: difficulty, its truncation, duration; 5: the blots of the boards
-# each wrong checker play left and its best play leaves (``_pack_blots``).
-ARRAYS_FORMAT = 5
+# each wrong checker play left and its best play leaves (``_pack_blots``);
+# 6: column by column, each compressed (store/column_cache.py).
+ARRAYS_FORMAT = CACHE_FORMAT
 
-
-def _cache_crc(dec, rol, comments) -> int:
-    crc = zlib.crc32(rol, zlib.crc32(dec))
-    return zlib.crc32((comments or "").encode(), crc)
-
-
-def _seal(dec: bytes, rol: bytes, comments) -> bytes:
-    """The decisions blob as stored: a CRC-32 of the analysis' whole cache
-    (decision records, roll records, the list of commented decisions) ahead
-    of the records, so that a damaged cache is refused, never computed from."""
-    return _cache_crc(dec, rol, comments).to_bytes(4, "little") + dec
-
-
-def _joined(parts: list, dtype) -> np.ndarray:
-    """Record arrays of one dtype end to end.  Joined as bytes: numpy's
-    concatenate of structured arrays compares the fields of every part
-    (0.7 s over 20,000 parts), a byte join copies them."""
-    return np.frombuffer(b"".join(p.tobytes() for p in parts), dtype=dtype) if parts else np.zeros(0, dtype=dtype)
-
-
-def _unseal(dec, rol, comments):
-    """The decision records of a stored cache, or None when its checksum differs."""
-    view = memoryview(dec)
-    if len(view) < 4 or int.from_bytes(view[:4], "little") != _cache_crc(view[4:], rol, comments):
-        return None
-    return view[4:]
 
 STORED = "stored"
 ALREADY_STORED = "already stored"
@@ -195,6 +172,16 @@ def _wal_frames(path: Path) -> bool:
         return os.path.getsize(str(path) + "-wal") > 0
     except OSError:
         return False
+
+
+class _Records:
+    """Columns by name (``records["error"]``), as ``keep`` functions read them."""
+
+    def __init__(self, columns):
+        self._columns = columns
+
+    def __getitem__(self, name):
+        return getattr(self._columns, name)
 
 
 class SQLiteStore:
@@ -348,9 +335,8 @@ class SQLiteStore:
         self.conn.execute("PRAGMA query_only = ON")
 
     def _analyses_without_cache(self) -> int:
-        return self.conn.execute(
-            "SELECT COUNT(*) FROM analyses a WHERE NOT EXISTS (SELECT 1 FROM analysis_arrays x "
-            "WHERE x.analysis_id = a.id AND x.format = ?)", (ARRAYS_FORMAT,)).fetchone()[0]
+        covered = self._coverage(self._bundles())
+        return sum(1 for (a,) in self.conn.execute("SELECT id FROM analyses") if a not in covered)
 
     def close(self):
         self.conn.close()
@@ -710,12 +696,11 @@ class SQLiteStore:
         rol = np.dtype([(name, RollArrays.SPEC[name][0]) for name in ("game", "player", "luck", "mwc_per_emg")])
         return spec, dec, rol
 
-    def _pack(self, analysis_id: int) -> tuple:
-        """The analysis' decisions and rolls as numpy record bytes (read back
-        with ``np.frombuffer``: no parsing), and which of its decisions have a
-        comment: JSON ``[index, ...]`` or None.  A comment's text is stored
-        once, in its decisions row (``_arrays`` reads it from there).  The
-        decisions blob starts with the checksum of the three (``_seal``)."""
+    def _pack_records(self, analysis_id: int) -> tuple:
+        """The analysis' cached decisions and rolls as record arrays, read
+        from its rows, and the indices of its decisions that have a comment
+        (a comment's text is stored once, in its decisions row: ``_arrays``
+        reads it from there)."""
         spec, dec_dtype, roll_dtype = self._record_dtypes()
         rows = self.conn.execute(
             "SELECT " + ", ".join(e for _, e in spec) + ", COALESCE(d.position_id, ''), "
@@ -741,8 +726,7 @@ class SQLiteStore:
         if rrows:
             for name, values in zip(roll_dtype.names, zip(*rrows)):
                 rol[name] = np.array(values, dtype=np.float64 if rol.dtype[name] == np.float64 else rol.dtype[name])
-        comments = json.dumps(comments) if comments else None
-        return _seal(dec.tobytes(), rol.tobytes(), comments), rol.tobytes(), comments
+        return dec, rol, comments
 
     def _pack_blots(self, analysis_id: int, dec: np.ndarray) -> None:
         """The blots the analysis' wrong checker plays (e > 0) leave, for the
@@ -767,108 +751,175 @@ class SQLiteStore:
         dec["blots_played"][idx] = np.where([g[1] for g in got], blots[:len(got)], -1)
         dec["blots_best"][idx] = blots[len(got):]
 
-    def _store_arrays(self, analysis_id: int) -> None:
-        dec, rol, comments = self._pack(analysis_id)
+    # -- the array cache: bundles of analyses (store/column_cache.py) ------------
+    def _bundles(self) -> dict:
+        """{key: manifest} of the cache's bundles of this format (a bundle
+        whose manifest cannot be read covers nothing: rebuilt, ``check``
+        names it)."""
+        out = {}
+        for key, text in self.conn.execute("SELECT analysis_id, comments FROM analysis_arrays WHERE format = ?",
+                                           (ARRAYS_FORMAT,)):
+            try:
+                out[key] = read_manifest(text)
+            except ValueError:
+                continue
+        return out
+
+    @staticmethod
+    def _coverage(bundles: dict) -> dict:
+        """{analysis id: (bundle key, its place in the bundle)}."""
+        return {a: (key, i) for key, man in bundles.items() for i, a in enumerate(man["analyses"])}
+
+    def _write_bundle(self, parts: list) -> int:
+        """Store ``parts`` [(analysis id, decisions, rolls, commented)] as one
+        bundle keyed by its first analysis (inside the caller's transaction)."""
+        key = min(p[0] for p in parts)
+        dec, rol, manifest = encode_bundle(sorted(parts, key=lambda p: p[0]))
         self.conn.execute(
             "INSERT INTO analysis_arrays(analysis_id, format, decisions, rolls, comments) VALUES (?, ?, ?, ?, ?) "
             "ON CONFLICT(analysis_id) DO UPDATE SET format=excluded.format, decisions=excluded.decisions, "
             "rolls=excluded.rolls, comments=excluded.comments",
-            (analysis_id, ARRAYS_FORMAT, dec, rol, comments),
+            (key, ARRAYS_FORMAT, dec, rol, manifest),
         )
+        return key
+
+    def _store_arrays(self, analysis_id: int) -> None:
+        """The cache of one analysis just stored (a bundle of its own), then
+        small bundles merged (inside the caller's transaction)."""
+        self._write_bundle([(analysis_id, *self._pack_records(analysis_id))])
+        self._merge_bundles()
+
+    def _merge_bundles(self) -> None:
+        """Eight small bundles of one size class merged into one
+        (column_cache.merges), inside the caller's transaction."""
+        bundles = self._bundles()
+        groups = merges({key: sum(man["decisions"]) for key, man in bundles.items()})
+        if not groups:
+            return
+        _spec, dec_dtype, roll_dtype = self._record_dtypes()
+        for group in groups:
+            parts = []
+            for key in group:
+                row = self.conn.execute("SELECT decisions, rolls, comments FROM analysis_arrays WHERE analysis_id = ?",
+                                        (key,)).fetchone()
+                if row is None or unseal(*row) is None:
+                    parts = None  # damaged: left for the reader to refuse and `check` to repair
+                    break
+                parts += decode_bundle(*row, dec_dtype, roll_dtype)
+            if parts is None:
+                continue
+            self.conn.executemany("DELETE FROM analysis_arrays WHERE analysis_id = ?", [(k,) for k in group])
+            self._write_bundle(parts)
 
     def _ensure_arrays(self, analysis_ids) -> None:
         """Build the cache of analyses that have none (older databases, new
-        formats, relabelled decisions)."""
-        have = {a for (a,) in self.conn.execute("SELECT analysis_id FROM analysis_arrays WHERE format = ?",
-                                                (ARRAYS_FORMAT,))}
-        missing = [a for a in analysis_ids if a not in have]
-        if not missing:
+        formats, relabelled decisions): bundles of up to
+        ``BUNDLE_DECISIONS`` decisions, in one transaction."""
+        covered = self._coverage(self._bundles())
+        if all(a in covered for a in analysis_ids):
             return
         with write_transaction(self.conn):
-            for a in missing:
-                self._store_arrays(a)
+            self.conn.execute("DELETE FROM analysis_arrays WHERE format != ?", (ARRAYS_FORMAT,))
+            covered = self._coverage(self._bundles())  # again: another process may have built them meanwhile
+            parts, size = [], 0
+            for a in sorted(set(analysis_ids) - set(covered)):
+                parts.append((a, *self._pack_records(a)))
+                size += len(parts[-1][1])
+                if size >= BUNDLE_DECISIONS:
+                    self._write_bundle(parts)
+                    parts, size = [], 0
+            if parts:
+                self._write_bundle(parts)
+            self._merge_bundles()
+
+    def _read_bundles(self, ids) -> tuple:
+        """({key: manifest}, {key: (decision columns, roll blob, manifest
+        text)}) of the bundles holding the analyses ``ids``, read in one
+        snapshot (a merge by another process is seen whole or not at all),
+        checksums checked."""
+        wanted = set(ids)
+        own = not self.conn.in_transaction
+        if own:
+            self.conn.execute("BEGIN")
+        try:
+            mans = {key: man for key, man in self._bundles().items() if wanted.intersection(man["analyses"])}
+            keys, rows = sorted(mans), {}
+            for start in range(0, len(keys), 900):
+                part = keys[start:start + 900]
+                for key, d, r, cm in self.conn.execute(
+                    "SELECT analysis_id, decisions, rolls, comments FROM analysis_arrays "
+                    f"WHERE analysis_id IN ({','.join('?' * len(part))}) AND format = ?", part + [ARRAYS_FORMAT],
+                ):
+                    columns = unseal(d, r, cm)
+                    if columns is None:
+                        raise DamagedDatabase(
+                            f"the array cache of analysis {key} is damaged (its checksum differs): "
+                            f"no figure was computed from it. {CHECK_HINT}")
+                    rows[key] = (columns, r, cm)
+        finally:
+            if own:
+                self.conn.execute("COMMIT")
+        return mans, rows
 
     def _arrays(self, infos: list, sides: np.ndarray, player: Optional[str], keep=None) -> Selection:
         """The decisions and rolls of the chosen analyses, from the array
-        cache: two record blobs per analysis, concatenated.  Comments are
-        read from their rows, by id (the cache says which decisions have one).
-        ``keep``: each analysis' decisions filtered as read, no rolls."""
-        spec, dec_dtype, roll_dtype = self._record_dtypes()
+        cache, read lazily: the bundles holding them are fetched (and their
+        checksums checked) here, a column is decompressed when a metric
+        first reads it (:class:`column_cache.CacheReader`).  Comments are
+        read from their rows, by id (the manifest says which decisions have
+        one).  ``keep``: only the decisions it keeps (of ``keep(records)``,
+        ``records[name]`` a column), no rolls."""
+        _spec, dec_dtype, roll_dtype = self._record_dtypes()
         ids = [m.analysis_id for m in infos]
-        got = {}
-
-        def unsealed(a, d, r, cm):
-            records = _unseal(d, r, cm)
-            if records is None or len(records) % dec_dtype.itemsize or len(r) % roll_dtype.itemsize:
-                raise DamagedDatabase(f"the array cache of analysis {a} is damaged (its checksum differs): "
-                                      f"no figure was computed from it. {CHECK_HINT}")
-            return a, records, r, json.loads(cm) if cm else []
-
-        def read(batch: list) -> None:
-            """One query's analyses read with one numpy pass (a pass per
-            analysis costs more than the work over 10,000 of them); with
-            ``keep``, only the kept records copied out, so the blobs are not
-            held."""
-            sizes = [len(rec) // dec_dtype.itemsize for _, rec, _, _ in batch]
-            starts = np.cumsum([0] + sizes)
-            dp = np.frombuffer(b"".join(rec for _, rec, _, _ in batch), dtype=dec_dtype)
-            if keep is None:
-                for (a, _, r, marks), lo, hi in zip(batch, starts, starts[1:]):
-                    got[a] = (dp[lo:hi], np.frombuffer(r, dtype=roll_dtype), marks)
-                return
-            where = np.nonzero(keep(dp))[0]
-            marked = np.zeros(len(dp), dtype=bool)
-            for (_, _, _, marks), lo in zip(batch, starts):
-                if marks:
-                    marked[lo + np.asarray(marks, dtype=np.int64)] = True
-            kept, kept_marked, bounds = dp[where], marked[where], np.searchsorted(where, starts)
-            no_rolls = np.zeros(0, dtype=roll_dtype)
-            for (a, _, _, marks), lo, hi in zip(batch, bounds, bounds[1:]):
-                got[a] = (kept[lo:hi], no_rolls, np.nonzero(kept_marked[lo:hi])[0].tolist() if marks else [])
-
         for _attempt in range(3):
-            # another process may drop the cache between the build and the read
-            # (a relabel after a rules change): build what is missing again
-            self._ensure_arrays([a for a in ids if a not in got])
-            for start in range(0, len(ids), 900):
-                part = [a for a in ids[start:start + 900] if a not in got]
-                if not part:
-                    continue
-                read([unsealed(a, d, r, cm) for a, d, r, cm in self.conn.execute(
-                    "SELECT analysis_id, decisions, rolls, comments FROM analysis_arrays "
-                    f"WHERE analysis_id IN ({','.join('?' * len(part))}) AND format = ?", part + [ARRAYS_FORMAT],
-                )])
-            if len(got) == len(set(ids)):
+            # another process may merge or drop bundles between the build and
+            # the read (a relabel after a rules change): build what is missing again
+            self._ensure_arrays(ids)
+            mans, rows = self._read_bundles(ids)
+            coverage = self._coverage(mans)
+            if all(a in coverage for a in ids):
                 break
-        dec_parts, roll_parts, dec_match, roll_match, comments = [], [], [], [], []
-        offset = 0
-        for i, a in enumerate(ids):
-            dp, rp, marks = got[a]
-            dec_parts.append(dp)
-            roll_parts.append(rp)
-            dec_match.append(np.full(len(dp), i, dtype=np.int32))
-            roll_match.append(np.full(len(rp), i, dtype=np.int32))
-            comments += [(offset + k, int(dp["row_id"][k])) for k in marks]
-            offset += len(dp)
-        dec_all = _joined(dec_parts, dec_dtype)
-        roll_all = _joined(roll_parts, roll_dtype)
-        cols = {name: np.ascontiguousarray(dec_all[name]) for name in [n for n, _ in spec] + list(BLOT_COLUMNS)}
-        cols["match"] = np.concatenate(dec_match) if dec_match else np.zeros(0, dtype=np.int32)
-        uniq, inverse = np.unique(dec_all["position"], return_inverse=True)
-        has_empty = bool(len(uniq)) and uniq[0] == b""
-        position = inverse.astype(np.int32) - (1 if has_empty else 0)
-        positions = [p.decode() for p in (uniq[1:] if has_empty else uniq)]
-        comment = np.empty(len(dec_all), dtype=object)
-        texts = self._comment_texts([row_id for _, row_id in comments])
-        for k, row_id in comments:
-            comment[k] = texts.get(row_id)
-        dec = DecisionArrays(**cols, position=position, comment=comment)
-        rcols = {name: np.ascontiguousarray(roll_all[name]) for name in roll_dtype.names}
-        rcols["match"] = np.concatenate(roll_match) if roll_match else np.zeros(0, dtype=np.int32)
-        rolls = RollArrays(**rcols)
-        sel = Selection(matches=infos, decisions=dec, rolls=rolls, sides=sides, player_filter=player,
-                        positions=positions)
-        return sel
+        else:
+            raise StoreError("the array cache kept changing while it was read (other processes relabelling): "
+                             "run the command again")
+        keys = sorted(rows)
+        dec_base, roll_base, d_at, r_at = {}, {}, 0, 0
+        for key in keys:
+            dec_base[key], roll_base[key] = d_at, r_at
+            d_at += sum(mans[key]["decisions"])
+            r_at += sum(mans[key]["rolls"])
+        starts = {key: (np.cumsum([0] + mans[key]["decisions"]).tolist(), np.cumsum([0] + mans[key]["rolls"]).tolist())
+                  for key in keys}
+        dec_runs, roll_runs, commented, at = [], [], [], 0
+        for a in ids:
+            key, i = coverage[a]
+            man, (ds, rs) = mans[key], starts[key]
+            dec_runs.append((dec_base[key] + ds[i], man["decisions"][i]))
+            roll_runs.append((roll_base[key] + rs[i], man["rolls"][i]))
+            commented += [at + k for k in man["commented"].get(str(i), [])]
+            at += man["decisions"][i]
+        try:
+            reader = CacheReader([rows[k][0] for k in keys], [rows[k][1] for k in keys], dec_dtype, roll_dtype,
+                                 dec_runs, roll_runs)
+        except ValueError as exc:
+            raise DamagedDatabase(f"the array cache is damaged ({exc}): no figure was computed from it. "
+                                  f"{CHECK_HINT}") from None
+        if commented:
+            row_ids = reader.stored_decisions("row_id")
+            texts = self._comment_texts([int(row_ids[k]) for k in commented])
+            reader.comments = {k: texts.get(int(row_ids[k])) for k in commented}
+        if keep is None:
+            dec = DecisionArrays.lazy(reader.n_decisions, reader.decision_column)
+            rolls = RollArrays.lazy(reader.n_rolls, reader.roll_column)
+            positions = LazyPositions(reader.positions)
+        else:
+            whole = DecisionArrays.lazy(reader.n_decisions, reader.decision_column)
+            kept = reader.subset(np.nonzero(keep(_Records(whole)))[0])
+            dec = DecisionArrays.lazy(kept.n_decisions, kept.decision_column)
+            rolls = RollArrays()
+            positions = LazyPositions(kept.positions)
+        return Selection(matches=infos, decisions=dec, rolls=rolls, sides=sides, player_filter=player,
+                         positions=positions)
 
     def _comment_texts(self, row_ids) -> dict:
         """{decision id: its comment} (stored once, in the decisions row)."""
