@@ -410,27 +410,47 @@ def _check_collections(conn, report: CheckReport) -> None:
 
 def _check_rows(store, report: CheckReport, repair: bool) -> None:
     """The array cache and the labels of a whole file, against its rows."""
+    from .column_cache import decode_bundle, unseal
     from .sqlite import ARRAYS_FORMAT
 
     conn = store.conn
     analyses = dict(conn.execute("SELECT id, match_id FROM analyses"))
     report.checked["analyses"] = len(analyses)
     report.checked["decisions"] = conn.execute("SELECT COUNT(*) FROM decisions").fetchone()[0]
-    bad, orphans = [], []
+    bad, orphans, bad_bundles = [], [], set()
     cached = 0
-    for a, fmt in conn.execute("SELECT analysis_id, format FROM analysis_arrays ORDER BY analysis_id").fetchall():
-        if a not in analyses:
-            orphans.append(a)
-            report.findings.append(Finding("array cache", f"a cache of analysis {a}, which does not exist", True, a))
-            continue
+    _spec, dec_dtype, roll_dtype = store._record_dtypes()
+    for key, fmt, d_blob, r_blob, manifest in conn.execute(
+            "SELECT analysis_id, format, decisions, rolls, comments FROM analysis_arrays ORDER BY analysis_id"):
         if fmt != ARRAYS_FORMAT:
             continue  # another format: rebuilt when read, not damage
-        cached += 1
-        problem = _compare_cache(store, a)
-        if problem:
+        try:
+            parts = decode_bundle(d_blob, r_blob, manifest, dec_dtype, roll_dtype)
+        except ValueError as exc:
+            bad_bundles.add(key)
+            report.findings.append(Finding("array cache", f"the cache bundle of analysis {key} cannot be read "
+                                                          f"({exc})", True, key))
+            continue
+        problems = {}
+        for a, dec, rol, commented in parts:
+            if a not in analyses:
+                orphans.append(a)
+                bad_bundles.add(key)
+                report.findings.append(Finding("array cache", f"a cache of analysis {a}, which does not exist",
+                                               True, a))
+                continue
+            cached += 1
+            problem = _compare_cache(store, a, dec, rol, commented)
+            if problem:
+                problems[a] = problem
+        if unseal(d_blob, r_blob, manifest) is None:
+            if not problems and [p for p in parts if p[0] in analyses]:
+                problems[next(p[0] for p in parts if p[0] in analyses)] = "the cached bytes differ from the rows'"
+            problems = {a: f"checksum differs; {problem}" for a, problem in problems.items()}
+        for a, problem in problems.items():
             bad.append(a)
-            report.findings.append(Finding(
-                "array cache", f"analysis {a} (match {analyses[a]}): {problem}", True, a))
+            bad_bundles.add(key)
+            report.findings.append(Finding("array cache", f"analysis {a} (match {analyses[a]}): {problem}", True, a))
     report.checked["array_caches"] = cached
     _check_study_actions(conn, report)
     _check_collections(conn, report)
@@ -443,15 +463,13 @@ def _check_rows(store, report: CheckReport, repair: bool) -> None:
         bad = sorted(analyses)
     conn.execute("BEGIN IMMEDIATE")
     try:
-        for a in orphans:
-            conn.execute("DELETE FROM analysis_arrays WHERE analysis_id = ?", (a,))
-        for a in bad:
-            store._store_arrays(a)
+        conn.executemany("DELETE FROM analysis_arrays WHERE analysis_id = ?", [(k,) for k in sorted(bad_bundles)])
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+    store._ensure_arrays(sorted(analyses))  # the analyses of the bundles dropped, and all after a relabel
     if orphans:
         report.repaired.append(f"array cache of {len(orphans)} analyses that do not exist deleted")
     if bad:
@@ -461,26 +479,18 @@ def _check_rows(store, report: CheckReport, repair: bool) -> None:
     report.after.findings[:0] = [Finding("file", p, False) for p in integrity_check(conn)]
 
 
-def _compare_cache(store, analysis_id: int) -> Optional[str]:
-    """What differs between the analysis' cached records and its rows (None: nothing)."""
+def _compare_cache(store, analysis_id: int, cached, rolls_cached, commented) -> Optional[str]:
+    """What differs between the analysis' cached records (decisions, rolls,
+    indices of commented decisions, from its bundle) and its rows (None:
+    nothing)."""
     import numpy as np
 
-    from .sqlite import _unseal
-
-    _spec, dec_dtype, roll_dtype = store._record_dtypes()
-    d_blob, r_blob, c_json = store.conn.execute(
-        "SELECT decisions, rolls, comments FROM analysis_arrays WHERE analysis_id = ?", (analysis_id,)).fetchone()
-    d_new, r_new, c_new = store._pack(analysis_id)
-    if (bytes(d_blob), bytes(r_blob), c_json) == (d_new, r_new, c_new):
+    fresh, rolls_fresh, commented_fresh = store._pack_records(analysis_id)
+    dec_dtype, roll_dtype = fresh.dtype, rolls_fresh.dtype
+    if (cached.tobytes(), rolls_cached.tobytes(), list(commented)) == (
+            fresh.tobytes(), rolls_fresh.tobytes(), list(commented_fresh)):
         return None
-    parts = [] if _unseal(d_blob, r_blob, c_json) is not None else ["checksum differs"]
-    fresh, rolls_fresh = np.frombuffer(d_new[4:], dtype=dec_dtype), np.frombuffer(r_new, dtype=roll_dtype)
-    d_records = bytes(d_blob)[4:]
-    if len(d_records) % dec_dtype.itemsize or len(r_blob) % roll_dtype.itemsize:
-        parts.append(f"blobs of {len(d_blob)} and {len(r_blob)} bytes are not whole records; "
-                     f"{len(fresh)} decisions and {len(rolls_fresh)} rolls in the rows")
-        return "; ".join(parts)
-    cached, rolls_cached = np.frombuffer(d_records, dtype=dec_dtype), np.frombuffer(r_blob, dtype=roll_dtype)
+    parts = []
     if len(cached) != len(fresh):
         parts.append(f"{len(cached)} decisions cached, {len(fresh)} rows")
     if len(rolls_cached) != len(rolls_fresh):
@@ -498,7 +508,7 @@ def _compare_cache(store, analysis_id: int) -> Optional[str]:
     if len(rolls_cached) == len(rolls_fresh) and rolls_cached.tobytes() != rolls_fresh.tobytes():
         cols = [n for n in roll_dtype.names if rolls_cached[n].tobytes() != rolls_fresh[n].tobytes()]
         parts.append(f"rolls differ in {', '.join(cols)}")
-    if c_json != c_new:
+    if list(commented) != list(commented_fresh):
         parts.append("the list of commented decisions differs")
     return "; ".join(parts) or "the cached bytes differ from the rows'"
 

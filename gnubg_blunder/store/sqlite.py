@@ -9,7 +9,6 @@ selects decisions and hands arrays to :mod:`gnubg_blunder.metrics`.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sqlite3
 import sys
@@ -31,6 +30,7 @@ from .column_cache import (BUNDLE_DECISIONS, CACHE_FORMAT, CacheReader, decode_b
                            read_manifest, unseal)
 from .insert import insert_analysis, insert_decisions
 from .insert import utc_now as _now
+from . import candidates as candidate_lists
 from .schema import StoreError, migrate
 
 # The array cache's format: bump when the columns change.  2: the dice of
@@ -529,17 +529,17 @@ class SQLiteStore:
                 return 0  # done by another process while this one waited
             rows = self.conn.execute(
                 "SELECT d.id, d.kind, d.position_id, d.error, c.candidates, d.played_index, d.nd, d.dt, d.dp, "
-                "d.n_legal, d.n_candidates, d.equity_spread, d.xg_counted, d.beaver_take "
+                "d.n_legal, d.n_candidates, d.equity_spread, d.xg_counted, d.beaver_take, d.dice1, d.dice2 "
                 "FROM decisions d LEFT JOIN decision_candidates c ON c.decision_id = d.id"
             ).fetchall()
             updates, hard_rows = [], []
-            for rid, kind, pid, err, cands, pi, nd, dt, dp, n_legal, n_cands, spread, xg, beaver in rows:
-                cands = json.loads(cands) if cands else []
+            for rid, kind, pid, err, cands, pi, nd, dt, dp, n_legal, n_cands, spread, xg, beaver, d1, d2 in rows:
+                cands = candidate_lists.decode(cands, pid, (d1, d2))
                 labels = decision_labels(kind, pid, err, cands, pi, nd, dt, dp)
                 updates.append(labels + (rid,))
                 hard_rows.append({"kind": kind, "error": err, "n_legal": n_legal, "n_candidates": n_cands,
                                   "equity_spread": spread, "xg_counted": xg, "nd": nd, "dt": dt, "dp": dp,
-                                  "beaver_take": beaver, "equities": [c.get("equity") for c in cands]})
+                                  "beaver_take": beaver, "equities": cands.equities()})
             # the difficulty of SPEC §6 is made again from the same rows (metrics/difficulty.py)
             hard = difficulties(hard_rows)
             updates = [u[:3] + h + u[3:] for u, h in zip(updates, hard)]
@@ -952,18 +952,9 @@ class SQLiteStore:
         """{decision id: max(0, eq₁ − eq₂)} (EMG): what the second candidate
         of each checker play's stored list costs against the first (the
         analysis' second choice); decisions with fewer than two candidates
-        with an equity are left out.  Read with ``json_extract``: the lists
-        are not parsed in Python."""
-        ids = [int(i) for i in decision_ids]
-        out = {}
-        for start in range(0, len(ids), 900):
-            part = ids[start:start + 900]
-            for did, first, second in self.conn.execute(
-                "SELECT decision_id, json_extract(candidates, '$[0].equity'), json_extract(candidates, "
-                f"'$[1].equity') FROM decision_candidates WHERE decision_id IN ({','.join('?' * len(part))})", part):
-                if first is not None and second is not None:
-                    out[did] = max(0.0, float(first) - float(second))
-        return out
+        with an equity are left out.  The lists' equities are read without
+        resolving a play (store/candidates.py)."""
+        return candidate_lists.second_costs(self.conn, decision_ids)
 
     ANALYSIS_COLUMNS = ("id", "position_id", "kind", "dice", "length", "score_self", "score_opp", "crawford",
                         "cube_value", "cube_owner", "nd", "dt", "dp", "best_move", "depth", "engine",
