@@ -189,6 +189,7 @@ class _Replay:
         self.owner = -1
         self.gnubg_owner = -1  # the owner as gnubg's statistics replay sees it
         self.met = default_met()
+        self._memo: dict = {}  # (what, player, cube) -> MWC factor or bounds: the score is the game's
 
     # -- board -----------------------------------------------------------
     def board_for(self, player: int, given: Optional[str]) -> Board:
@@ -210,8 +211,13 @@ class _Replay:
     def mwc_per_emg(self, player: int, cube: int) -> Optional[float]:
         if not self.match.length:
             return None
-        me, opp = self.scores(player)
-        return self.met.mwc_per_emg(self.match.length, me, opp, cube, self.sgame.crawford, player=player)
+        key = ("mpe", player, cube)
+        got = self._memo.get(key)
+        if got is None:
+            me, opp = self.scores(player)
+            got = self._memo[key] = self.met.mwc_per_emg(self.match.length, me, opp, cube, self.sgame.crawford,
+                                                         player=player)
+        return got
 
     def to_emg(self, value: float, in_mwc: bool, player: int, cube: int) -> float:
         if not in_mwc:
@@ -221,8 +227,13 @@ class _Replay:
 
     def bounds(self, player: int, cube: int) -> tuple:
         """The EMG an analysis can write for ``player`` at this score and cube."""
-        me, opp = self.scores(player)
-        return equity_bounds(self.met, self.match.length, me, opp, cube, bool(self.sgame.crawford), player)
+        key = ("bounds", player, cube)
+        got = self._memo.get(key)
+        if got is None:
+            me, opp = self.scores(player)
+            got = self._memo[key] = equity_bounds(self.met, self.match.length, me, opp, cube,
+                                                  bool(self.sgame.crawford), player)
+        return got
 
     def check(self, value: float, in_mwc: bool, what: str, seq: int, player: int, cube: int) -> None:
         """Refuse a value no analysis writes (:func:`check_mwc`, :func:`check_equity`)."""

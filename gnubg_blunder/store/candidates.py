@@ -86,6 +86,13 @@ def _pos_bytes(pid) -> Optional[bytes]:
 
 
 def _texts(items) -> bytes:
+    if None not in items:
+        try:  # the common case (ASCII steps or notation): one encoding of the whole column
+            joined = "".join(items)
+            if joined.isascii() and max(map(len, items), default=0) < 255:
+                return "".join([chr(len(t)) + t for t in items]).encode("latin-1")
+        except TypeError:  # bytes among them
+            pass
     out = bytearray()
     for t in items:
         if t is None:
