@@ -227,16 +227,21 @@ def main() -> None:
     ap.add_argument("--base-selfplay", type=int, default=0, metavar="K",
                     help="make K more base matches with gnubg-selfplay first (a few seconds each)")
     ap.add_argument("--keep", action="store_true", help="keep the databases and logs (printed where)")
+    ap.add_argument("--reuse", action="store_true",
+                    help="import the files a run before wrote (benchmarks/.cache/bulk-N), not written again")
     a = ap.parse_args()
     runs = [r for r in a.runs.split(",") if r]
     if a.base_selfplay:
         make_base(a.base_selfplay)
     folder = HERE / ".cache" / f"bulk-{a.matches}"
     t = time.perf_counter()
-    made = make_files(a.matches, a.batches, folder)
-    print(f"{a.matches} SGF files written to {folder.relative_to(ROOT)} in {time.perf_counter() - t:.1f} s "
-          f"({len(made['bases'])} base matches, cuts used per base: min {min(made['used'].values())}, "
-          f"max {max(made['used'].values())})", flush=True)
+    if a.reuse and folder.exists():
+        print(f"{sum(1 for _ in folder.rglob('*.sgf'))} SGF files of {folder.relative_to(ROOT)} reused", flush=True)
+    else:
+        made = make_files(a.matches, a.batches, folder)
+        print(f"{a.matches} SGF files written to {folder.relative_to(ROOT)} in {time.perf_counter() - t:.1f} s "
+              f"({len(made['bases'])} base matches, cuts used per base: min {min(made['used'].values())}, "
+              f"max {max(made['used'].values())})", flush=True)
     work = Path(tempfile.mkdtemp(prefix="gnubg-blunder-bulk-"))
     env = _env(work)
     batch_dirs = sorted(p for p in folder.iterdir() if p.is_dir())
