@@ -35,7 +35,9 @@ Unknown stays unknown (None); a float's exact value is kept.
 from __future__ import annotations
 
 import base64
+import binascii
 import json
+import re
 import math
 import struct
 from typing import Optional, Sequence
@@ -75,14 +77,22 @@ def _micro(values: np.ndarray) -> tuple:
     return k, ok | ~known
 
 
+# a gnubg position ID: 14 base64 characters of 10 bytes (the last one's low 4 bits zero)
+_POSITION_ID = re.compile(r"[A-Za-z0-9+/]{13}[AQgw]")
+_POS_CACHE: dict = {}
+
+
 def _pos_bytes(pid) -> Optional[bytes]:
-    if not isinstance(pid, str) or len(pid) != 14:
-        return None
-    try:
-        raw = base64.b64decode(pid + "==", validate=True)
-    except ValueError:
-        return None
-    return raw if len(raw) == 10 and base64.b64encode(raw)[:14].decode() == pid else None
+    """The 10 bytes of a position ID, or None when it is no ID of that form
+    (then it is stored as text)."""
+    raw = _POS_CACHE.get(pid)
+    if raw is None:
+        if not isinstance(pid, str) or not _POSITION_ID.fullmatch(pid):
+            return None
+        if len(_POS_CACHE) > 200000:
+            _POS_CACHE.clear()
+        raw = _POS_CACHE[pid] = binascii.a2b_base64(pid + "==")
+    return raw
 
 
 def _texts(items) -> bytes:
