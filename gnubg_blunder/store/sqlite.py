@@ -9,6 +9,8 @@ selects decisions and hands arrays to :mod:`gnubg_blunder.metrics`.
 from __future__ import annotations
 
 import contextlib
+import itertools
+import operator
 import os
 import sqlite3
 import sys
@@ -599,32 +601,36 @@ class SQLiteStore:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY COALESCE(date, '9999'), imported_at, id"
         analyses = self._analyses_by_match()
-        games = {}
-        for mid, g, s0, s1, cr in self.conn.execute(
-            "SELECT match_id, game, score0, score1, crawford FROM games ORDER BY match_id, game"
-        ):
-            games.setdefault(mid, []).append((s0, s1, bool(cr)))
+        games = {mid: [(s0, s1, bool(cr)) for _, s0, s1, cr in rows] for mid, rows in itertools.groupby(
+            self.conn.execute("SELECT match_id, score0, score1, crawford FROM games ORDER BY match_id, game"),
+            key=operator.itemgetter(0))}
         wanted = canon(flt.player).lower() if flt.player else None
+        any_analysis = flt.engine is None and flt.min_depth is None
         infos, sides = [], []
         for row in self.conn.execute(sql, args).fetchall():
             mid = row[0]
-            names = (canon(row[1]), canon(row[2]))
+            names = (canon(row[1]), canon(row[2])) if aliases else (row[1], row[2])
             if wanted is not None and wanted not in (names[0].lower(), names[1].lower()):
                 continue
-            chosen = self.choose_analysis(analyses.get(mid, []), flt)
+            stored = analyses.get(mid, [])
+            chosen = stored[0] if any_analysis and len(stored) == 1 else self.choose_analysis(stored, flt)
             if chosen is None:
                 continue
+            scores = games.get(mid, [])
             infos.append(
                 MatchInfo(
                     id=mid, players=(row[1], row[2]), length=row[3], date=row[4], event=row[5], round=row[6],
-                    winner=row[7], final_score=(row[8], row[9]), n_games=len(games.get(mid, [])),
+                    winner=row[7], final_score=(row[8], row[9]), n_games=len(scores),
                     source=row[10], analysis_id=chosen["id"], engine=chosen["engine"],
                     depth=chosen["depth"], depth_label=chosen["depth_label"],
-                    analyses=[{"engine": a["engine"], "depth": a["depth_label"]} for a in analyses.get(mid, [])],
-                    game_scores=games.get(mid, []), names=names, imported_at=row[11],
+                    analyses=[{"engine": a["engine"], "depth": a["depth_label"]} for a in stored],
+                    game_scores=scores, names=names, imported_at=row[11],
                 )
             )
-            sides.append([n.lower() == wanted for n in names] if wanted is not None else [True, True])
+            if wanted is not None:
+                sides.append([n.lower() == wanted for n in names])
+        if wanted is None:
+            sides = np.ones((len(infos), 2), dtype=bool)
         sel = self._arrays(infos, np.array(sides, dtype=bool).reshape(-1, 2), flt.player and canon(flt.player),
                            keep=keep)
         if flt.family:  # --family: only that study-plan family's decisions (metrics/plan.py, SPEC §9)
