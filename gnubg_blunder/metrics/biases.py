@@ -36,6 +36,7 @@ from .arrays import LABEL_CODES, Selection
 from .breakdowns import score_keys
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, counted, kind_mask
 from .intervals import Z95, side_of_zero
+from .kernel import side_mask
 
 MIN_DECISIONS = 20  # a verdict needs this many decisions
 
@@ -95,7 +96,7 @@ def base(sel: Selection, decision_type: str = "all") -> np.ndarray:
     dec = sel.decisions
     if not len(dec):
         return np.zeros(0, dtype=bool)
-    return counted(dec) & sel.decision_side_mask() & kind_mask(dec, decision_type)
+    return counted(dec) & side_mask(sel) & kind_mask(dec, decision_type)
 
 
 def wrong(sel: Selection) -> np.ndarray:

@@ -14,6 +14,7 @@ from ..board.forced import is_forced as forced_rule
 from ..model import BEAVER, BEAVER_CLOSE
 from ..units import micro, millipoints
 from .arrays import KIND_CODES, DecisionArrays
+from .memo import memo
 
 K_CHECKER = KIND_CODES["checker"]
 K_NO_DOUBLE = KIND_CODES["nodouble"]
@@ -35,9 +36,13 @@ def is_forced(dec: DecisionArrays) -> np.ndarray:
 
 def no_double_in_window(dec: DecisionArrays) -> np.ndarray:
     """SPEC §2: ND > 0 and ND - min(DT, DP) < 0.200 (cubeful, player on roll)."""
+    return _in_window(dec.nd, dec.dt, dec.dp)
+
+
+def _in_window(nd, dt, dp) -> np.ndarray:
     with np.errstate(invalid="ignore"):
-        gap = dec.nd - np.fmin(dec.dt, dec.dp)
-        ok = ~np.isnan(dec.nd) & ~np.isnan(dec.dt) & (dec.nd > 0)
+        gap = nd - np.fmin(dt, dp)
+        ok = ~np.isnan(nd) & ~np.isnan(dt) & (nd > 0)
     return ok & (micro(gap) < NO_DOUBLE_WINDOW_MICRO)
 
 
@@ -50,14 +55,29 @@ def closes_beaver(dec: DecisionArrays) -> np.ndarray:
 
 
 def counted(dec: DecisionArrays) -> np.ndarray:
-    """The PR denominator (SPEC §2, XG's rules)."""
+    """The PR denominator (SPEC §2, XG's rules); computed once per decision
+    arrays (``memo.py``), a fresh copy each call."""
+    return memo(dec, "counted", lambda: _counted(dec)).copy()
+
+
+def _counted(dec: DecisionArrays) -> np.ndarray:
     known = ~np.isnan(dec.error)
     kind = dec.kind
-    xg_verdict = dec.xg_counted >= 0
-    checker = (kind == K_CHECKER) & known & np.where(xg_verdict, dec.xg_counted == 1, ~is_forced(dec))
-    cube_action = np.isin(kind, (K_DOUBLE, K_TAKE, K_PASS)) & known & ~closes_beaver(dec)
-    no_double = (kind == K_NO_DOUBLE) & known & no_double_in_window(dec)
-    return checker | cube_action | no_double
+    out = np.isin(kind, (K_DOUBLE, K_TAKE, K_PASS)) & known & ~closes_beaver(dec)
+    # the forced rule and the no-double window read only their own decisions' rows
+    checker = np.nonzero((kind == K_CHECKER) & known)[0]
+    if len(checker):
+        verdict = dec.xg_counted[checker]
+        own = np.nonzero(verdict < 0)[0]
+        ok = verdict == 1
+        if len(own):
+            rows = checker[own]
+            ok[own] = ~np.asarray(forced_rule(dec.n_legal[rows], dec.n_candidates[rows], dec.equity_spread[rows]))
+        out[checker] = ok
+    nodouble = np.nonzero((kind == K_NO_DOUBLE) & known)[0]
+    if len(nodouble):
+        out[nodouble] = _in_window(dec.nd[nodouble], dec.dt[nodouble], dec.dp[nodouble])
+    return out
 
 
 def kind_mask(dec: DecisionArrays, decision_type: str) -> np.ndarray:

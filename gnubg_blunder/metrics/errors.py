@@ -31,10 +31,11 @@ from ..labels import (
     THEME_WRONG_TAKE,
 )
 from ..board.features import THEME_NONE
-from ..units import micro, millipoints
+from ..units import millipoints
 from .arrays import LABEL_CODES, LABELS, Selection
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, Thresholds
 from . import kernel, vocabulary
+from .figures import whole_sums
 from .groups import base_mask, group_rows
 
 
@@ -94,14 +95,12 @@ class _Base:
     and Σ√N of its match-play sides (MWC shares, L₇ parts that add up)."""
 
     def __init__(self, sel: Selection, thresholds: Thresholds, decision_type: str):
-        dec = sel.decisions
         self.sel = sel
         self.thresholds = thresholds
         self.mask = base_mask(sel, decision_type)
-        self.e_micro = micro(dec.error)
-        self.err, self.blunder = thresholds.classify(dec.error)
-        side_groups = np.where(sel.sides, 0, -1) if sel.n_matches else np.zeros((0, 2), dtype=np.int64)
-        whole = kernel.sums(sel, self.mask, None, 1, side_groups=side_groups, thresholds=thresholds)
+        self.e_micro = kernel.error_micro(sel)
+        self.err, self.blunder = kernel.classified(sel, thresholds)
+        whole = whole_sums(sel, thresholds, decision_type)  # the sums of self.mask
         self.whole = kernel.figures(whole)
         self.N = self.whole["decisions"]
         self.E = self.whole["error_emg"]
@@ -121,8 +120,7 @@ class _Base:
         emicro = np.bincount(groups[keep].astype(np.int64), weights=self.e_micro[keep].astype(np.float64),
                              minlength=n_groups)
         rows = []
-        for k in range(n_groups):
-            fig = kernel.figures(s, k)
+        for k, fig in enumerate(kernel.figures_of(s)):
             # MWC is never measured for a group of money decisions only; an
             # empty group adds 0 when the selection has match play
             empty_mp = fig["decisions"] == 0 and self.mp_any
@@ -154,8 +152,8 @@ class _Base:
             "blunders": w["blunders"],
             "mwc_loss": w["mwc_loss"],
             "l7": w["l7"],
-            "money_decisions": w["decisions"] - int(kernel.sums(
-                self.sel, self.mask & ~np.isnan(kernel.mwc_loss_of(self.sel)), None, 1).n[0]),
+            "money_decisions": w["decisions"] - int(np.count_nonzero(
+                self.mask & ~np.isnan(kernel.mwc_loss_of(self.sel)))),
         }
 
 

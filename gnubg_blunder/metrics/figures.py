@@ -7,6 +7,7 @@ Results are plain dicts with None for "never measured".
 
 from __future__ import annotations
 
+from typing import Optional
 
 import numpy as np
 
@@ -24,6 +25,8 @@ from .counting import (
     kind_mask,
 )
 from . import kernel
+from .groups import base_mask
+from .memo import memo
 from .kernel import GNUBG_SCALE, rate
 
 # SPEC §6, made by kernel.difficulty_figures (docs/commands.md)
@@ -80,13 +83,15 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds()) -> list:
     luck_sum = _sum(rkey[lk], n_sides, luck[lk])
     luck_mwc = _sum(rkey[lk], n_sides, (luck * np.nan_to_num(rolls.mwc_per_emg, nan=0.0))[lk])
 
+    every_fig = kernel.figures_of(every)
+    dbl_n, dbl_e, dbl_ell = doubles.n.tolist(), doubles.e.tolist(), doubles.ell.tolist()
+    rsp_n, rsp_e, rsp_ell = takes.n.tolist(), takes.e.tolist(), takes.ell.tolist()
     out = []
     for mi, m in enumerate(sel.matches):
         money = kernel.is_money(m.length)
         for p in (0, 1):
             s = 2 * mi + p
-            fig = kernel.figures(every, s)
-            dbl, rsp = kernel.figures(doubles, s), kernel.figures(takes, s)
+            fig = every_fig[s]
             gnubg = None
             if m.engine == "gnubg" and analysed[s] + unforced[s] + close[s] > 0:
                 denom = int(unforced[s] + close[s])
@@ -104,13 +109,13 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds()) -> list:
                     "player": m.players[p],
                     "decisions": fig["decisions"],
                     "checker_decisions": fig["checker_decisions"],
-                    "double_decisions": dbl["decisions"],
-                    "take_decisions": rsp["decisions"],
+                    "double_decisions": dbl_n[s],
+                    "take_decisions": rsp_n[s],
                     "error_emg": fig["error_emg"],
                     "checker_error_emg": fig["checker_error_emg"],
                     "cube_error_emg": fig["cube_error_emg"],
-                    "double_error_emg": dbl["error_emg"],
-                    "take_error_emg": rsp["error_emg"],
+                    "double_error_emg": dbl_e[s],
+                    "take_error_emg": rsp_e[s],
                     "pr": fig["pr"],
                     "pr_ci": fig["pr_ci"],
                     "checker_pr": fig["checker_pr"],
@@ -118,8 +123,8 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds()) -> list:
                     "mwc_loss": fig["mwc_loss"],
                     "checker_mwc_loss": fig["checker_mwc_loss"],
                     "cube_mwc_loss": fig["cube_mwc_loss"],
-                    "double_mwc_loss": None if fig["mwc_loss"] is None else 100 * float(doubles.ell[s]),
-                    "take_mwc_loss": None if fig["mwc_loss"] is None else 100 * float(takes.ell[s]),
+                    "double_mwc_loss": None if fig["mwc_loss"] is None else 100 * dbl_ell[s],
+                    "take_mwc_loss": None if fig["mwc_loss"] is None else 100 * rsp_ell[s],
                     "snowie_er": rate(E_gnubg[s], total_moves[mi]),
                     "errors": fig["errors"],
                     "blunders": fig["blunders"],
@@ -138,6 +143,22 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds()) -> list:
     return out
 
 
+def whole_sums(sel: Selection, thresholds: Thresholds = Thresholds(), decision_type: str = "all") -> kernel.Sums:
+    """The kernel's sums over the counted decisions of the filter's side(s)
+    and decision type (``groups.base_mask``), one group: interval units the
+    matches holding them, both sides of a match one unit (SPEC §7); every
+    selected match-play side weighs √N in L₇ (SPEC §5), so that with a
+    decision-type filter L₇ is the checker or cube part of the same L₇.
+    Once per selection, thresholds and decision type (``aggregate``, the
+    summary and the errors view share it; not to be changed)."""
+    def compute():
+        side_groups = np.where(sel.sides, 0, -1) if sel.n_matches else np.zeros((0, 2), dtype=np.int64)
+        return kernel.sums(sel, base_mask(sel, decision_type), None, 1, side_groups=side_groups,
+                           thresholds=thresholds)
+
+    return memo(sel, ("whole sums", thresholds, decision_type or "all"), compute)
+
+
 def aggregate(
     sel: Selection,
     thresholds: Thresholds = Thresholds(),
@@ -147,9 +168,8 @@ def aggregate(
     matches as units (SPEC §7), L₇ aggregated with √N weights (SPEC §5)."""
     dec, rolls = sel.decisions, sel.rolls
     nm = sel.n_matches
-    side = sel.decision_side_mask()
+    side = kernel.side_mask(sel)
     kinds = kind_mask(dec, decision_type)
-    cnt = counted(dec) & side & kinds
     # Snowie's numerator is gnubg's: every decision gnubg analysed, its error
     g_err = gnubg_error(dec)
     snowie_known = ~np.isnan(g_err) & side & kinds
@@ -157,8 +177,7 @@ def aggregate(
     # selected side(s), both sides of a match one unit; every selected
     # match-play side weighs √N in L₇ (SPEC §5), so that with a
     # decision-type filter L₇ is the checker or cube part of the same L₇
-    side_groups = np.where(sel.sides, 0, -1) if nm else np.zeros((0, 2), dtype=np.int64)
-    fig = kernel.figures(kernel.sums(sel, cnt, None, 1, side_groups=side_groups, thresholds=thresholds))
+    fig = kernel.figures(whole_sums(sel, thresholds, decision_type))
 
     total_moves = len(rolls)  # both players' rolls in the kept matches
     rside = sel.roll_side_mask()
@@ -173,12 +192,20 @@ def aggregate(
                     wins += 1
                 else:
                     losses += 1
+    snowie = np.nan_to_num(g_err, nan=0.0)[snowie_known].sum() if snowie_known.any() else None
+    return _aggregate_object(fig, int(sel.sides.any(axis=1).sum()) if nm else 0, len(events), wins, losses,
+                             snowie, total_moves, luck[lk].sum() if lk.any() else None, int(lk.sum()))
+
+
+def _aggregate_object(fig, matches, tournaments, wins, losses, snowie, total_moves, luck, luck_rolls) -> dict:
+    """The dict of :func:`aggregate` from the kernel's figures and the
+    counts beside them (``snowie``, ``luck``: sums, None without any)."""
     return {
         "decisions": fig["decisions"],
         "checker_decisions": fig["checker_decisions"],
         "cube_decisions": fig["cube_decisions"],
-        "matches": int(sel.sides.any(axis=1).sum()) if nm else 0,
-        "tournaments": len(events),
+        "matches": matches,
+        "tournaments": tournaments,
         "wins": wins,
         "losses": losses,
         "error_emg": fig["error_emg"],
@@ -191,12 +218,69 @@ def aggregate(
         "l7_ci": fig["l7_ci"],
         "elo": fig["elo"],
         "elo_bound": fig["elo_bound"],
-        "snowie_er": rate(np.nan_to_num(g_err, nan=0.0)[snowie_known].sum(), total_moves)
-        if snowie_known.any() else None,
+        "snowie_er": None if snowie is None else rate(snowie, total_moves),
         "errors": fig["errors"],
         "blunders": fig["blunders"],
-        "luck_emg": float(luck[lk].sum()) if lk.any() else None,
-        "luck_rolls": int(lk.sum()),
-        "luck_per_roll_mpt": 1000 * float(luck[lk].sum()) / int(lk.sum()) if lk.any() else None,
+        "luck_emg": None if luck is None else float(luck),
+        "luck_rolls": luck_rolls,
+        "luck_per_roll_mpt": None if luck is None else 1000 * float(luck) / luck_rolls,
         **{k: fig[k] for k in DIFFICULTY_KEYS},
     }
+
+
+def aggregates(
+    sel: Selection,
+    owner: np.ndarray,
+    n_groups: int,
+    thresholds: Thresholds = Thresholds(),
+    decision_type: str = "all",
+) -> Optional[list]:
+    """:func:`aggregate` of many groups of match sides at once: ``owner``
+    (int, shape (matches, 2)) names the group of each side (-1: none);
+    group g's figures are those of the selection of the matches where it
+    has a side, with its sides selected (``players.Subsets.take``), to
+    the bit.  None when the decisions or rolls are not in match order (the
+    sums would then add in another order than one group's selection)."""
+    dec, rolls = sel.decisions, sel.rolls
+    nm = sel.n_matches
+    owner = np.asarray(owner, dtype=np.int64).reshape(nm, 2)
+    if (len(dec) > 1 and (np.diff(dec.match) < 0).any()) or (len(rolls) > 1 and (np.diff(rolls.match) < 0).any()):
+        return None
+    dgroup = owner[dec.match, dec.player] if len(dec) else np.zeros(0, dtype=np.int64)
+    kinds = kind_mask(dec, decision_type)
+    cnt = counted(dec) & kinds
+    s = kernel.sums(sel, cnt, dgroup, n_groups, side_groups=owner, thresholds=thresholds)
+    figs = kernel.figures_of(s)
+    g_err = gnubg_error(dec)
+    snowie_known = ~np.isnan(g_err) & kinds & (dgroup >= 0)
+    g_e = np.nan_to_num(g_err, nan=0.0)
+    rgroup = owner[rolls.match, rolls.player] if len(rolls) else np.zeros(0, dtype=np.int64)
+    lk = known_luck(sel) & (rgroup >= 0)
+    luck = np.nan_to_num(rolls.luck, nan=0.0)
+    rolls_of_match = np.bincount(rolls.match, minlength=nm) if len(rolls) else np.zeros(nm, dtype=np.int64)
+    # each group's decisions and rolls, in selection order (that of its own selection)
+    d_order = np.argsort(np.where(snowie_known, dgroup, n_groups), kind="stable")
+    d_bounds = np.searchsorted(np.where(snowie_known, dgroup, n_groups)[d_order], np.arange(n_groups + 1))
+    r_key = np.where(lk, rgroup, n_groups)
+    r_order = np.argsort(r_key, kind="stable")
+    r_bounds = np.searchsorted(r_key[r_order], np.arange(n_groups + 1))
+    out = []
+    for g in range(n_groups):
+        mine = owner == g
+        ms = np.nonzero(mine.any(axis=1))[0]
+        events = {sel.matches[i].event.strip().lower() for i in ms.tolist() if sel.matches[i].event}
+        wins = losses = 0
+        for i in ms.tolist():
+            m = sel.matches[i]
+            for p in (0, 1):
+                if mine[i, p] and m.winner is not None:
+                    if m.winner == p:
+                        wins += 1
+                    else:
+                        losses += 1
+        di = d_order[d_bounds[g]:d_bounds[g + 1]]
+        ri = r_order[r_bounds[g]:r_bounds[g + 1]]
+        out.append(_aggregate_object(
+            figs[g], len(ms), len(events), wins, losses, g_e[di].sum() if len(di) else None,
+            int(rolls_of_match[ms].sum()), luck[ri].sum() if len(ri) else None, len(ri)))
+    return out

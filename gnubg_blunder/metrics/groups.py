@@ -18,12 +18,13 @@ import numpy as np
 from .arrays import Selection
 from .counting import Thresholds, counted, kind_mask
 from . import kernel
+from .memo import memo
 
 
 def base_mask(sel: Selection, decision_type: str = "all") -> np.ndarray:
     """Counted decisions of the filter's side(s) and decision type."""
     dec = sel.decisions
-    return counted(dec) & sel.decision_side_mask() & kind_mask(dec, decision_type)
+    return counted(dec) & kernel.side_mask(sel) & kind_mask(dec, decision_type)
 
 
 def group_rows(
@@ -39,27 +40,17 @@ def group_rows(
     error_emg, pr, pr_ci, ci_note, checker_pr, cube_pr, mwc_loss (pp, None
     when the group holds only money decisions), small (fewer than 10
     decisions), matches (units)."""
-    dec = sel.decisions
     keep = base_mask(sel, decision_type) & (groups >= 0)
     if mask is not None:
         keep &= mask
     sums = kernel.sums(sel, keep, groups, n_groups, thresholds=thresholds)
     # distinct positions (known ones), and those with at least one blunder
-    idx = np.nonzero(keep)[0]
-    g = groups[idx].astype(np.int64)
-    _, blunder = thresholds.classify(dec.error[idx])
-    pos = dec.position[idx].astype(np.int64)
-    npos = max(len(sel.positions), 1)
-    known_pos = pos >= 0
-    pkey = g * npos + pos
-    uniq_pos = np.unique(pkey[known_pos])
-    positions = np.bincount(uniq_pos // npos, minlength=n_groups) if len(uniq_pos) else np.zeros(n_groups)
-    bl_keys = np.unique(pkey[blunder & known_pos])
-    blunders = np.bincount(bl_keys // npos, minlength=n_groups) if len(bl_keys) else np.zeros(n_groups)
+    _, blunder = kernel.classified(sel, thresholds)
+    positions = distinct_positions(sel, keep, groups, n_groups)
+    blunders = distinct_positions(sel, keep & blunder, groups, n_groups)
 
     rows = []
-    for k in range(n_groups):
-        fig = kernel.figures(sums, k)
+    for k, fig in enumerate(kernel.figures_of(sums)):
         rows.append({
             "decisions": fig["decisions"],
             "positions": int(positions[k]),
@@ -76,3 +67,24 @@ def group_rows(
             "matches": fig["units"],
         })
     return rows
+
+
+def distinct_positions(sel: Selection, keep: np.ndarray, groups: np.ndarray, n_groups: int) -> np.ndarray:
+    """How many distinct known positions the decisions ``keep`` of each
+    group hold (int per group).  The decisions are ordered by position once
+    per selection; a call then only groups them (a stable sort of small
+    integers)."""
+    dec = sel.decisions
+    order = memo(sel, "by position", lambda: np.argsort(dec.position, kind="stable"))
+    pos = memo(sel, "positions in order", lambda: dec.position[order].astype(np.int64))
+    kept = np.asarray(keep, dtype=bool)[order] & (pos >= 0)
+    g = np.asarray(groups)[order][kept].astype(np.int64)
+    p = pos[kept]
+    if not len(g):
+        return np.zeros(n_groups, dtype=np.int64)
+    small = g.astype(np.int16) if n_groups < 2**15 else g  # a radix sort for small group numbers
+    by_group = np.argsort(small, kind="stable")  # positions stay in order within a group
+    g, p = g[by_group], p[by_group]
+    first = np.ones(len(g), dtype=bool)
+    first[1:] = (g[1:] != g[:-1]) | (p[1:] != p[:-1])
+    return np.bincount(g[first], minlength=n_groups).astype(np.int64)

@@ -29,10 +29,12 @@ from typing import Optional
 import numpy as np
 
 from ..model import is_money
+from ..units import micro
 from .arrays import Selection
 from .counting import K_CHECKER, Thresholds
 from .elo import SQRT7, elo
-from .intervals import MIN_UNITS, ratio_interval, sum_interval
+from .intervals import MIN_UNITS, ratio_interval, ratio_intervals, sum_intervals
+from .memo import memo
 
 PR_SCALE = 500  # SPEC §3: PR = 500 × Σe / N
 GNUBG_SCALE = 1000  # gnubg's mEMG rates and its Snowie figure
@@ -45,7 +47,19 @@ AVOIDABLE_SHARE = 0.1  # SPEC §6: an avoidable error has d ≤ ℓ/10
 
 def money_matches(sel: Selection) -> np.ndarray:
     """:func:`is_money` of each match of the selection (bool per match)."""
-    return np.array([bool(is_money(m.length)) for m in sel.matches], dtype=bool)
+    return memo(sel, "money", lambda: np.array([bool(is_money(m.length)) for m in sel.matches], dtype=bool))
+
+
+def side_mask(sel: Selection) -> np.ndarray:
+    """``sel.decision_side_mask()`` (the decisions of the filter's sides),
+    computed once per selection (a fresh copy each call)."""
+    return memo(sel, "side", sel.decision_side_mask).copy()
+
+
+def error_micro(sel: Selection) -> np.ndarray:
+    """Each decision's e in integer micro-EMG (``units.micro``: unknown as
+    0), once per selection (read-only)."""
+    return memo(sel, "error micro", lambda: micro(sel.decisions.error))
 
 
 def rate(total, n, scale: float = PR_SCALE) -> Optional[float]:
@@ -65,13 +79,18 @@ def mwc_loss_of(sel: Selection, idx=None) -> np.ndarray:
     """ℓ = e × (MWC per EMG) of each decision (of the decisions ``idx``
     when given), in fractions of MWC (SPEC §1); NaN in money sessions.  A
     match-play decision without a conversion factor adds 0 (its MWC loss is
-    unknown, the match's MWC is not)."""
-    dec = sel.decisions
-    rows = slice(None) if idx is None else idx
-    if not len(dec):
+    unknown, the match's MWC is not).  Computed once per selection
+    (``memo.py``; the whole array is read-only)."""
+    if not len(sel.decisions):
         return np.zeros(0)
-    money = money_matches(sel)[dec.match[rows]]
-    ell = np.nan_to_num(dec.error[rows], nan=0.0) * np.nan_to_num(dec.mwc_per_emg[rows], nan=0.0)
+    full = memo(sel, "ell", lambda: _mwc_loss(sel))
+    return full if idx is None else full[idx]
+
+
+def _mwc_loss(sel: Selection) -> np.ndarray:
+    dec = sel.decisions
+    money = money_matches(sel)[dec.match]
+    ell = np.nan_to_num(dec.error, nan=0.0) * np.nan_to_num(dec.mwc_per_emg, nan=0.0)
     return np.where(money, np.nan, ell)
 
 
@@ -79,13 +98,17 @@ def difficulty_mwc_of(sel: Selection, idx=None) -> np.ndarray:
     """d in fractions of MWC (SPEC §6): d × (MWC per EMG), like ℓ (of the
     decisions ``idx`` when given); NaN in money sessions and where d is
     unknown.  A match-play decision without a conversion factor adds 0, as
-    for ℓ."""
-    dec = sel.decisions
-    rows = slice(None) if idx is None else idx
-    if not len(dec):
+    for ℓ.  Computed once per selection (the whole array is read-only)."""
+    if not len(sel.decisions):
         return np.zeros(0)
-    money = money_matches(sel)[dec.match[rows]]
-    return np.where(money, np.nan, dec.difficulty[rows] * np.nan_to_num(dec.mwc_per_emg[rows], nan=0.0))
+    full = memo(sel, "d_mwc", lambda: _difficulty_mwc(sel))
+    return full if idx is None else full[idx]
+
+
+def _difficulty_mwc(sel: Selection) -> np.ndarray:
+    dec = sel.decisions
+    money = money_matches(sel)[dec.match]
+    return np.where(money, np.nan, dec.difficulty * np.nan_to_num(dec.mwc_per_emg, nan=0.0))
 
 
 def avoidable(error: np.ndarray, difficulty: np.ndarray, thresholds: Thresholds) -> np.ndarray:
@@ -141,19 +164,119 @@ class Sums:
     n_d: Optional[np.ndarray] = None
     n_truncated: Optional[np.ndarray] = None
     avoidable: Optional[np.ndarray] = None
+    unit_start: Optional[np.ndarray] = None  # group k's units are unit_start[k]:unit_start[k + 1] (made on demand)
 
     @property
     def n_groups(self) -> int:
         return len(self.n)
 
+    def unit_starts(self) -> np.ndarray:
+        """Where each group's units start (``unit_group`` is in group order),
+        and their end: ``n_groups + 1`` indices."""
+        if self.unit_start is None:
+            self.unit_start = np.searchsorted(self.unit_group, np.arange(self.n_groups + 1), side="left")
+        return self.unit_start
+
     def units_of(self, k: int) -> np.ndarray:
-        return np.nonzero(self.unit_group == k)[0]
+        """The indices of group ``k``'s units."""
+        start = self.unit_starts()
+        return np.arange(start[k], start[k + 1], dtype=np.int64)
 
 
 def _bincount(keys, n, weights=None):
     if weights is None:
         return np.bincount(keys, minlength=n).astype(np.int64)
     return np.bincount(keys, weights=weights, minlength=n).astype(np.float64)
+
+
+# the bits of a decision's flags (:func:`_flags`): what :func:`sums` counts
+F_CHECKER, F_MATCH_PLAY, F_HAS_D, F_TRUNCATED, F_ERROR, F_BLUNDER, F_AVOIDABLE = (1 << b for b in range(7))
+_N_FLAGS = 128
+
+
+def _columns(sel: Selection) -> dict:
+    """The terms :func:`sums` adds, for every decision of the selection
+    (once per selection): e (unknown as 0), ℓ (money and unknown as 0), d
+    (EMG, unknown as 0), d in MWC, and the flags checker, match play, d
+    known, d on a truncated list."""
+    def compute():
+        dec = sel.decisions
+        ell_raw = mwc_loss_of(sel)
+        d_raw = dec.difficulty
+        has_d = ~np.isnan(d_raw)
+        flags = ((dec.kind == K_CHECKER) * F_CHECKER + (~np.isnan(ell_raw)) * F_MATCH_PLAY + has_d * F_HAS_D
+                 + (has_d & (dec.difficulty_truncated == 1)) * F_TRUNCATED).astype(np.uint8)
+        out = {
+            "e": np.nan_to_num(dec.error, nan=0.0),
+            "ell": np.nan_to_num(ell_raw, nan=0.0),
+            "d": np.nan_to_num(d_raw, nan=0.0),
+            "d_mwc": np.nan_to_num(difficulty_mwc_of(sel), nan=0.0),
+            "flags": flags,
+        }
+        for v in out.values():
+            v.flags.writeable = False
+        return out
+
+    return memo(sel, "sums columns", compute)
+
+
+def _flags(sel: Selection, thresholds: Optional[Thresholds]) -> np.ndarray:
+    """Each decision's flags (``F_*`` bits), with errors, blunders (SPEC §3)
+    and avoidable errors (SPEC §6) under ``thresholds`` (once per selection
+    and thresholds; none without thresholds)."""
+    base = _columns(sel)["flags"]
+    if thresholds is None:
+        return base
+
+    def compute():
+        dec = sel.decisions
+        err, blunder = thresholds.classify(dec.error)
+        avoid = avoidable(dec.error, dec.difficulty, thresholds)
+        return base | (err * F_ERROR + blunder * F_BLUNDER + avoid * F_AVOIDABLE).astype(np.uint8)
+
+    return memo(sel, ("flags", thresholds), compute)
+
+
+def classified(sel: Selection, thresholds: Thresholds) -> tuple:
+    """(errors, blunders) of every decision of the selection:
+    ``thresholds.classify`` of its errors, computed once per selection and
+    thresholds (fresh arrays each call)."""
+    flags = _flags(sel, thresholds)
+    return (flags & F_ERROR) != 0, (flags & F_BLUNDER) != 0
+
+
+def _flag_counts(counts: np.ndarray, bit: int) -> np.ndarray:
+    """From counts per (group, flags) (shape (groups, 128)): the count of
+    decisions with ``bit`` per group."""
+    return counts[:, [v for v in range(_N_FLAGS) if v & bit]].sum(axis=1)
+
+
+# keys spaces up to this size are numbered with a table rather than sorted
+_DENSE_KEYS = 1 << 23
+
+
+def _codes(keys: np.ndarray, space: int):
+    """``np.unique(keys, return_inverse=True)`` of non-negative integer
+    keys below ``space``: a presence table instead of a sort when the space
+    is small enough (the same two arrays)."""
+    if space > max(_DENSE_KEYS, 4 * len(keys)):
+        uniq, inverse = np.unique(keys, return_inverse=True)
+        return uniq, inverse.reshape(-1)
+    present = np.zeros(space, dtype=bool)
+    present[keys] = True
+    uniq = np.flatnonzero(present)
+    lookup = np.zeros(space, dtype=np.int64 if len(uniq) >= 2**31 else np.int32)
+    lookup[uniq] = np.arange(len(uniq))
+    return uniq.astype(np.int64), lookup[keys].astype(np.int64)
+
+
+def _one_match_each(g: np.ndarray, match: np.ndarray, n_groups: int) -> bool:
+    """Whether the decisions of each group all belong to one match."""
+    if not len(g):
+        return True
+    first = np.full(n_groups, -1, dtype=np.int64)
+    first[g] = match
+    return bool((first[g] == match).all())
 
 
 def sums(
@@ -187,31 +310,31 @@ def sums(
     keep = np.asarray(mask, dtype=bool) & (groups >= 0)
     idx = np.nonzero(keep)[0]
     g = groups[idx].astype(np.int64)
-    e = np.nan_to_num(dec.error[idx], nan=0.0)
-    ell_raw = mwc_loss_of(sel, idx) if len(idx) else np.zeros(0)  # only the decisions summed
-    mp = ~np.isnan(ell_raw)
-    ell = np.nan_to_num(ell_raw, nan=0.0)
-    chk = dec.kind[idx] == K_CHECKER
-    if thresholds is not None:
-        err, blunder = thresholds.classify(dec.error[idx])
-    else:
-        err = blunder = np.zeros(len(idx), dtype=bool)
+    col = _columns(sel)  # every decision's terms, once per selection; only the decisions summed are read
+    e = col["e"][idx]
+    ell = col["ell"][idx]
+    flags = _flags(sel, thresholds)[idx]
+    chk = (flags & F_CHECKER).astype(np.int64)
     match = dec.match[idx].astype(np.int64)
-    d_raw = dec.difficulty[idx]
-    has_d = ~np.isnan(d_raw)
-    d_mwc = np.nan_to_num(difficulty_mwc_of(sel, idx) if len(idx) else np.zeros(0), nan=0.0)
-    trunc = has_d & (dec.difficulty_truncated[idx] == 1)
-    avoid = avoidable(dec.error[idx], d_raw, thresholds) if thresholds is not None else np.zeros(len(idx), bool)
+    d = col["d"][idx]
+    d_mwc = col["d_mwc"][idx]
 
+    n_units = max(sel.n_matches, 1)
     if unit == "game":
         n_games = max((m.n_games for m in sel.matches), default=0) or 1
-        unit_key = match * n_games + dec.game[idx].astype(np.int64)
-        n_units = max(sel.n_matches, 1) * n_games
+        game = dec.game[idx].astype(np.int64)
+        if _one_match_each(g, match, n_groups) and (not len(game) or game.max() < n_games):
+            # each group within one match (a match side): its units are its games, in the same
+            # order as the (group, match, game) keys below would give them
+            units, unit_of = _codes(g * n_games + game, n_groups * n_games)
+            unit_group = units // n_games
+        else:
+            n_units *= n_games
+            units, unit_of = _codes(g * n_units + match * n_games + game, n_groups * n_units)
+            unit_group = units // n_units
     else:
-        unit_key = match
-        n_units = max(sel.n_matches, 1)
-    units, unit_of = np.unique(g * n_units + unit_key, return_inverse=True)
-    unit_of = unit_of.reshape(-1)
+        units, unit_of = _codes(g * n_units + match, n_groups * n_units)
+        unit_group = units // n_units
     nu = len(units)
 
     # Σ√N: per group from the sides it is made of, or one shared figure
@@ -234,29 +357,31 @@ def sums(
     elif root_n is not None:
         root = np.full(n_groups, float(root_n))
 
+    counts = _bincount(g * _N_FLAGS + flags, n_groups * _N_FLAGS).reshape(n_groups, _N_FLAGS)
+    by_kind = g * 2 + chk  # checker decisions at odd keys: their sums, in decision order
     return Sums(
-        n=_bincount(g, n_groups),
-        n_checker=_bincount(g[chk], n_groups),
-        n_match_play=_bincount(g[mp], n_groups),
+        n=counts.sum(axis=1),
+        n_checker=_flag_counts(counts, F_CHECKER),
+        n_match_play=_flag_counts(counts, F_MATCH_PLAY),
         e=_bincount(g, n_groups, e),
-        e_checker=_bincount(g[chk], n_groups, e[chk]),
+        e_checker=_bincount(by_kind, 2 * n_groups, e)[1::2].copy(),
         ell=_bincount(g, n_groups, ell),
-        ell_checker=_bincount(g[chk], n_groups, ell[chk]),
-        errors=_bincount(g[err], n_groups),
-        blunders=_bincount(g[blunder], n_groups),
+        ell_checker=_bincount(by_kind, 2 * n_groups, ell)[1::2].copy(),
+        errors=_flag_counts(counts, F_ERROR),
+        blunders=_flag_counts(counts, F_BLUNDER),
         root_n=root,
         unit_kind=unit,
         unit_span=span,
-        unit_group=units // n_units if nu else np.zeros(0, dtype=np.int64),
+        unit_group=unit_group if nu else np.zeros(0, dtype=np.int64),
         unit_n=_bincount(unit_of, nu),
         unit_e=_bincount(unit_of, nu, e),
         unit_ell=_bincount(unit_of, nu, ell),
         unit_root_n=unit_root,
-        d=_bincount(g, n_groups, np.nan_to_num(d_raw, nan=0.0)),
+        d=_bincount(g, n_groups, d),
         d_mwc=_bincount(g, n_groups, d_mwc),
-        n_d=_bincount(g[has_d], n_groups),
-        n_truncated=_bincount(g[trunc], n_groups),
-        avoidable=_bincount(g[avoid], n_groups),
+        n_d=_flag_counts(counts, F_HAS_D),
+        n_truncated=_flag_counts(counts, F_TRUNCATED),
+        avoidable=_flag_counts(counts, F_AVOIDABLE),
     )
 
 
@@ -292,55 +417,84 @@ def figures(s: Sums, k: int = 0) -> dict:
     ``checker_l7``, ``cube_l7``, ``l7_ci`` (% points; parts that add up),
     ``elo``, ``elo_bound`` (SPEC §5); ``small`` (under 10 decisions) and
     ``units`` (the interval units holding decisions)."""
-    n, n_chk = int(s.n[k]), int(s.n_checker[k])
-    e, e_chk = float(s.e[k]), float(s.e_checker[k])
-    mine = s.units_of(k)
-    ue, un = s.unit_e[mine], s.unit_n[mine]
-    pr_ci = ratio_interval(ue, un, PR_SCALE)
-    measured = s.n_match_play[k] > 0
-    L, L_chk = float(s.ell[k]), float(s.ell_checker[k])
-    l7 = l7_of(L, s.root_n[k]) if measured else None
-    l7_chk = l7_of(L_chk, s.root_n[k]) if measured else None
-    l7_ci = None
-    if l7 is not None:
+    return figures_of(s, [k])[0]
+
+
+def figures_of(s: Sums, ks=None) -> list:
+    """:func:`figures` of the groups ``ks`` (default: every group, in group
+    order), the intervals of all of them computed at once
+    (``intervals.ratio_intervals``: each one what its group alone gives)."""
+    ks = np.arange(s.n_groups, dtype=np.int64) if ks is None else np.asarray(ks, dtype=np.int64)
+    start = s.unit_starts()
+    first, count = start[ks], start[ks + 1] - start[ks]
+    pr_cis = ratio_intervals(s.unit_e, s.unit_n, first, count, PR_SCALE)
+    n, n_chk = s.n[ks].tolist(), s.n_checker[ks].tolist()
+    e, e_chk = s.e[ks].tolist(), s.e_checker[ks].tolist()
+    ell, ell_chk = s.ell[ks].tolist(), s.ell_checker[ks].tolist()
+    root = s.root_n[ks].tolist()
+    measured = (s.n_match_play[ks] > 0).tolist()
+    errors, blunders = s.errors[ks].tolist(), s.blunders[ks].tolist()
+    units = count.tolist()
+    l7 = [l7_of(L, r) if m else None for L, r, m in zip(ell, root, measured)]
+    l7_cis = [None] * len(ks)
+    has = np.array([x is not None for x in l7], dtype=bool)
+    if has.any():
+        rows = np.nonzero(has)[0]
         if s.unit_kind == "game":
             # one match side: √N is fixed, the interval is that of the sum
             # over every game of the match (games without a decision add 0)
-            values = np.zeros(max(int(s.unit_span[k]), len(mine)))
-            values[:len(mine)] = s.unit_ell[mine]
-            ci = sum_interval(values, SQRT7 / float(s.root_n[k]))
+            widths = np.maximum(s.unit_span[ks[rows]], count[rows])
+            cis = sum_intervals(s.unit_ell, first[rows], count[rows], widths, SQRT7 / s.root_n[ks[rows]])
         else:
-            mp_units = mine[s.unit_root_n[mine] > 0]  # money matches have no MWC
-            ci = ratio_interval(s.unit_ell[mp_units], s.unit_root_n[mp_units], SQRT7)
-        l7_ci = _pp_pair(ci)
-    elo_d, bound = elo(l7)
-    return {
-        "decisions": n,
-        "checker_decisions": n_chk,
-        "cube_decisions": n - n_chk,
-        "error_emg": e,
-        "checker_error_emg": e_chk,
-        "cube_error_emg": e - e_chk,
-        "errors": int(s.errors[k]),
-        "blunders": int(s.blunders[k]),
-        "pr": rate(e, n),
-        "pr_ci": None if pr_ci is None else [pr_ci[0], pr_ci[1]],
-        "ci_note": None if pr_ci is not None else (interval_note(ue, un) if n else "no decisions"),
-        "checker_pr": rate(e_chk, n_chk),
-        "cube_pr": rate(e - e_chk, n - n_chk),
-        "mwc_loss": _pp(L) if measured else None,
-        "checker_mwc_loss": _pp(L_chk) if measured else None,
-        "cube_mwc_loss": _pp(L - L_chk) if measured else None,
-        "l7": _pp(l7),
-        "checker_l7": _pp(l7_chk),
-        "cube_l7": None if l7 is None else _pp(l7 - l7_chk),
-        "l7_ci": l7_ci,
-        "elo": None if elo_d is None or math.isnan(elo_d) else float(elo_d),
-        "elo_bound": bool(bound),
-        **difficulty_figures(s, k),
-        "small": n < SMALL_ROW,
-        "units": int(len(mine)),
-    }
+            mp = s.unit_root_n > 0  # money matches have no MWC
+            before = np.concatenate(([0], np.cumsum(mp)))
+            kept = np.nonzero(mp)[0]
+            lo, hi = before[first[rows]], before[(first + count)[rows]]
+            cis = ratio_intervals(s.unit_ell[kept], s.unit_root_n[kept], lo, hi - lo, SQRT7)
+        for i, ci in zip(rows.tolist(), cis):
+            l7_cis[i] = _pp_pair(ci)
+    out = []
+    for j, k in enumerate(ks.tolist()):
+        nj, cj, ej, ecj = n[j], n_chk[j], e[j], e_chk[j]
+        pr_ci = pr_cis[j]
+        L, L_chk, m = ell[j], ell_chk[j], measured[j]
+        l7j = l7[j]
+        l7_chk = l7_of(L_chk, root[j]) if m else None
+        elo_d, bound = elo(l7j)
+        if pr_ci is not None or not nj:
+            note = None if pr_ci is not None else "no decisions"
+        elif units[j] < MIN_UNITS:
+            note = f"no interval: {units[j]} match{'es' if units[j] != 1 else ''}"
+        else:
+            note = "no interval: no spread"
+        out.append({
+            "decisions": nj,
+            "checker_decisions": cj,
+            "cube_decisions": nj - cj,
+            "error_emg": ej,
+            "checker_error_emg": ecj,
+            "cube_error_emg": ej - ecj,
+            "errors": errors[j],
+            "blunders": blunders[j],
+            "pr": rate(ej, nj),
+            "pr_ci": None if pr_ci is None else [pr_ci[0], pr_ci[1]],
+            "ci_note": note,
+            "checker_pr": rate(ecj, cj),
+            "cube_pr": rate(ej - ecj, nj - cj),
+            "mwc_loss": _pp(L) if m else None,
+            "checker_mwc_loss": _pp(L_chk) if m else None,
+            "cube_mwc_loss": _pp(L - L_chk) if m else None,
+            "l7": _pp(l7j),
+            "checker_l7": _pp(l7_chk),
+            "cube_l7": None if l7j is None else _pp(l7j - l7_chk),
+            "l7_ci": l7_cis[j],
+            "elo": None if elo_d is None or math.isnan(elo_d) else float(elo_d),
+            "elo_bound": bool(bound),
+            **difficulty_figures(s, k),
+            "small": nj < SMALL_ROW,
+            "units": units[j],
+        })
+    return out
 
 
 def difficulty_figures(s: Sums, k: int = 0) -> dict:
@@ -369,4 +523,4 @@ def difficulty_figures(s: Sums, k: int = 0) -> dict:
 
 def all_figures(s: Sums) -> list:
     """:func:`figures` of every group, in group order."""
-    return [figures(s, k) for k in range(s.n_groups)]
+    return figures_of(s)

@@ -53,7 +53,7 @@ from ..labels import ALL_GAME_PLANS, CHECKER_THEMES, CUBE_THEMES, THEMES
 from .arrays import LABEL_CODES, Selection
 from .intervals import Z95
 from .counting import K_CHECKER, Thresholds, counted, kind_mask
-from .kernel import difficulty_mwc_of, money_matches
+from .kernel import classified, difficulty_mwc_of, money_matches, side_mask
 
 FAMILY_SEPARATOR = "/"
 CHECKER, CUBE = "checker", "cube"
@@ -161,7 +161,7 @@ def plan_mask(sel: Selection, decision_type: str = "all") -> np.ndarray:
     dec = sel.decisions
     if not len(dec):
         return np.zeros(0, dtype=bool)
-    return counted(dec) & sel.decision_side_mask() & kind_mask(dec, decision_type)
+    return counted(dec) & side_mask(sel) & kind_mask(dec, decision_type)
 
 
 def excess_of(sel: Selection) -> np.ndarray:
@@ -185,7 +185,7 @@ def member_masks(sel: Selection, mask: np.ndarray, thresholds: Thresholds) -> di
     dec = sel.decisions
     codes = family_codes(sel)
     base = np.asarray(mask, dtype=bool) & counted(dec) if len(dec) else np.zeros(0, dtype=bool)
-    err, _blunder = thresholds.classify(dec.error)
+    err, _blunder = classified(sel, thresholds)
     errors = base & err
     members = errors & (codes >= 0)
     excess = excess_of(sel)

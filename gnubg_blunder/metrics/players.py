@@ -21,7 +21,7 @@ import numpy as np
 from .arrays import DecisionArrays, RollArrays, Selection
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, Thresholds, counted, kind_mask
 from . import vocabulary
-from .figures import DIFFICULTY_KEYS, aggregate
+from .figures import DIFFICULTY_KEYS, aggregate, aggregates
 from .levels import level_band
 
 # -- players ------------------------------------------------------------------
@@ -198,15 +198,24 @@ def player_rows(sel: Selection, thresholds: Thresholds = Thresholds(), splits: b
     the MWC lost and of L₇ (``checker_mwc_loss``, ``cube_mwc_loss``,
     ``checker_l7``, ``cube_l7``: parts that add up)."""
     players = players or players_of(sel)
-    subsets = Subsets(sel)
+    n = len(players.names)
+    parts = ("all", "checker", "cube") if splits else ("all",)
+    # every player at once (figures.aggregates: each as its own sides' selection gives them)
+    by_part = {part: aggregates(sel, players.owner, n, thresholds, part) for part in parts}
+    if any(v is None for v in by_part.values()):
+        subsets = Subsets(sel)
+        by_part = {part: [] for part in parts}
+        for g in range(n):
+            sub = subsets.of_player(players, g)
+            for part in parts:
+                by_part[part].append(aggregate(sub, thresholds, part))
     rows = []
     for g, name in enumerate(players.names):
-        sub = subsets.of_player(players, g)
-        row = player_row(name, aggregate(sub, thresholds, "all"))
+        row = player_row(name, by_part["all"][g])
         row["key"] = players.keys[g]
         if splits:
-            chk = aggregate(sub, thresholds, "checker")
-            cube = aggregate(sub, thresholds, "cube")
+            chk = by_part["checker"][g]
+            cube = by_part["cube"][g]
             for part, fig in (("checker", chk), ("cube", cube)):
                 # a part without decisions was never measured ("—"), not 0
                 row[f"{part}_mwc_loss"] = fig["mwc_loss"] if fig["decisions"] else None

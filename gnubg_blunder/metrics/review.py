@@ -22,7 +22,7 @@ import numpy as np
 from .arrays import Selection
 from .counting import K_CHECKER, Thresholds, counted
 from .figures import known_luck
-from .kernel import PR_SCALE, is_money, mwc_loss_of, rate
+from .kernel import PR_SCALE, classified, is_money, mwc_loss_of, rate
 
 REVIEW_SIZE = 3
 KEY_DECIMALS = 12  # ℓ − d compared to 1e-12 (of MWC, or EMG for money)
@@ -64,7 +64,7 @@ def review_indices(sel: Selection, match: int, player: int, thresholds: Threshol
     if not len(dec):
         return []
     money = is_money(sel.matches[match].length)
-    err, _ = thresholds.classify(dec.error)
+    err, _ = classified(sel, thresholds)
     mine = (dec.match == match) & (dec.player == player) & counted(dec) & err
     d = np.nan_to_num(difficulty_emg(sel), nan=0.0)
     if money:

@@ -36,7 +36,7 @@ from ..labels import ALL_GAME_PLANS
 from .arrays import LABEL_CODES, Selection
 from .counting import K_CHECKER, Thresholds
 from .intervals import side_of_zero
-from .kernel import mwc_loss_of, rate
+from .kernel import classified, mwc_loss_of, rate
 from .plan import FAMILIES, FAMILY_INDEX, FAMILY_NAMES, NATURE_THEMES, Z95, family_codes, family_name, plan_mask
 
 STUDIED, QUIZ = "studied", "quiz"
@@ -160,7 +160,7 @@ def before_after(sel: Selection, thresholds: Thresholds, days: dict, decision_ty
     if not len(dec):
         return {"families": [], "not_studied": [], "money_errors": 0}
     codes = family_codes(sel)
-    err, _ = thresholds.classify(dec.error)
+    err, _ = classified(sel, thresholds)
     members = base & err & (codes >= 0)
     ell = mwc_loss_of(sel)
     known = ~np.isnan(ell) & ~np.isnan(dec.mwc_per_emg)

@@ -28,7 +28,7 @@ from ..units import micro, mpt
 from . import kernel, vocabulary
 from .arrays import KIND_NAMES, LABELS, Selection
 from .counting import Thresholds, counted, kind_mask
-from .figures import aggregate
+from .figures import aggregate, whole_sums
 from .levels import BANDS, level_band
 
 ROLLING_NS = (5, 10, 50, 100, 250, 500, 1000)
@@ -59,7 +59,7 @@ def selected(sel: Selection, decision_type: str = "all") -> np.ndarray:
     """Counted decisions of the filter's side(s) and decision type (the
     decisions every count of the summary is made of)."""
     dec = sel.decisions
-    return counted(dec) & sel.decision_side_mask() & kind_mask(dec, decision_type)
+    return counted(dec) & kernel.side_mask(sel) & kind_mask(dec, decision_type)
 
 
 
@@ -120,7 +120,7 @@ def pick(
     dec = sel.decisions
     mask = selected(sel, decision_type)
     if severity not in (None, "decisions"):
-        err, blunder = thresholds.classify(dec.error)
+        err, blunder = kernel.classified(sel, thresholds)
         if severity == "errors":
             mask &= err
         elif severity == "blunders":
@@ -192,11 +192,11 @@ def decision_records(sel: Selection, idx, thresholds: Thresholds = Thresholds())
 
 # -- the summary ----------------------------------------------------------------
 
-def _mwc_split(sel: Selection, mask: np.ndarray, fig: dict) -> dict:
+def _mwc_split(sel: Selection, mask: np.ndarray, thresholds: Thresholds, decision_type: str) -> dict:
     """MWC lost and L₇ split into checker and cube parts that add up (SPEC
-    §14), with the denominators of ``aggregate`` (the kernel's)."""
-    side_groups = np.where(sel.sides, 0, -1) if sel.n_matches else np.zeros((0, 2), dtype=np.int64)
-    parts = kernel.figures(kernel.sums(sel, mask, None, 1, side_groups=side_groups))
+    §14), with the denominators of ``aggregate`` (the kernel's: the sums of
+    ``mask``, the selected decisions, are ``aggregate``'s)."""
+    parts = kernel.figures(whole_sums(sel, thresholds, decision_type))
     out = {key: parts[key] for key in ("checker_mwc_loss", "cube_mwc_loss", "checker_l7", "cube_l7")}
     out["money_decisions"] = int((mask & np.isnan(kernel.mwc_loss_of(sel))).sum())
     return out
@@ -229,14 +229,22 @@ def costliest(sel: Selection, mask: np.ndarray, n: int = TOP_N, metric: str = "p
     """Indices of the ``n`` costliest decisions of ``mask`` with e > 0: by
     e (PR), or by MWC lost for the MWC metrics (money decisions, which have
     none, after every match-play one; ties by e, then match order)."""
-    e = sel.decisions.error
-    with np.errstate(invalid="ignore"):
-        idx = np.nonzero(mask & (micro(e) > 0))[0]
-    if vocabulary.metric(metric).figure == "pr":
+    e_micro = kernel.error_micro(sel)
+    idx = np.nonzero(mask & (e_micro > 0))[0]
+    by_pr = vocabulary.metric(metric).figure == "pr"
+    if by_pr:
+        first = e_micro[idx]
+    else:
+        ell = kernel.mwc_loss_of(sel)[idx]
+        first = np.where(np.isnan(ell), -1.0, np.round(ell * 1e9))
+    if 0 < n < len(idx):
+        # only those that can be among the n first: the first key at least the n-th largest (ties kept)
+        idx = idx[first >= np.partition(first, len(first) - n)[len(first) - n]]
+    if by_pr:
         return cost_order(sel, idx)[:n]
     ell = kernel.mwc_loss_of(sel)[idx]
     ell_key = np.where(np.isnan(ell), -1.0, np.round(ell * 1e9))
-    return idx[np.lexsort((idx, -micro(e[idx]), -ell_key))][:n]
+    return idx[np.lexsort((idx, -e_micro[idx], -ell_key))][:n]
 
 
 def summary_figures(
@@ -261,7 +269,7 @@ def summary_figures(
     costliest decisions, ranked from 1)."""
     fig = aggregate(sel, thresholds, decision_type)
     mask = selected(sel, decision_type)
-    fig.update(_mwc_split(sel, mask, fig))
+    fig.update(_mwc_split(sel, mask, thresholds, decision_type))
     band = band_of(fig["pr"])
     fig["level"] = None if band is None else band["name"]
     fig["level_band"] = band

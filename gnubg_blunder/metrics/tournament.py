@@ -284,7 +284,7 @@ def tournament_review(
             raise ValueError(player)
         who, rule = present[_low(player)], "the filter's player"
     else:
-        side_n = _side_counts(sel, base & sel.decision_side_mask())
+        side_n = _side_counts(sel, base & kernel.side_mask(sel))
         who = tournament_player(sel, t_idx, side_n, main_player, names)
         rule = ("the main player" if main_player and _low(who) == _low(main_player)
                 else "the player of most matches, then decisions, then name")

@@ -510,7 +510,10 @@ def windows_table(obj: dict) -> Table:
 
 def _all_players(scope):
     """The filter's matches of every player: the filter's player does not
-    restrict (it is highlighted, or the view names its players)."""
+    restrict (it is highlighted, or the view names its players).  Without
+    a player in the filter that is the scope's own selection (read once)."""
+    if scope.filter.player is None:
+        return scope.selection
     return scope.select(dataclasses.replace(scope.filter, player=None))
 
 

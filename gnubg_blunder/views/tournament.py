@@ -43,7 +43,8 @@ def compute(scope) -> dict:
     if event is None and flt.tournaments and len(flt.tournaments) == 1:
         event = flt.tournaments[0]
     # the review's own windows: every stored match with the filter's analysis choice
-    whole = scope.select(Filter(decision_type=flt.decision_type, engine=flt.engine, min_depth=flt.min_depth))
+    whole_filter = Filter(decision_type=flt.decision_type, engine=flt.engine, min_depth=flt.min_depth)
+    whole = scope.selection if whole_filter == flt else scope.select(whole_filter)  # the scope's own: read once
     if event is None:
         event = T.latest_event(scope.selection, asked or main)
         if event is None:
