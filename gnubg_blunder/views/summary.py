@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-from ..store.candidates import decode_row
 from ..commands import UserError, View
 from ..metrics.vocabulary import metric as metric_named
 from .plan import plan_card, plan_card_html, plan_card_text
@@ -177,6 +176,7 @@ def decision_diagram(record: dict, row: dict) -> str:
     from ..board.moves import legal_plays
     from ..board.position import Board
     from ..board.svg import board_svg
+    from ..store.candidates import decode_row
 
     if not record.get("position_id"):
         return ""
