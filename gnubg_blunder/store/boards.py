@@ -25,18 +25,18 @@ def _result(after, blob, pid, d1, d2, played_index) -> tuple:
     """(after, found among the candidates' boards, the first candidate's
     board).  A list stored as steps resolves the played candidate first (by
     the import, the first whose board is ``after``), then the others only
-    when that one is not it."""
+    when that one is not it (boards only: their steps applied, no notation)."""
     cands = decode(blob, pid, (d1, d2))
-    if not len(cands):
+    n = len(cands)
+    if not n:
         return after, False, None
-    best = cands[0]["position_id"]
+    best = cands.board(0)
     found = False
     if after is not None:
-        if played_index is not None and 0 <= played_index < len(cands) \
-                and cands[played_index]["position_id"] == after:
+        if played_index is not None and 0 <= played_index < n and cands.board(played_index) == after:
             found = True
         else:
-            found = any(c["position_id"] == after for c in cands)
+            found = any(cands.board(k) == after for k in range(n))
     return after, found, best
 
 

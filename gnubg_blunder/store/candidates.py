@@ -230,18 +230,18 @@ class Columns:
     notation when ``moves_are_text``), ``equities``, ``probs``,
     ``position_ids`` (None where not stored), ``depths``."""
 
-    __slots__ = ("moves", "moves_are_text", "equities", "probs", "position_ids", "depths")
+    __slots__ = ("moves", "moves_are_text", "equities", "_probs", "_pr", "position_ids", "depths")
 
     def __init__(self, blob):
         if blob is None or (not isinstance(blob, str) and not len(blob)):
             self.moves, self.moves_are_text, self.equities = [], True, []
-            self.probs = self.position_ids = self.depths = []
+            self._probs = self.position_ids = self.depths = []
             return
         if isinstance(blob, str):  # the JSON list of a database before schema step 10
             cands = json.loads(blob)
             self.moves, self.moves_are_text = [c.get("move") for c in cands], True
             self.equities = [c.get("equity") for c in cands]
-            self.probs = [tuple(c["probs"]) if c.get("probs") else None for c in cands]
+            self._probs = [tuple(c["probs"]) if c.get("probs") else None for c in cands]
             self.position_ids = [c.get("position_id") for c in cands]
             self.depths = [c.get("depth") for c in cands]
             return
@@ -261,17 +261,15 @@ class Columns:
             i += 8 * n
         else:
             self.equities = [None] * n
-        if flags & PR_I32:
-            k = struct.unpack_from(f"<{5 * n}i", b, i)
-            self.probs = [None if k[j] == _NONE_I32 else tuple(x / 1e6 for x in k[j:j + 5])
-                          for j in range(0, 5 * n, 5)]
+        self._probs = None
+        if flags & PR_I32:  # read when asked (most readers want the equities or the boards)
+            self._pr = (True, struct.unpack_from(f"<{5 * n}i", b, i))
             i += 20 * n
         elif flags & PR_F64:
-            v = struct.unpack_from(f"<{5 * n}d", b, i)
-            self.probs = [None if math.isnan(v[j]) else v[j:j + 5] for j in range(0, 5 * n, 5)]
+            self._pr = (False, struct.unpack_from(f"<{5 * n}d", b, i))
             i += 40 * n
         else:
-            self.probs = [None] * n
+            self._probs = [None] * n
         if flags & POS_RAW:
             self.position_ids = [base64.b64encode(b[j:j + 10])[:14].decode() for j in range(i, i + 10 * n, 10)]
             i += 10 * n
@@ -284,6 +282,22 @@ class Columns:
             self.depths = [None if x == 255 else table[x] for x in b[i:i + n]]
         else:
             self.depths = [None] * n
+
+
+    def prob(self, j: int) -> Optional[tuple]:
+        """Candidate j's probabilities (None: none)."""
+        if self._probs is not None:
+            return self._probs[j]
+        ints, v = self._pr
+        if ints:
+            return None if v[5 * j] == _NONE_I32 else tuple(x / 1e6 for x in v[5 * j:5 * j + 5])
+        return None if math.isnan(v[5 * j]) else v[5 * j:5 * j + 5]
+
+    @property
+    def probs(self) -> list:
+        if self._probs is None:
+            self._probs = [self.prob(j) for j in range(len(self.moves))]
+        return self._probs
 
 
 def equities(blob) -> list:
@@ -345,13 +359,36 @@ class CandidateList(Sequence):
             if not c.moves_are_text:
                 move, found = resolve(move, self._board_before(), self._dice)
                 pid = pid or found
-            probs = c.probs[k]
+            probs = c.prob(k)
             got = self._done[k] = {"move": move, "equity": c.equities[k], "position_id": pid,
                                    "probs": list(probs) if probs else None, "depth": c.depths[k]}
         return got
 
     def equities(self) -> list:
         return list(self.columns.equities)
+
+    def board(self, k: int) -> Optional[str]:
+        """The position ID of the board candidate k leaves (mover on roll),
+        without its notation: stored, or its steps applied to the decision's
+        board (the board the import's legal play gave); None unknown."""
+        c = self.columns
+        if k in self._done or c.moves_are_text or c.position_ids[k] is not None:
+            return self[k]["position_id"] if k in self._done else c.position_ids[k]
+        board = self._board_before()
+        if board is None:
+            return None
+        from ..board.moves import IllegalMove, apply_steps
+
+        try:
+            steps = text_steps(c.moves[k])
+        except (KeyError, IndexError, TypeError):
+            return None
+        for order in (steps, sorted(steps, reverse=True)):
+            try:
+                return apply_steps(board, order).position_id()
+            except IllegalMove:
+                continue
+        return None
 
     def __eq__(self, other):
         return list(self) == list(other)
