@@ -190,10 +190,25 @@ class _Replay:
         self.gnubg_owner = -1  # the owner as gnubg's statistics replay sees it
         self.met = default_met()
         self._memo: dict = {}  # (what, player, cube) -> MWC factor or bounds: the score is the game's
+        self._pids: dict = {}  # Board -> its position ID
 
     # -- board -----------------------------------------------------------
+    def pid(self, board: Board) -> str:
+        """``board.position_id()``, computed once a board of this game."""
+        got = self._pids.get(board)
+        if got is None:
+            if len(self._pids) > 4096:
+                self._pids.clear()
+            got = self._pids[board] = board.position_id()
+        return got
+
     def board_for(self, player: int, given: Optional[str]) -> Board:
         if given:
+            if self.board is not None:  # the replay's board, when it is the one given (the live match gives each)
+                mine = self.board if self.board_player == player else self.board.swapped()
+                if self.pid(mine) == given:
+                    self.board, self.board_player = mine, player
+                    return mine
             b = Board.from_position_id(given)
             self.board, self.board_player = b, player
             return b
@@ -482,7 +497,7 @@ def _set_cube(d: Decision, cube: tuple, kind: str, scube: SourceCube, depths: li
 def _move_record(rp: _Replay, game: Game, seq: int, rec, depths: list) -> None:
     p = rec.player
     board = rp.board_for(p, rec.board)
-    pos = board.position_id()
+    pos = rp.pid(board)
     # The player's cube decision before rolling (a no double: they rolled).
     cube = rp.normalise_cube(rec.cube, p, seq)
     _check_luck(rp, seq, rec.luck, p)
@@ -510,7 +525,7 @@ def _move_record(rp: _Replay, game: Game, seq: int, rec, depths: list) -> None:
                 f"cannot be played with {d1}{d2}"
             )
         game.rolls.append(Roll(player=p, game=rp.game_no, seq=seq, dice=(d1, d2), position_id=pos,
-                               position_after=after.position_id(), cube_value=rp.cube, luck=rec.luck,
+                               position_after=rp.pid(after), cube_value=rp.cube, luck=rec.luck,
                                mwc_per_emg=rp.mwc_per_emg(p, rp.cube)))
         rp.board = after
         return
@@ -522,7 +537,7 @@ def _move_record(rp: _Replay, game: Game, seq: int, rec, depths: list) -> None:
             seq=seq,
             dice=(d1, d2),
             position_id=pos,
-            position_after=after.position_id(),
+            position_after=rp.pid(after),
             cube_value=rp.cube,
             luck=rec.luck,
             mwc_per_emg=mpe,
@@ -631,7 +646,7 @@ def _candidates(rp: _Replay, board: Board, d1: int, d2: int, rec, after: Board, 
     src = rec.candidates
     if not isinstance(src, SourceCandidates):
         src = _source_list(rp, board, d1, d2, rec, seq)
-    target = after.position_id()
+    target = rp.pid(after)
     where = f"game {rp.game_no + 1}"
 
     def resolve(letters):
@@ -639,7 +654,7 @@ def _candidates(rp: _Replay, board: Board, d1: int, d2: int, rec, after: Board, 
         if play is None:
             raise MatchImportError(
                 f"{where}: candidate {_format_steps(text_steps(letters))} is not a legal play with {d1}{d2}")
-        return play.notation, play.result.position_id()
+        return play.notation, rp.pid(play.result)
 
     lo, hi = rp.bounds(rec.player, rp.cube)
     for i, eq in enumerate(src.equities):
