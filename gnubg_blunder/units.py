@@ -11,7 +11,13 @@ import numpy as np
 def micro(x) -> np.ndarray:
     """EMG -> integer micro-EMG, half away from zero; NaN -> 0."""
     x = np.asarray(x, dtype=np.float64)
-    return np.where(np.isnan(x), 0, np.sign(x) * np.floor(np.abs(x) * 1e6 + 0.5)).astype(np.int64)
+    a = np.absolute(x, out=np.empty_like(x))  # sign(x) × floor(|x| × 10⁶ + 0.5), in place
+    a *= 1e6
+    a += 0.5
+    np.floor(a, out=a)
+    np.copysign(a, x, out=a)
+    a[np.isnan(x)] = 0
+    return a.astype(np.int64)
 
 
 def millipoints(e) -> np.ndarray:

@@ -186,7 +186,7 @@ def recurring(base: _Base, metric: str = "pr") -> tuple:
     key = ((dec.game_plan.astype(np.int64) + 1) * 2 + nature) * n_themes + dec.theme.astype(np.int64)
     n_keys = n_plans * 2 * n_themes
     groups = np.where(members, key, -1)
-    used = np.unique(groups[members])
+    used = kernel.distinct(groups[members])
     index = np.full(n_keys, -1, dtype=np.int64)
     index[used] = np.arange(len(used))
     compact = np.where(members, index[np.where(members, key, 0)], -1)

@@ -83,6 +83,10 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds()) -> list:
     luck_sum = _sum(rkey[lk], n_sides, luck[lk])
     luck_mwc = _sum(rkey[lk], n_sides, (luck * np.nan_to_num(rolls.mwc_per_emg, nan=0.0))[lk])
 
+    # plain numbers for the loop below (the same values)
+    unforced, close, analysed = unforced.tolist(), close.tolist(), analysed.tolist()
+    E_gnubg, L_gnubg, total_moves = E_gnubg.tolist(), L_gnubg.tolist(), total_moves.tolist()
+    luck_n, luck_sum, luck_mwc = luck_n.tolist(), luck_sum.tolist(), luck_mwc.tolist()
     every_fig = kernel.figures_of(every)
     dbl_n, dbl_e, dbl_ell = doubles.n.tolist(), doubles.e.tolist(), doubles.ell.tolist()
     rsp_n, rsp_e, rsp_ell = takes.n.tolist(), takes.e.tolist(), takes.ell.tolist()

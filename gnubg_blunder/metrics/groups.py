@@ -71,20 +71,14 @@ def group_rows(
 
 def distinct_positions(sel: Selection, keep: np.ndarray, groups: np.ndarray, n_groups: int) -> np.ndarray:
     """How many distinct known positions the decisions ``keep`` of each
-    group hold (int per group).  The decisions are ordered by position once
-    per selection; a call then only groups them (a stable sort of small
-    integers)."""
-    dec = sel.decisions
-    order = memo(sel, "by position", lambda: np.argsort(dec.position, kind="stable"))
-    pos = memo(sel, "positions in order", lambda: dec.position[order].astype(np.int64))
-    kept = np.asarray(keep, dtype=bool)[order] & (pos >= 0)
-    g = np.asarray(groups)[order][kept].astype(np.int64)
-    p = pos[kept]
-    if not len(g):
+    group hold (int per group): the (group, position) keys sorted, each
+    first of its kind counted for its group."""
+    pos = sel.decisions.position
+    kept = np.asarray(keep, dtype=bool) & (pos >= 0)
+    if not kept.any():
         return np.zeros(n_groups, dtype=np.int64)
-    small = g.astype(np.int16) if n_groups < 2**15 else g  # a radix sort for small group numbers
-    by_group = np.argsort(small, kind="stable")  # positions stay in order within a group
-    g, p = g[by_group], p[by_group]
-    first = np.ones(len(g), dtype=bool)
-    first[1:] = (g[1:] != g[:-1]) | (p[1:] != p[:-1])
-    return np.bincount(g[first], minlength=n_groups).astype(np.int64)
+    span = memo(sel, "position span", lambda: int(pos.max()) + 1)
+    keys = np.sort(np.asarray(groups)[kept].astype(np.int64) * span + pos[kept])
+    first = np.ones(len(keys), dtype=bool)
+    first[1:] = keys[1:] != keys[:-1]
+    return np.bincount(keys[first] // span, minlength=n_groups).astype(np.int64)

@@ -62,6 +62,21 @@ def error_micro(sel: Selection) -> np.ndarray:
     return memo(sel, "error micro", lambda: micro(sel.decisions.error))
 
 
+def distinct(keys) -> np.ndarray:
+    """``np.unique(keys)`` (sorted distinct values): for integers a presence
+    table when they are small and non-negative, else a sort (numpy's own,
+    hashing, is slow over millions of keys)."""
+    keys = np.asarray(keys)
+    if not len(keys) or keys.dtype.kind not in "iu":
+        return np.unique(keys)
+    if keys.min() >= 0 and keys.max() < max(4 * len(keys), 1 << 16):
+        return np.flatnonzero(np.bincount(keys)).astype(keys.dtype)
+    ordered = np.sort(keys)
+    first = np.ones(len(ordered), dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    return ordered[first]
+
+
 def rate(total, n, scale: float = PR_SCALE) -> Optional[float]:
     """scale × total / n (PR with the default scale); None without decisions."""
     return None if not n else scale * float(total) / float(n)
@@ -332,6 +347,13 @@ def sums(
             n_units *= n_games
             units, unit_of = _codes(g * n_units + match * n_games + game, n_groups * n_units)
             unit_group = units // n_units
+    elif _one_match_each(g, match, n_groups):
+        # each group within one match (a match, a match side): one unit a group, the same keys
+        groups_held, unit_of = _codes(g, n_groups)
+        its_match = np.zeros(n_groups, dtype=np.int64)
+        its_match[g] = match
+        units = groups_held * n_units + its_match[groups_held]
+        unit_group = groups_held
     else:
         units, unit_of = _codes(g * n_units + match, n_groups * n_units)
         unit_group = units // n_units

@@ -36,7 +36,7 @@ from ..labels import ALL_GAME_PLANS
 from .arrays import LABEL_CODES, Selection
 from .counting import K_CHECKER, Thresholds
 from .intervals import side_of_zero
-from .kernel import classified, mwc_loss_of, rate
+from .kernel import classified, distinct, mwc_loss_of, rate
 from .plan import FAMILIES, FAMILY_INDEX, FAMILY_NAMES, NATURE_THEMES, Z95, family_codes, family_name, plan_mask
 
 STUDIED, QUIZ = "studied", "quiz"
@@ -168,7 +168,7 @@ def before_after(sel: Selection, thresholds: Thresholds, days: dict, decision_ty
     group = dec.game_plan.astype(np.int64) * 2 + np.where(dec.kind == K_CHECKER, 0, 1)
     mday = match_days(sel)[dec.match] if sel.n_matches else np.zeros(0, dtype="U10")
     dated = mday != ""
-    present = sorted(set(int(k) for k in np.unique(codes[members])), key=lambda k: FAMILY_NAMES[k])
+    present = sorted(set(int(k) for k in distinct(codes[members])), key=lambda k: FAMILY_NAMES[k])
     if only_family:
         present = [k for k in present if FAMILY_NAMES[k] == only_family]
     plans = LABEL_CODES["game_plan"]
@@ -189,7 +189,7 @@ def before_after(sel: Selection, thresholds: Thresholds, days: dict, decision_ty
             x = ell[mine & when]
             windows[key] = {"decisions": n, "errors": int(len(x)), "sum": float(x.sum()),
                             "sq": float((x * x).sum()),
-                            "matches": int(len(np.unique(dec.match[same & when])))}
+                            "matches": int(len(distinct(dec.match[same & when])))}
         b, a = windows["before"], windows["after"]
         ch = change(b["sum"], b["sq"], b["decisions"], a["sum"], a["sq"], a["decisions"])
         rows.append({
@@ -252,12 +252,16 @@ def training(sel: Selection, actions, by: str = "week", decision_type: str = "al
                                                           "anki_n": 0, "anki_ok": 0, "matches": set()})
 
     idx = np.nonzero(mask & (mday != ""))[0]
-    days, inverse = np.unique(mday[idx], return_inverse=True)  # one pass: per day, then per window
-    inverse = inverse.reshape(-1)
+    # one pass: per day, then per window; a decision's day is its match's: the days of the matches held
+    held = distinct(dec.match[idx].astype(np.int64))
+    days, held_day = np.unique(match_days(sel)[held], return_inverse=True) if len(held) else (mday[idx], held)
+    day_of_match = np.full(max(sel.n_matches, 1), -1, dtype=np.int64)
+    day_of_match[held] = held_day.reshape(-1)
+    inverse = day_of_match[dec.match[idx]]
     n_day = np.bincount(inverse, minlength=len(days))
     e_day = np.bincount(inverse, weights=e[idx], minlength=len(days))
     match_days_of: dict = {}
-    pairs = np.unique(dec.match[idx].astype(np.int64) * max(len(days), 1) + inverse)
+    pairs = held * max(len(days), 1) + day_of_match[held]  # (match, day), each match on one day, in order
     for m, k in zip((pairs // max(len(days), 1)).tolist(), (pairs % max(len(days), 1)).tolist()):
         match_days_of.setdefault(k, set()).add(m)
     for k, day in enumerate(days):
