@@ -11,10 +11,12 @@ import math
 from typing import Optional
 
 from ..model import SOURCE_GNUBG, Match
+from ..store.candidates import steps_text
 from .build import build_match
 from .records import (
     MatchImportError,
     SourceCandidate,
+    SourceCandidates,
     SourceCube,
     SourceGame,
     SourceMatch,
@@ -46,10 +48,15 @@ def _steps(move) -> tuple:
     return tuple((int(a), int(b)) for a, b in (move or ()))
 
 
-def _candidates(analysis: dict, default_ctx: dict, match_play: bool) -> Optional[list]:
+def _candidates(analysis: dict, default_ctx: dict, match_play: bool):
     moves = analysis.get("moves")
     if not moves:
         return None
+    if not (match_play and any(c.get("type") == "rollout" for c in moves)):
+        try:
+            return _candidate_columns(moves, default_ctx)
+        except (IndexError, TypeError, ValueError):
+            pass  # a step no board has: the list below, which the builder refuses naming the play
     out = []
     for c in moves:
         if c.get("type") == "rollout":
@@ -72,6 +79,28 @@ def _candidates(analysis: dict, default_ctx: dict, match_play: bool) -> Optional
                 )
             )
     return out
+
+
+def _candidate_columns(moves: list, default_ctx: dict) -> SourceCandidates:
+    """The list as the builder keeps it (letters and numbers, no play
+    resolved): every equity is EMG (no match-play rollout to convert)."""
+    letters, eqs, probs, depths = [], [], [], []
+    labels: dict = {}
+    for c in moves:
+        letters.append(steps_text(_steps(c.get("move"))))
+        probs.append(tuple(c.get("probs") or ()) or None)
+        if c.get("type") == "rollout":
+            eqs.append(_number(c.get("cubeful-eq")))
+            depths.append("rollout")
+        else:
+            eqs.append(_number(c.get("score")))
+            ctx = c.get("evalcontext") or {}
+            plies = ctx.get("plies", default_ctx.get("plies"))
+            depth = labels.get(plies)
+            if depth is None and plies is not None:
+                depth = labels[plies] = f"{plies}-ply"
+            depths.append(depth)
+    return SourceCandidates(letters, eqs, probs, depths)
 
 
 def _cube(analysis: dict, default_ctx: dict, match_play: bool) -> Optional[SourceCube]:
