@@ -1,4 +1,4 @@
-"""The array cache, stored column by column in bundles of analyses (format 6).
+"""The array cache, stored column by column in bundles of analyses (formats 6, 7).
 
 A row of ``analysis_arrays`` holds a *bundle*: the cached decisions and
 rolls of one or more analyses, end to end, keyed by the first analysis'
@@ -37,16 +37,31 @@ from typing import Optional
 import lz4.block
 import numpy as np
 
-CACHE_FORMAT = 6
+CACHE_FORMAT = 7  # 6: the first column layout; 7: row ids stored as differences
 BUNDLE_DECISIONS = 200_000  # bundles are not merged beyond about this many decisions
 MERGE_FANOUT = 8  # eight bundles of one size class make one of the next
+# columns stored as the difference from the row before (the first as it is):
+# decision ids run 1 by 1 within an analysis, which then compress to nothing
+DELTA_COLUMNS = frozenset({"row_id"})
+
+
+def _stored_bytes(name: str, col: np.ndarray) -> bytes:
+    col = np.ascontiguousarray(col)
+    if name in DELTA_COLUMNS and len(col):
+        col = np.diff(col, prepend=col.dtype.type(0))
+    return col.tobytes()
+
+
+def _column_values(name: str, raw, dtype) -> np.ndarray:
+    col = np.frombuffer(raw, dtype=dtype)
+    return np.cumsum(col, dtype=dtype) if name in DELTA_COLUMNS else col
 _HEAD = struct.Struct("<IH")  # rows, columns
 
 
 def encode_columns(records: np.ndarray) -> bytes:
     """A record array as one blob: header, then each field compressed apart."""
     names = records.dtype.names
-    payloads = [lz4.block.compress(np.ascontiguousarray(records[n]).tobytes()) for n in names]
+    payloads = [lz4.block.compress(_stored_bytes(n, records[n])) for n in names]
     return (_HEAD.pack(len(records), len(names)) + struct.pack(f"<{len(names)}I", *map(len, payloads))
             + b"".join(payloads))
 
@@ -74,7 +89,7 @@ def decode_columns(blob, dtype: np.dtype) -> np.ndarray:
             raw = lz4.block.decompress(blob[lo:hi])
             if len(raw) != rows * dtype[name].itemsize:
                 raise ValueError(f"column {name}: {len(raw)} bytes for {rows} rows")
-            out[name] = np.frombuffer(raw, dtype=dtype[name])
+            out[name] = _column_values(name, raw, dtype[name])
     except (struct.error, lz4.block.LZ4BlockError) as exc:
         raise ValueError(str(exc)) from None
     return out
@@ -198,11 +213,14 @@ class _Blobs:
         j = self.column_of[name]
         dtype = self.dtype[name]
         decompress = lz4.block.decompress
-        out = bytearray().join([decompress(b[lo:hi]) for b, lo, hi
-                                in zip(self.blobs, self.offsets[:, j].tolist(), self.offsets[:, j + 1].tolist())])
-        if len(out) != int(self.rows.sum()) * dtype.itemsize:
-            raise ValueError(f"column {name}: {len(out)} bytes for {int(self.rows.sum())} rows")
-        return np.frombuffer(out, dtype=dtype)
+        parts = [decompress(b[lo:hi]) for b, lo, hi
+                 in zip(self.blobs, self.offsets[:, j].tolist(), self.offsets[:, j + 1].tolist())]
+        if sum(map(len, parts)) != int(self.rows.sum()) * dtype.itemsize:
+            raise ValueError(f"column {name}: {sum(map(len, parts))} bytes for {int(self.rows.sum())} rows")
+        if name in DELTA_COLUMNS:  # each blob's differences start from 0
+            return np.concatenate([_column_values(name, p, dtype) for p in parts]) if parts else \
+                np.zeros(0, dtype=dtype)
+        return np.frombuffer(bytearray().join(parts), dtype=dtype)
 
 
 def gather(starts, counts) -> Optional[np.ndarray]:

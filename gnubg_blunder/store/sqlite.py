@@ -39,7 +39,8 @@ from .schema import StoreError, migrate
 # each decision; 3: comments stay in their rows (the cache lists which), a
 # checksum; 4: difficulty, its truncation, duration; 5: the blots of the boards
 # each wrong checker play left and its best play leaves (``_pack_blots``);
-# 6: column by column, each compressed (store/column_cache.py).
+# 6: column by column, each compressed, in bundles of analyses
+# (store/column_cache.py); 7: decision ids stored as differences.
 ARRAYS_FORMAT = CACHE_FORMAT
 
 
