@@ -88,6 +88,10 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="runs of each measurement; the best is shown (default 3)")
     ap.add_argument("--selfplay", type=int, default=24,
                     help="self-play matches of benchmarks/.cache/p0 to add (default 24; import_speed.py makes them)")
+    ap.add_argument("--tmp", default="/dev/shm" if os.path.isdir("/dev/shm") else None,
+                    help="where both sides' databases are written (default /dev/shm, memory: the disk's "
+                         "flushes, which a busy machine makes slow for whichever side commits more often, stay "
+                         "out of both figures)")
     args = ap.parse_args(argv)
     if not Path(GNUBG).exists():
         sys.exit(f"error: {GNUBG} not found (set GNUBG)")
@@ -95,7 +99,7 @@ def main(argv=None) -> int:
     if not files:
         files = [str(BUNDLED)] + [str(p) for p in sorted((HERE / ".cache" / "p0").glob("m*-*.sgf"),
                                                        key=lambda p: int(p.stem[1:].split("-")[0]))][:args.selfplay]
-    with tempfile.TemporaryDirectory(prefix="gnubg-store-bench-") as td:
+    with tempfile.TemporaryDirectory(prefix="gnubg-store-bench-", dir=args.tmp) as td:
         home = Path(td) / "home"
         (home / ".gnubg").mkdir(parents=True)
         out = Path(td) / "out.json"

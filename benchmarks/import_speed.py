@@ -242,6 +242,10 @@ def main(argv=None) -> int:
     ap.add_argument("--whole-only", action="store_true", help="the whole-command comparison only (no per-file table)")
     ap.add_argument("--with-plugins", action="store_true",
                     help="load installed plugins too (default: built-in plugins only, as the test suite)")
+    ap.add_argument("--tmp", default="/dev/shm" if os.path.isdir("/dev/shm") else None,
+                    help="where both sides' databases are written (default /dev/shm, memory: the disk's "
+                         "flushes, which a busy machine makes slow for whichever side commits more often, stay "
+                         "out of both figures)")
     args = ap.parse_args(argv)
     if args.n < 1 or args.repeat < 1:
         ap.error("N and --repeat must be at least 1")
@@ -256,7 +260,7 @@ def main(argv=None) -> int:
     else:
         files = make_matches(args.n, args.length, args.plies, args.first_seed)
 
-    with tempfile.TemporaryDirectory(prefix="gnubg-blunder-bench-") as td:
+    with tempfile.TemporaryDirectory(prefix="gnubg-blunder-bench-", dir=args.tmp) as td:
         tmp = Path(td)
         ours = time_command(files, tmp, args.repeat)
         r_start, r_add = time_gnubg_relational(files, tmp, args.repeat)
