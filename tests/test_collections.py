@@ -78,7 +78,7 @@ def test_schema_step_9_from_version_8(tmp_path):
     assert {"collections", "collection_positions", "anki_notes", "collection_positions_by_position",
             "anki_notes_by_position"} <= names
     out = helper("kill-sweep", src, tmp_path / "sweep")
-    assert out["broken"] == [] and sorted(out["per_step"])[0] == "9"
+    assert out["broken"] == [] and sorted(out["per_step"], key=int)[0] == "9"
     assert len(out["per_step"]["9"]) >= 5 + 4  # its five statements, BEGIN, the version read and written, COMMIT
 
 
