@@ -126,12 +126,13 @@ def _difficulty_mwc(sel: Selection) -> np.ndarray:
     return np.where(money, np.nan, dec.difficulty * np.nan_to_num(dec.mwc_per_emg, nan=0.0))
 
 
-def avoidable(error: np.ndarray, difficulty: np.ndarray, thresholds: Thresholds) -> np.ndarray:
+def avoidable(error: np.ndarray, difficulty: np.ndarray, thresholds: Thresholds, err=None) -> np.ndarray:
     """SPEC §6: an avoidable error reaches the error threshold (e rounded
     to the millipoint, as every threshold) and has d ≤ ℓ/10 — in EMG, both
     sides of ℓ and d being the same factor times e and d, d ≤ e/10, so that
     money decisions have it too.  A decision without d is not one."""
-    err, _ = thresholds.classify(error)
+    if err is None:  # errors under thresholds.classify(error), when the caller does not have them
+        err, _ = thresholds.classify(error)
     with np.errstate(invalid="ignore"):
         return err & ~np.isnan(difficulty) & (difficulty <= AVOIDABLE_SHARE * np.nan_to_num(error, nan=0.0))
 
@@ -246,7 +247,7 @@ def _flags(sel: Selection, thresholds: Optional[Thresholds]) -> np.ndarray:
     def compute():
         dec = sel.decisions
         err, blunder = thresholds.classify(dec.error)
-        avoid = avoidable(dec.error, dec.difficulty, thresholds)
+        avoid = avoidable(dec.error, dec.difficulty, thresholds, err)
         return base | (err * F_ERROR + blunder * F_BLUNDER + avoid * F_AVOIDABLE).astype(np.uint8)
 
     return memo(sel, ("flags", thresholds), compute)
@@ -289,6 +290,8 @@ def _one_match_each(g: np.ndarray, match: np.ndarray, n_groups: int) -> bool:
     """Whether the decisions of each group all belong to one match."""
     if not len(g):
         return True
+    if n_groups == 1 and match[0] != match[-1]:
+        return False
     first = np.full(n_groups, -1, dtype=np.int64)
     first[g] = match
     return bool((first[g] == match).all())

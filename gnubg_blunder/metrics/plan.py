@@ -54,6 +54,7 @@ from .arrays import LABEL_CODES, Selection
 from .intervals import Z95
 from .counting import K_CHECKER, Thresholds, counted, kind_mask
 from .kernel import classified, difficulty_mwc_of, money_matches, side_mask
+from .memo import memo
 
 FAMILY_SEPARATOR = "/"
 CHECKER, CUBE = "checker", "cube"
@@ -128,7 +129,12 @@ def canonical_family(text: str) -> str:
 def family_codes(sel: Selection) -> np.ndarray:
     """The family index (into ``FAMILIES`` / ``FAMILY_NAMES``) of each
     decision, -1 where it has none: no theme (no error), "theme not
-    determined", no game plan or kind."""
+    determined", no game plan or kind.  Once per selection (a copy each
+    call)."""
+    return memo(sel, "family codes", lambda: _family_codes(sel)).copy()
+
+
+def _family_codes(sel: Selection) -> np.ndarray:
     dec = sel.decisions
     n = len(dec)
     if not n:
@@ -166,7 +172,12 @@ def plan_mask(sel: Selection, decision_type: str = "all") -> np.ndarray:
 
 def excess_of(sel: Selection) -> np.ndarray:
     """ℓ − d of each decision (fractions of MWC), NaN where either is
-    unknown: money, no MWC conversion factor, no d."""
+    unknown: money, no MWC conversion factor, no d.  Once per selection (a
+    copy each call)."""
+    return memo(sel, "excess", lambda: _excess_of(sel)).copy()
+
+
+def _excess_of(sel: Selection) -> np.ndarray:
     dec = sel.decisions
     if not len(dec):
         return np.zeros(0)
