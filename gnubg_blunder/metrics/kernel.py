@@ -327,13 +327,13 @@ def sums(
         groups = np.zeros(len(dec), dtype=np.int64)
     keep = np.asarray(mask, dtype=bool) & (groups >= 0)
     idx = np.nonzero(keep)[0]
-    g = groups[idx].astype(np.int64)
+    g = groups[idx].astype(np.int64, copy=False)
     col = _columns(sel)  # every decision's terms, once per selection; only the decisions summed are read
     e = col["e"][idx]
     ell = col["ell"][idx]
     flags = _flags(sel, thresholds)[idx]
-    chk = (flags & F_CHECKER).astype(np.int64)
-    match = dec.match[idx].astype(np.int64)
+    chk = flags & F_CHECKER
+    match = dec.match[idx].astype(np.int64, copy=False)
     d = col["d"][idx]
     d_mwc = col["d_mwc"][idx]
 
