@@ -410,7 +410,7 @@ def _check_collections(conn, report: CheckReport) -> None:
 
 def _check_rows(store, report: CheckReport, repair: bool) -> None:
     """The array cache and the labels of a whole file, against its rows."""
-    from .column_cache import decode_bundle, unseal
+    from .column_cache import decode_bundle, sealed
     from .sqlite import ARRAYS_FORMAT
 
     conn = store.conn
@@ -443,7 +443,7 @@ def _check_rows(store, report: CheckReport, repair: bool) -> None:
             problem = _compare_cache(store, a, dec, rol, commented)
             if problem:
                 problems[a] = problem
-        if unseal(d_blob, r_blob, manifest) is None:
+        if not sealed(d_blob, r_blob, manifest, dec_dtype, roll_dtype):
             if not problems and [p for p in parts if p[0] in analyses]:
                 problems[next(p[0] for p in parts if p[0] in analyses)] = "the cached bytes differ from the rows'"
             problems = {a: f"checksum differs; {problem}" for a, problem in problems.items()}

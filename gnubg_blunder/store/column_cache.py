@@ -37,12 +37,18 @@ from typing import Optional
 import lz4.block
 import numpy as np
 
-CACHE_FORMAT = 7  # 6: the first column layout; 7: row ids stored as differences
+CACHE_FORMAT = 8  # 6: the first column layout; 7: row ids as differences; 8: a checksum per column
 BUNDLE_DECISIONS = 200_000  # bundles are not merged beyond about this many decisions
 MERGE_FANOUT = 8  # eight bundles of one size class make one of the next
 # columns stored as the difference from the row before (the first as it is):
 # decision ids run 1 by 1 within an analysis, which then compress to nothing
 DELTA_COLUMNS = frozenset({"row_id"})
+_HEAD = struct.Struct("<IH")  # rows, columns; then each column's compressed length, then each one's CRC-32
+
+
+def header_size(dtype: np.dtype) -> int:
+    """Bytes of the header of a blob of ``dtype``'s columns."""
+    return _HEAD.size + 8 * len(dtype.names)
 
 
 def _stored_bytes(name: str, col: np.ndarray) -> bytes:
@@ -55,25 +61,38 @@ def _stored_bytes(name: str, col: np.ndarray) -> bytes:
 def _column_values(name: str, raw, dtype) -> np.ndarray:
     col = np.frombuffer(raw, dtype=dtype)
     return np.cumsum(col, dtype=dtype) if name in DELTA_COLUMNS else col
-_HEAD = struct.Struct("<IH")  # rows, columns
 
 
 def encode_columns(records: np.ndarray) -> bytes:
     """A record array as one blob: header, then each field compressed apart."""
     names = records.dtype.names
     payloads = [lz4.block.compress(_stored_bytes(n, records[n])) for n in names]
-    return (_HEAD.pack(len(records), len(names)) + struct.pack(f"<{len(names)}I", *map(len, payloads))
-            + b"".join(payloads))
+    k = len(names)
+    return (_HEAD.pack(len(records), k) + struct.pack(f"<{k}I", *map(len, payloads))
+            + struct.pack(f"<{k}I", *(zlib.crc32(p) for p in payloads)) + b"".join(payloads))
 
 
-def _layout(blob) -> tuple:
-    """(rows, offsets of each column's payload, one past the last)."""
-    rows, k = _HEAD.unpack_from(blob)
+def _header(blob, dtype) -> tuple:
+    """(rows, offsets of each column's payload and one past the last, CRC-32 of each)."""
+    k = len(dtype.names)
+    rows, k_stored = _HEAD.unpack_from(blob)
+    if k_stored != k:
+        raise ValueError(f"{k_stored} columns, the format has {k}")
     lengths = struct.unpack_from(f"<{k}I", blob, _HEAD.size)
-    offsets = np.cumsum((_HEAD.size + 4 * k,) + lengths)
-    if offsets[-1] != len(blob):
-        raise ValueError(f"a cache blob of {len(blob)} bytes declares {int(offsets[-1])}")
-    return rows, offsets
+    crcs = struct.unpack_from(f"<{k}I", blob, _HEAD.size + 4 * k)
+    return rows, np.cumsum((header_size(dtype),) + lengths), crcs
+
+
+def _payload_values(name, payload, crc, rows, dtype) -> np.ndarray:
+    if zlib.crc32(payload) != crc:
+        raise ValueError(f"column {name}: its checksum differs")
+    try:
+        raw = lz4.block.decompress(payload, return_bytearray=True)  # writable, as the metrics' columns are
+    except lz4.block.LZ4BlockError as exc:
+        raise ValueError(f"column {name}: {exc}") from None
+    if len(raw) != rows * dtype.itemsize:
+        raise ValueError(f"column {name}: {len(raw)} bytes for {rows} rows")
+    return _column_values(name, raw, dtype)
 
 
 def decode_columns(blob, dtype: np.dtype) -> np.ndarray:
@@ -81,54 +100,55 @@ def decode_columns(blob, dtype: np.dtype) -> np.ndarray:
     blob is not one of ``dtype``'s: another layout, truncated, garbled)."""
     blob = memoryview(blob)
     try:
-        rows, offsets = _layout(blob)
-        if len(offsets) - 1 != len(dtype.names):
-            raise ValueError(f"{len(offsets) - 1} columns, the format has {len(dtype.names)}")
-        out = np.zeros(rows, dtype=dtype)
-        for name, lo, hi in zip(dtype.names, offsets, offsets[1:]):
-            raw = lz4.block.decompress(blob[lo:hi])
-            if len(raw) != rows * dtype[name].itemsize:
-                raise ValueError(f"column {name}: {len(raw)} bytes for {rows} rows")
-            out[name] = _column_values(name, raw, dtype[name])
-    except (struct.error, lz4.block.LZ4BlockError) as exc:
+        rows, offsets, crcs = _header(blob, dtype)
+    except struct.error as exc:
         raise ValueError(str(exc)) from None
+    if offsets[-1] != len(blob):
+        raise ValueError(f"a cache blob of {len(blob)} bytes declares {int(offsets[-1])}")
+    out = np.zeros(rows, dtype=dtype)
+    for j, name in enumerate(dtype.names):
+        out[name] = _payload_values(name, blob[offsets[j]:offsets[j + 1]], crcs[j], rows, dtype[name])
     return out
 
 
-def checksum(dec, rol, comments) -> int:
-    crc = zlib.crc32(rol, zlib.crc32(dec))
-    return zlib.crc32((comments or "").encode(), crc)
+def checksum(dec_head, rol_head, manifest) -> int:
+    """CRC-32 of a bundle's headers (which hold each column's CRC-32) and manifest."""
+    crc = zlib.crc32(rol_head, zlib.crc32(dec_head))
+    return zlib.crc32((manifest or "").encode(), crc)
 
 
-def seal(dec: bytes, rol: bytes, comments) -> bytes:
-    """The decisions blob as stored: the CRC-32 of the analysis' whole
-    cache (decision columns, roll columns, the list of commented decisions)
-    ahead of the columns, so that a damaged cache is refused, never
-    computed from."""
-    return checksum(dec, rol, comments).to_bytes(4, "little") + dec
+def seal(dec: bytes, rol: bytes, manifest, dec_dtype, roll_dtype) -> bytes:
+    """The decisions blob as stored: the CRC-32 of the bundle's headers and
+    manifest ahead of the columns; with each column's own CRC-32 in the
+    header, a damaged cache is refused, never computed from, and a reader
+    checks only what it reads (the headers, and the columns it
+    decompresses)."""
+    crc = checksum(dec[:header_size(dec_dtype)], rol[:header_size(roll_dtype)], manifest)
+    return crc.to_bytes(4, "little") + dec
 
 
-def unseal(dec, rol, comments) -> Optional[memoryview]:
-    """The decision columns of a stored cache, or None when its checksum differs."""
-    view = memoryview(dec)
-    if len(view) < 4 or int.from_bytes(view[:4], "little") != checksum(view[4:], rol, comments):
-        return None
-    return view[4:]
+def sealed(dec_head, rol_head, manifest, dec_dtype, roll_dtype) -> bool:
+    """Does a stored bundle's seal hold (``dec_head``: the decisions blob's
+    first bytes, the seal included; ``rol_head``: the rolls blob's)?"""
+    n, m = header_size(dec_dtype), header_size(roll_dtype)
+    head = memoryview(dec_head)
+    return (len(head) >= 4 + n and len(rol_head) >= m
+            and int.from_bytes(head[:4], "little") == checksum(head[4:4 + n], memoryview(rol_head)[:m], manifest))
 
 
 def encode_bundle(parts: list) -> tuple:
     """The stored row of a bundle: (sealed decisions blob, rolls blob,
     manifest) from ``parts`` [(analysis id, decision records, roll records,
     indices of its commented decisions)], in that order."""
-    dec = encode_columns(np.concatenate([p[1] for p in parts]))
-    rol = encode_columns(np.concatenate([p[2] for p in parts]))
+    dec_records, roll_records = np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts])
+    dec, rol = encode_columns(dec_records), encode_columns(roll_records)
     manifest = json.dumps({
         "analyses": [int(p[0]) for p in parts],
         "decisions": [len(p[1]) for p in parts],
         "rolls": [len(p[2]) for p in parts],
         "commented": {str(i): [int(k) for k in p[3]] for i, p in enumerate(parts) if len(p[3])},
     }, separators=(",", ":"))
-    return seal(dec, rol, manifest), rol, manifest
+    return seal(dec, rol, manifest, dec_records.dtype, roll_records.dtype), rol, manifest
 
 
 def read_manifest(text) -> dict:
@@ -145,7 +165,8 @@ def read_manifest(text) -> dict:
 
 def decode_bundle(dec_blob, rol_blob, manifest_text, dec_dtype, roll_dtype) -> list:
     """:func:`encode_bundle`'s ``parts`` back from a stored row (ValueError
-    when it cannot be read; the checksum is not checked here: ``unseal``)."""
+    when it cannot be read, a column's checksum included; the seal is not
+    checked here: :func:`sealed`)."""
     man = read_manifest(manifest_text)
     dec = decode_columns(memoryview(dec_blob)[4:], dec_dtype)
     rol = decode_columns(rol_blob, roll_dtype)
@@ -187,51 +208,79 @@ def distinct_positions(ids: np.ndarray) -> tuple:
             [p.decode() for p in (uniq[1:] if has_empty else uniq)])
 
 
-class _Blobs:
-    """Blobs of one layout (every analysis' decisions, or rolls), in the
-    selection's order: each column decompressed on demand, end to end."""
+class BlobSource:
+    """A stored columns blob read in place: its header, and ``read(offset,
+    size)`` of the bytes after ``skip`` (the seal of a decisions blob)
+    through SQLite's incremental blob I/O, so that only the columns a view
+    reads leave the file.  An open handle keeps the snapshot it was opened
+    in (another process merging bundles meanwhile is not seen)."""
 
-    def __init__(self, blobs: list, dtype: np.dtype):
-        self.blobs, self.dtype = blobs, dtype
-        k = len(dtype.names)
-        head = np.dtype([("rows", "<u4"), ("k", "<u2"), ("lengths", "<u4", (k,))])  # packed: 6 + 4k bytes
-        heads = np.frombuffer(b"".join(bytes(b[:head.itemsize]) for b in blobs), dtype=head) if blobs else \
-            np.zeros(0, dtype=head)
-        sizes = np.array([len(b) for b in blobs], dtype=np.int64)
-        if len(heads) != len(blobs) or np.any(heads["k"] != k):
-            raise ValueError(f"a cache blob of another layout (the format has {k} columns)")
-        self.rows = heads["rows"].astype(np.int64)
-        self.offsets = np.zeros((len(blobs), k + 1), dtype=np.int64)
-        self.offsets[:, 0] = head.itemsize
-        np.cumsum(heads["lengths"], axis=1, out=self.offsets[:, 1:])
-        self.offsets[:, 1:] += head.itemsize
-        if np.any(self.offsets[:, -1] != sizes):
-            raise ValueError("a cache blob's size differs from what its header declares")
+    def __init__(self, head: bytes, handle, skip: int = 0):
+        self.head, self.handle, self.skip = head, handle, skip
+
+    def read(self, offset: int, size: int) -> bytes:
+        self.handle.seek(self.skip + offset)
+        return self.handle.read(size)
+
+    def close(self) -> None:
+        self.handle.close()
+
+
+class _Blobs:
+    """Stored blobs of one layout (the bundles' decisions, or their rolls):
+    each column read, checked and decompressed on demand, end to end."""
+
+    def __init__(self, sources: list, dtype: np.dtype):
+        self.sources, self.dtype = sources, dtype
+        heads = [_header(src.head, dtype) for src in sources]
+        self.rows = np.array([h[0] for h in heads], dtype=np.int64)
+        self.offsets = [h[1] for h in heads]
+        self.crcs = [h[2] for h in heads]
         self.column_of = {name: j for j, name in enumerate(dtype.names)}
 
     def column(self, name: str) -> np.ndarray:
         j = self.column_of[name]
         dtype = self.dtype[name]
-        decompress = lz4.block.decompress
-        parts = [decompress(b[lo:hi]) for b, lo, hi
-                 in zip(self.blobs, self.offsets[:, j].tolist(), self.offsets[:, j + 1].tolist())]
-        if sum(map(len, parts)) != int(self.rows.sum()) * dtype.itemsize:
-            raise ValueError(f"column {name}: {sum(map(len, parts))} bytes for {int(self.rows.sum())} rows")
-        if name in DELTA_COLUMNS:  # each blob's differences start from 0
-            return np.concatenate([_column_values(name, p, dtype) for p in parts]) if parts else \
-                np.zeros(0, dtype=dtype)
-        return np.frombuffer(bytearray().join(parts), dtype=dtype)
+        try:
+            parts = [_payload_values(name, src.read(int(off[j]), int(off[j + 1] - off[j])), crcs[j], int(rows),
+                                     dtype) for src, off, crcs, rows in zip(self.sources, self.offsets, self.crcs,
+                                                                            self.rows)]
+        except ValueError as exc:
+            from .check import CHECK_HINT, DamagedDatabase
+
+            raise DamagedDatabase(f"the array cache is damaged ({exc}): no figure was computed from it. "
+                                  f"{CHECK_HINT}") from None
+        if not parts:
+            return np.zeros(0, dtype=dtype)
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
-def gather(starts, counts) -> Optional[np.ndarray]:
-    """The row indices of runs (``starts``, ``counts``) end to end; None
-    when that is every row in order (no copy needed)."""
+def gather(starts, counts) -> Optional[list]:
+    """The runs (``starts``, ``counts``) of rows to read end to end, the
+    runs that follow one another joined: [(start, stop)...]; None when that
+    is every row in order (nothing to copy).  Bundles keep their analyses
+    in the selections' order, so a selection of everything is a run a
+    bundle, and a player's matches a few thousand runs, not 1.6 M
+    indices."""
     starts, counts = np.asarray(starts, dtype=np.int64), np.asarray(counts, dtype=np.int64)
-    total = int(counts.sum())
-    ends = np.cumsum(counts)
-    if len(starts) and np.array_equal(starts, ends - counts):
-        return None  # the runs are consecutive from 0: every row, in order (the caller checks the total)
-    return np.repeat(starts - (ends - counts), counts) + np.arange(total, dtype=np.int64)
+    keep = counts > 0
+    starts, stops = starts[keep], starts[keep] + counts[keep]
+    if not len(starts):
+        return []
+    breaks = np.nonzero(starts[1:] != stops[:-1])[0] + 1
+    first = np.concatenate([[0], breaks])
+    last = np.concatenate([breaks - 1, [len(starts) - 1]])
+    runs = list(zip(starts[first].tolist(), stops[last].tolist()))
+    return None if len(runs) == 1 and runs[0][0] == 0 else runs
+
+
+def _take_runs(col: np.ndarray, runs: list) -> np.ndarray:
+    if len(runs) < 5000:  # slices: a copy at memory speed
+        return np.concatenate([col[a:b] for a, b in runs]) if runs else col[:0].copy()
+    lengths = np.array([b - a for a, b in runs], dtype=np.int64)
+    begins = np.array([a for a, _ in runs], dtype=np.int64)
+    ends = np.cumsum(lengths)
+    return col[np.repeat(begins - (ends - lengths), lengths) + np.arange(int(ends[-1]), dtype=np.int64)]
 
 
 class CacheReader:
@@ -245,9 +294,9 @@ class CacheReader:
     ``dec_runs``/``roll_runs``: (first row in the bundles' columns end to
     end, number of rows) of each selected analysis."""
 
-    def __init__(self, dec_blobs: list, roll_blobs: list, dec_dtype, roll_dtype, dec_runs, roll_runs):
-        self._dec = _Blobs(dec_blobs, dec_dtype)
-        self._rolls = _Blobs(roll_blobs, roll_dtype)
+    def __init__(self, dec_sources: list, roll_sources: list, dec_dtype, roll_dtype, dec_runs, roll_runs):
+        self._dec = _Blobs(dec_sources, dec_dtype)
+        self._rolls = _Blobs(roll_sources, roll_dtype)
         self._dec_counts = np.array([n for _, n in dec_runs], dtype=np.int64)
         self._roll_counts = np.array([n for _, n in roll_runs], dtype=np.int64)
         self._dec_gather = gather([s for s, _ in dec_runs], self._dec_counts)
@@ -261,9 +310,9 @@ class CacheReader:
         """Index of each analysis' first decision, and one past the last."""
         return [0] + np.cumsum(self._dec_counts).tolist()
 
-    def _stored(self, blobs, gathered, n, name):
+    def _stored(self, blobs, runs, n, name):
         col = blobs.column(name)
-        return col[gathered] if gathered is not None else col[:n]
+        return _take_runs(col, runs) if runs is not None else col[:n]
 
     def stored_decisions(self, name: str) -> np.ndarray:
         return self._stored(self._dec, self._dec_gather, self.n_decisions, name)

@@ -16,6 +16,7 @@ import sqlite3
 import sys
 import time
 import urllib.parse
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -28,8 +29,8 @@ from ..metrics.arrays import (BLOT_COLUMNS, KIND_CODES, LABELS, DecisionArrays, 
 from ..metrics.difficulty import difficulties
 from ..model import Match, match_identity
 from .check import CHECK_HINT, DamagedDatabase, refuses_damage
-from .column_cache import (BUNDLE_DECISIONS, CACHE_FORMAT, CacheReader, decode_bundle, encode_bundle, merges,
-                           read_manifest, unseal)
+from .column_cache import (BUNDLE_DECISIONS, CACHE_FORMAT, BlobSource, CacheReader, decode_bundle, encode_bundle,
+                           header_size, merges, read_manifest, sealed)
 from .insert import insert_analysis, insert_decisions
 from .insert import utc_now as _now
 from . import candidates as candidate_lists
@@ -175,6 +176,18 @@ def _wal_frames(path: Path) -> bool:
         return os.path.getsize(str(path) + "-wal") > 0
     except OSError:
         return False
+
+
+def _close_sources(sources: dict, conn=None) -> None:
+    """Close a read's blob handles, and ``conn``, its own connection."""
+    for pair in sources.values():
+        for src in pair:
+            try:
+                src.close()
+            except sqlite3.Error:
+                pass  # its connection closed already
+    if conn is not None:
+        conn.close()
 
 
 class _Records:
@@ -759,13 +772,13 @@ class SQLiteStore:
         dec["blots_best"][idx] = blots[len(got):]
 
     # -- the array cache: bundles of analyses (store/column_cache.py) ------------
-    def _bundles(self) -> dict:
+    def _bundles(self, conn=None) -> dict:
         """{key: manifest} of the cache's bundles of this format (a bundle
         whose manifest cannot be read covers nothing: rebuilt, ``check``
         names it)."""
         out = {}
-        for key, text in self.conn.execute("SELECT analysis_id, comments FROM analysis_arrays WHERE format = ?",
-                                           (ARRAYS_FORMAT,)):
+        for key, text in (conn or self.conn).execute(
+                "SELECT analysis_id, comments FROM analysis_arrays WHERE format = ?", (ARRAYS_FORMAT,)):
             try:
                 out[key] = read_manifest(text)
             except ValueError:
@@ -777,11 +790,26 @@ class SQLiteStore:
         """{analysis id: (bundle key, its place in the bundle)}."""
         return {a: (key, i) for key, man in bundles.items() for i, a in enumerate(man["analyses"])}
 
+    def _selection_order(self) -> dict:
+        """{analysis id: its place in the order ``select`` reads matches
+        (date, import time, match id; then the analysis id)}: a bundle
+        keeps its analyses in that order, and a bundle built from many
+        analyses holds a stretch of it, so that a selection reads long runs
+        of rows as they lie (column_cache.gather)."""
+        return {a: key for a, *key in self.conn.execute(
+            "SELECT a.id, COALESCE(m.date, '9999'), m.imported_at, m.id, a.id FROM analyses a "
+            "JOIN matches m ON m.id = a.match_id")}
+
     def _write_bundle(self, parts: list) -> int:
         """Store ``parts`` [(analysis id, decisions, rolls, commented)] as one
-        bundle keyed by its first analysis (inside the caller's transaction)."""
+        bundle keyed by its smallest analysis id, the analyses in the order
+        selections read them (:meth:`_selection_order`), inside the caller's
+        transaction."""
         key = min(p[0] for p in parts)
-        dec, rol, manifest = encode_bundle(sorted(parts, key=lambda p: p[0]))
+        if len(parts) > 1:
+            order = self._selection_order()
+            parts = sorted(parts, key=lambda p: order.get(p[0], (p[0],)))
+        dec, rol, manifest = encode_bundle(parts)
         self.conn.execute(
             "INSERT INTO analysis_arrays(analysis_id, format, decisions, rolls, comments) VALUES (?, ?, ?, ?, ?) "
             "ON CONFLICT(analysis_id) DO UPDATE SET format=excluded.format, decisions=excluded.decisions, "
@@ -809,7 +837,7 @@ class SQLiteStore:
             for key in group:
                 row = self.conn.execute("SELECT decisions, rolls, comments FROM analysis_arrays WHERE analysis_id = ?",
                                         (key,)).fetchone()
-                if row is None or unseal(*row) is None:
+                if row is None or not sealed(row[0], row[1], row[2], dec_dtype, roll_dtype):
                     parts = None  # damaged: left for the reader to refuse and `check` to repair
                     break
                 parts += decode_bundle(*row, dec_dtype, roll_dtype)
@@ -829,7 +857,8 @@ class SQLiteStore:
             self.conn.execute("DELETE FROM analysis_arrays WHERE format != ?", (ARRAYS_FORMAT,))
             covered = self._coverage(self._bundles())  # again: another process may have built them meanwhile
             parts, size = [], 0
-            for a in sorted(set(analysis_ids) - set(covered)):
+            order = self._selection_order()
+            for a in sorted(set(analysis_ids) - set(covered), key=lambda a: order.get(a, (a,))):
                 parts.append((a, *self._pack_records(a)))
                 size += len(parts[-1][1])
                 if size >= BUNDLE_DECISIONS:
@@ -839,34 +868,61 @@ class SQLiteStore:
                 self._write_bundle(parts)
             self._merge_bundles()
 
+    def _snapshot_connection(self):
+        """(connection, whether it is this read's own) for the array
+        cache's blob handles.  Open handles keep the snapshot they were
+        opened in, and a connection holding an old snapshot cannot write:
+        a file that can be written is read through a connection of its own,
+        so that this store still writes while a selection lives.  The
+        store's connection serves a read-only store (it never writes), a
+        copy in memory (nobody else writes it) and a read inside a write
+        transaction (which must see its own writes)."""
+        if self.read_only or self.memory_copy or self.path == ":memory:" or self.conn.in_transaction:
+            return self.conn, False
+        conn = self._connect(self.path)
+        return conn, True
+
     def _read_bundles(self, ids) -> tuple:
-        """({key: manifest}, {key: (decision columns, roll blob, manifest
-        text)}) of the bundles holding the analyses ``ids``, read in one
-        snapshot (a merge by another process is seen whole or not at all),
-        checksums checked."""
+        """({key: manifest}, {key: (decisions source, rolls source)}, the
+        connection to close with them or None) of the bundles holding the
+        analyses ``ids``: their manifests and headers read and their seals
+        checked, their columns left in the file behind open blob handles
+        (:class:`column_cache.BlobSource`), all in one snapshot (a merge by
+        another process is seen whole or not at all; the handles keep that
+        snapshot until they are closed)."""
+        _spec, dec_dtype, roll_dtype = self._record_dtypes()
+        n, m = header_size(dec_dtype), header_size(roll_dtype)
         wanted = set(ids)
-        own = not self.conn.in_transaction
+        conn, owned = self._snapshot_connection()
+        own = not conn.in_transaction
         if own:
-            self.conn.execute("BEGIN")
+            conn.execute("BEGIN")
+        sources = {}
         try:
-            mans = {key: man for key, man in self._bundles().items() if wanted.intersection(man["analyses"])}
-            keys, rows = sorted(mans), {}
+            mans = {key: man for key, man in self._bundles(conn).items() if wanted.intersection(man["analyses"])}
+            keys = sorted(mans)
             for start in range(0, len(keys), 900):
                 part = keys[start:start + 900]
-                for key, d, r, cm in self.conn.execute(
-                    "SELECT analysis_id, decisions, rolls, comments FROM analysis_arrays "
-                    f"WHERE analysis_id IN ({','.join('?' * len(part))}) AND format = ?", part + [ARRAYS_FORMAT],
+                for key, d, r, cm in conn.execute(
+                    f"SELECT analysis_id, substr(decisions, 1, {4 + n}), substr(rolls, 1, {m}), comments "
+                    f"FROM analysis_arrays WHERE analysis_id IN ({','.join('?' * len(part))}) AND format = ?",
+                    part + [ARRAYS_FORMAT],
                 ):
-                    columns = unseal(d, r, cm)
-                    if columns is None:
+                    if not sealed(d, r, cm, dec_dtype, roll_dtype):
                         raise DamagedDatabase(
                             f"the array cache of analysis {key} is damaged (its checksum differs): "
                             f"no figure was computed from it. {CHECK_HINT}")
-                    rows[key] = (columns, r, cm)
-        finally:
+                    sources[key] = (
+                        BlobSource(d[4:], conn.blobopen("analysis_arrays", "decisions", key, readonly=True), 4),
+                        BlobSource(r, conn.blobopen("analysis_arrays", "rolls", key, readonly=True)))
+        except BaseException:
             if own:
-                self.conn.execute("COMMIT")
-        return mans, rows
+                _rollback(conn)
+            _close_sources(sources, conn if owned else None)
+            raise
+        if own:
+            conn.execute("COMMIT")
+        return mans, sources, conn if owned else None
 
     def _arrays(self, infos: list, sides: np.ndarray, player: Optional[str], keep=None) -> Selection:
         """The decisions and rolls of the chosen analyses, from the array
@@ -882,10 +938,11 @@ class SQLiteStore:
             # another process may merge or drop bundles between the build and
             # the read (a relabel after a rules change): build what is missing again
             self._ensure_arrays(ids)
-            mans, rows = self._read_bundles(ids)
+            mans, rows, conn = self._read_bundles(ids)
             coverage = self._coverage(mans)
             if all(a in coverage for a in ids):
                 break
+            _close_sources(rows, conn)
         else:
             raise StoreError("the array cache kept changing while it was read (other processes relabelling): "
                              "run the command again")
@@ -909,8 +966,10 @@ class SQLiteStore:
             reader = CacheReader([rows[k][0] for k in keys], [rows[k][1] for k in keys], dec_dtype, roll_dtype,
                                  dec_runs, roll_runs)
         except ValueError as exc:
+            _close_sources(rows, conn)
             raise DamagedDatabase(f"the array cache is damaged ({exc}): no figure was computed from it. "
                                   f"{CHECK_HINT}") from None
+        weakref.finalize(reader, _close_sources, rows, conn)  # the handles live as long as the columns may be read
         if commented:
             row_ids = reader.stored_decisions("row_id")
             texts = self._comment_texts([int(row_ids[k]) for k in commented])
