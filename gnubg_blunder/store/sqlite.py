@@ -827,8 +827,10 @@ class SQLiteStore:
     def _merge_bundles(self) -> None:
         """Eight small bundles of one size class merged into one
         (column_cache.merges), inside the caller's transaction."""
-        bundles = self._bundles()
-        groups = merges({key: sum(man["decisions"]) for key, man in bundles.items()})
+        # each bundle's decisions, from its header (decision rows, uint32 after the seal): no manifest parsed
+        sizes = {key: int.from_bytes(rows, "little") for key, rows in self.conn.execute(
+            "SELECT analysis_id, substr(decisions, 5, 4) FROM analysis_arrays WHERE format = ?", (ARRAYS_FORMAT,))}
+        groups = merges(sizes)
         if not groups:
             return
         _spec, dec_dtype, roll_dtype = self._record_dtypes()
@@ -837,10 +839,13 @@ class SQLiteStore:
             for key in group:
                 row = self.conn.execute("SELECT decisions, rolls, comments FROM analysis_arrays WHERE analysis_id = ?",
                                         (key,)).fetchone()
-                if row is None or not sealed(row[0], row[1], row[2], dec_dtype, roll_dtype):
+                try:
+                    if row is None or not sealed(row[0], row[1], row[2], dec_dtype, roll_dtype):
+                        raise ValueError("its seal differs")
+                    parts += decode_bundle(*row, dec_dtype, roll_dtype)
+                except ValueError:
                     parts = None  # damaged: left for the reader to refuse and `check` to repair
                     break
-                parts += decode_bundle(*row, dec_dtype, roll_dtype)
             if parts is None:
                 continue
             self.conn.executemany("DELETE FROM analysis_arrays WHERE analysis_id = ?", [(k,) for k in group])
