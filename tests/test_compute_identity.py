@@ -156,3 +156,13 @@ def test_memo_is_read_only_and_forgotten_with_its_owner():
     del owner, first, again
     gc.collect()
     assert len(_MEMO) == before - 1
+
+
+def test_zero_nan_is_nan_to_num():
+    rng = np.random.default_rng(0)
+    for x in (rng.standard_normal(10_000), np.array([np.nan, -0.0, 0.0, 1.5, np.nan]),
+              np.array([np.inf, np.nan, -np.inf, 2.0]), np.array([1, 2, 3]), np.float32([np.nan, 1.0]),
+              np.asarray(np.nan), np.zeros(0)):
+        want, got = np.nan_to_num(x, nan=0.0), kernel.zero_nan(x)
+        assert type(got) is type(want) and got.dtype == want.dtype
+        assert np.array_equal(got, want) and np.array_equal(np.signbit(got), np.signbit(want))

@@ -71,17 +71,17 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds()) -> list:
     close = _sum(key[gnubg_close_cube(dec)], n_sides)
     g_err = gnubg_error(dec)
     g_known = ~np.isnan(g_err)
-    g_e = np.nan_to_num(g_err, nan=0.0)
+    g_e = kernel.zero_nan(g_err)
     E_gnubg = _sum(key[g_known], n_sides, g_e[g_known])
-    L_gnubg = _sum(key[g_known], n_sides, (g_e * np.nan_to_num(dec.mwc_per_emg, nan=0.0))[g_known])
+    L_gnubg = _sum(key[g_known], n_sides, (g_e * kernel.zero_nan(dec.mwc_per_emg))[g_known])
     analysed = _sum(key[g_known], n_sides)  # does this side have any analysis?
 
     total_moves = _sum(rolls.match, nm)  # both players' rolls, per match
     lk = known_luck(sel)
-    luck = np.nan_to_num(rolls.luck, nan=0.0)
+    luck = kernel.zero_nan(rolls.luck)
     luck_n = _sum(rkey[lk], n_sides)
     luck_sum = _sum(rkey[lk], n_sides, luck[lk])
-    luck_mwc = _sum(rkey[lk], n_sides, (luck * np.nan_to_num(rolls.mwc_per_emg, nan=0.0))[lk])
+    luck_mwc = _sum(rkey[lk], n_sides, (luck * kernel.zero_nan(rolls.mwc_per_emg))[lk])
 
     # plain numbers for the loop below (the same values)
     unforced, close, analysed = unforced.tolist(), close.tolist(), analysed.tolist()
@@ -186,7 +186,7 @@ def aggregate(
     total_moves = len(rolls)  # both players' rolls in the kept matches
     rside = sel.roll_side_mask()
     lk = known_luck(sel) & rside
-    luck = np.nan_to_num(rolls.luck, nan=0.0)
+    luck = kernel.zero_nan(rolls.luck)
     events = {m.event.strip().lower() for m in sel.matches if m.event}
     wins = losses = 0
     for i, m in enumerate(sel.matches):
@@ -196,7 +196,7 @@ def aggregate(
                     wins += 1
                 else:
                     losses += 1
-    snowie = np.nan_to_num(g_err, nan=0.0)[snowie_known].sum() if snowie_known.any() else None
+    snowie = kernel.zero_nan(g_err)[snowie_known].sum() if snowie_known.any() else None
     return _aggregate_object(fig, int(sel.sides.any(axis=1).sum()) if nm else 0, len(events), wins, losses,
                              snowie, total_moves, luck[lk].sum() if lk.any() else None, int(lk.sum()))
 
@@ -257,10 +257,10 @@ def aggregates(
     figs = kernel.figures_of(s)
     g_err = gnubg_error(dec)
     snowie_known = ~np.isnan(g_err) & kinds & (dgroup >= 0)
-    g_e = np.nan_to_num(g_err, nan=0.0)
+    g_e = kernel.zero_nan(g_err)
     rgroup = owner[rolls.match, rolls.player] if len(rolls) else np.zeros(0, dtype=np.int64)
     lk = known_luck(sel) & (rgroup >= 0)
-    luck = np.nan_to_num(rolls.luck, nan=0.0)
+    luck = kernel.zero_nan(rolls.luck)
     rolls_of_match = np.bincount(rolls.match, minlength=nm) if len(rolls) else np.zeros(nm, dtype=np.int64)
     # each group's decisions and rolls, in selection order (that of its own selection)
     d_order = np.argsort(np.where(snowie_known, dgroup, n_groups), kind="stable")
