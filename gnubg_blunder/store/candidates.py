@@ -327,8 +327,9 @@ class CandidateList(Sequence):
     the board left, mover on roll, ``probs`` a list, ``depth``).  A play is
     resolved (its notation and board) when its dict is first asked for."""
 
-    def __init__(self, blob, position_id: Optional[str] = None, dice=None):
+    def __init__(self, blob, position_id: Optional[str] = None, dice=None, notation: bool = True):
         self.columns = Columns(blob)
+        self._notation = notation
         self._pid = position_id
         self._board = None
         self._dice = tuple(dice) if dice else None
@@ -357,8 +358,11 @@ class CandidateList(Sequence):
             c = self.columns
             move, pid = c.moves[k], c.position_ids[k]
             if not c.moves_are_text:
-                move, found = resolve(move, self._board_before(), self._dice)
-                pid = pid or found
+                if self._notation:
+                    move, found = resolve(move, self._board_before(), self._dice)
+                    pid = pid or found
+                else:  # boards only: the steps applied, no legal plays generated
+                    move, pid = None, self.board(k)
             probs = c.prob(k)
             got = self._done[k] = {"move": move, "equity": c.equities[k], "position_id": pid,
                                    "probs": list(probs) if probs else None, "depth": c.depths[k]}
@@ -373,7 +377,7 @@ class CandidateList(Sequence):
         board (the board the import's legal play gave); None unknown."""
         c = self.columns
         if k in self._done or c.moves_are_text or c.position_ids[k] is not None:
-            return self[k]["position_id"] if k in self._done else c.position_ids[k]
+            return self._done[k]["position_id"] if k in self._done else c.position_ids[k]
         board = self._board_before()
         if board is None:
             return None
@@ -397,11 +401,14 @@ class CandidateList(Sequence):
         return f"CandidateList({list(self)!r})"
 
 
-def decode(blob, position_id: Optional[str] = None, dice=None) -> CandidateList:
+def decode(blob, position_id: Optional[str] = None, dice=None, notation: bool = True) -> CandidateList:
     """A stored list (format 1, or the JSON text of older databases) as
     dicts; ``position_id`` and ``dice`` are the decision's (the board before
-    the play and the roll), which a play stored as steps needs."""
-    return CandidateList(blob, position_id, dice)
+    the play and the roll), which a play stored as steps needs.
+    ``notation=False``: a play stored as steps gets its board (its steps
+    applied) and no notation (``move`` None), without generating the legal
+    plays: for readers of boards and numbers (labels, check)."""
+    return CandidateList(blob, position_id, dice, notation)
 
 
 def decode_row(row) -> CandidateList:

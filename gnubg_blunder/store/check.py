@@ -532,7 +532,8 @@ def _check_labels(store, analyses: dict, report: CheckReport) -> bool:
         "LEFT JOIN decision_candidates c ON c.decision_id = d.id ORDER BY d.id"
     ):
         try:
-            want = decision_labels(kind, pid, err, decode_candidates(cands, pid, (d1, d2)), pi, nd, dt, dp)
+            lists = decode_candidates(cands, pid, (d1, d2), notation=False)  # boards: no legal plays generated
+            want = decision_labels(kind, pid, err, lists, pi, nd, dt, dp)
         except Exception as exc:  # a position or candidate list that no longer parses
             want = ("?", f"unreadable ({exc.__class__.__name__})", None)
         if tuple(want) != (phase, plan, theme):
