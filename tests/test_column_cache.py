@@ -169,3 +169,14 @@ def test_bundles_merged_give_the_same_selection(db_copy, monkeypatch):
         _same(rolls, again_rolls)
     finally:
         store.close()
+
+
+def test_a_selection_reads_its_columns_after_its_store_is_closed(db):
+    """The columns of a selection are read from the file when first named:
+    a selection kept after ``close`` (a caller's ``with open_store(...)``
+    block ended) still reads them, through its own connection."""
+    with open_store(db) as store:
+        sel = store.select()
+        error = store.select().decisions.error
+    assert sel.decisions.error.tobytes() == error.tobytes()
+    assert len(sel.positions) > 0

@@ -220,6 +220,7 @@ class SQLiteStore:
         self.read_only = False
         self.read_only_reason: Optional[str] = None  # why nothing can be written, when read_only
         self.memory_copy = False  # read from a copy in memory (read-only, brought up to date)
+        self._read_only_uri: Optional[str] = None  # how a read-only file was opened
         if self.path == ":memory:":
             self.conn = self._connect(self.path)
         else:
@@ -269,6 +270,7 @@ class SQLiteStore:
             conn = self._connect(uri + query, uri=True)
             try:
                 conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+                self._read_only_uri = uri + query  # for the array cache's reads (_snapshot_connection)
                 return conn
             except sqlite3.OperationalError as exc:
                 conn.close()
@@ -550,7 +552,7 @@ class SQLiteStore:
             ).fetchall()
             updates, hard_rows = [], []
             for rid, kind, pid, err, cands, pi, nd, dt, dp, n_legal, n_cands, spread, xg, beaver, d1, d2 in rows:
-                cands = candidate_lists.decode(cands, pid, (d1, d2))
+                cands = candidate_lists.decode(cands, pid, (d1, d2), notation=False)
                 labels = decision_labels(kind, pid, err, cands, pi, nd, dt, dp)
                 updates.append(labels + (rid,))
                 hard_rows.append({"kind": kind, "error": err, "n_legal": n_legal, "n_candidates": n_cands,
@@ -877,15 +879,17 @@ class SQLiteStore:
         """(connection, whether it is this read's own) for the array
         cache's blob handles.  Open handles keep the snapshot they were
         opened in, and a connection holding an old snapshot cannot write:
-        a file that can be written is read through a connection of its own,
-        so that this store still writes while a selection lives.  The
-        store's connection serves a read-only store (it never writes), a
-        copy in memory (nobody else writes it) and a read inside a write
+        a file is read through a connection of its own, so that this store
+        still writes while a selection lives, and a selection still reads
+        after its store is closed.  The store's connection serves a copy in
+        memory (nobody else writes it) and a read inside a write
         transaction (which must see its own writes)."""
-        if self.read_only or self.memory_copy or self.path == ":memory:" or self.conn.in_transaction:
+        if self.memory_copy or self.path == ":memory:" or self.conn.in_transaction:
             return self.conn, False
-        conn = self._connect(self.path)
-        return conn, True
+        if self.read_only:
+            uri = self._read_only_uri
+            return (self._connect(uri, uri=True), True) if uri else (self.conn, False)
+        return self._connect(self.path), True
 
     def _read_bundles(self, ids) -> tuple:
         """({key: manifest}, {key: (decisions source, rolls source)}, the
