@@ -18,6 +18,7 @@ from ..model import is_money
 from .arrays import LABELS, Selection
 from .counting import Thresholds
 from .groups import base_mask, group_rows
+from .kernel import distinct
 
 AXES = ("phase", "game_plan", "tag", "score")
 
@@ -85,7 +86,7 @@ def tag_rows(sel: Selection, thresholds=Thresholds(), decision_type="all") -> tu
     rows = group_rows(expanded, np.asarray(tag_ids, dtype=np.int64), len(names), thresholds, decision_type)
     out = [dict(label="#" + t, **rows[k]) for t, k in names.items()]
     out.sort(key=lambda r: (-r["decisions"], r["label"]))
-    return out, int(len(np.unique(idx)))
+    return out, int(len(distinct(idx)))
 
 
 MONEY = "money"
@@ -117,7 +118,7 @@ def score_rows(sel: Selection, thresholds=Thresholds(), decision_type="all") -> 
     a_self, a_opp, money = score_keys(sel)
     width = int(a_opp.max()) + 1 if len(dec) else 1
     key = np.where(a_self >= 1, a_self * width + a_opp, -1)
-    used = np.unique(key[mask & (key >= 0)])  # ascending: own away, then the opponent's
+    used = distinct(key[mask & (key >= 0)])  # ascending: own away, then the opponent's
     n_money = len(used)
     pos = np.searchsorted(used, key)
     found = (key >= 0) & (pos < n_money) & (used[np.minimum(pos, max(n_money - 1, 0))] == key if n_money else False)
