@@ -108,6 +108,7 @@ def _rollback(conn) -> None:
 # its array cache built is brought up to date in a copy in memory, up to
 # this size; above, it is refused (docs/reliability.md).
 MEMORY_COPY_LIMIT = 512 * 2**20
+COMPACT_MIN_BYTES = 32 * 2**20  # free pages worth a VACUUM after an upgrade
 
 
 def _say(line: str) -> None:
@@ -221,6 +222,7 @@ class SQLiteStore:
         self.read_only_reason: Optional[str] = None  # why nothing can be written, when read_only
         self.memory_copy = False  # read from a copy in memory (read-only, brought up to date)
         self._read_only_uri: Optional[str] = None  # how a read-only file was opened
+        self._compact_pending = False  # an upgrade ran: compact after the cache is built again
         if self.path == ":memory:":
             self.conn = self._connect(self.path)
         else:
@@ -311,8 +313,36 @@ class SQLiteStore:
     def _migrate(self):
         if self.read_only:
             self._up_to_date_read_only()
-        else:
-            migrate(self.conn, path=None if self.path == ":memory:" else self.path, report=self.report)
+            return
+        from .schema import SCHEMA_VERSION
+
+        found = migrate(self.conn, path=None if self.path == ":memory:" else self.path, report=self.report)
+        # compacted once the array cache is built again (the first selection): not while opening
+        self._compact_pending = 0 < found < SCHEMA_VERSION and self.path != ":memory:"
+
+    def _compact_after_upgrade(self) -> None:
+        """An upgrade that rewrote tables (step 10 turns the candidate lists
+        into a fifth of their size; a new cache format rebuilds the cache)
+        leaves their old pages free inside the file: when more than a
+        quarter of it is free, ``VACUUM`` gives them back (one line says
+        so), after the first selection has built the cache again.  Best effort: another process writing
+        meanwhile leaves it for later, nothing is lost (VACUUM is one
+        transaction; the backup of the upgrade was made before)."""
+        pages = self.conn.execute("PRAGMA page_count").fetchone()[0]
+        free = self.conn.execute("PRAGMA freelist_count").fetchone()[0]
+        page_size = self.conn.execute("PRAGMA page_size").fetchone()[0]
+        if not pages or free * 4 < pages or free * page_size < COMPACT_MIN_BYTES:
+            return
+        size = os.path.getsize(self.path)
+        try:
+            self.conn.execute("VACUUM")
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                return
+            raise
+        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.report(f"gnubg-blunder: database {self.path}: compacted after the upgrade "
+                    f"({size / 1e6:.0f} MB → {os.path.getsize(self.path) / 1e6:.0f} MB)")
 
     def _up_to_date_read_only(self):
         """A read-only database is never written.  One that needs a schema
@@ -874,6 +904,9 @@ class SQLiteStore:
             if parts:
                 self._write_bundle(parts)
             self._merge_bundles()
+        if self._compact_pending:
+            self._compact_pending = False
+            self._compact_after_upgrade()
 
     def _snapshot_connection(self):
         """(connection, whether it is this read's own) for the array
