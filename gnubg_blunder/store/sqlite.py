@@ -324,10 +324,11 @@ class SQLiteStore:
         """An upgrade that rewrote tables (step 10 turns the candidate lists
         into a fifth of their size; a new cache format rebuilds the cache)
         leaves their old pages free inside the file: when more than a
-        quarter of it is free, ``VACUUM`` gives them back (one line says
-        so), after the first selection has built the cache again.  Best effort: another process writing
-        meanwhile leaves it for later, nothing is lost (VACUUM is one
-        transaction; the backup of the upgrade was made before)."""
+        quarter of it (and more than ``COMPACT_MIN_BYTES``) is free,
+        ``VACUUM`` gives them back (one line says so), after the first
+        selection has built the cache again.  Best effort: another process
+        writing meanwhile leaves it for later, nothing is lost (VACUUM is
+        one transaction; the backup of the upgrade was made before)."""
         pages = self.conn.execute("PRAGMA page_count").fetchone()[0]
         free = self.conn.execute("PRAGMA freelist_count").fetchone()[0]
         page_size = self.conn.execute("PRAGMA page_size").fetchone()[0]
