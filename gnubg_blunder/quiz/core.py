@@ -23,9 +23,9 @@ from ..metrics.counting import counted, kind_mask
 from ..metrics.kernel import rate
 from ..model import CHECKER, DOUBLE, NO_DOUBLE, PASS, TAKE, is_money
 from ..units import millipoints
+from . import DEFAULT_COUNT  # declared in the package: the parser reads it without numpy
 
 ACTION = "quiz"  # study_actions.action of a graded answer (SPEC §11: a quiz answer is a study action)
-DEFAULT_COUNT = 20
 
 # cube answers, as typed (case and extra spaces ignored)
 CUBE_WORDS = {

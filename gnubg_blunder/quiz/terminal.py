@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..commands import Command, Scope, UserError, add_filter_arguments
-from .core import DEFAULT_COUNT, QUIT_WORDS, QuizError, Session, choose, feedback_text, grade, question_text, record
+from . import DEFAULT_COUNT
 
 HELP = "the Decision exercise: your counted errors asked again, graded by the stored analysis (docs/quiz.md)"
 
@@ -31,6 +31,7 @@ def questions(scope, args) -> list:
     import dataclasses
 
     from ..db_settings import main_player
+    from .core import QuizError, choose
 
     flt = scope.filter
     if not flt.player:
@@ -68,6 +69,8 @@ def run(args, ctx) -> int:
 
 def ask(ctx, store, items: list, who: str) -> int:
     """Ask ``items`` at the terminal, grade and record each answer."""
+    from .core import QUIT_WORDS, Session, feedback_text, grade, question_text, record
+
     ctx.print(f"Quiz: {len(items)} question{'s' if len(items) != 1 else ''} ({who}). "
               "Answer with a move (13/7 8/7, 8/5*/4, bar/22, 6/off) or a cube action "
               "(double, no double, take, pass); q quits.")
