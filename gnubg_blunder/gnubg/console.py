@@ -12,13 +12,10 @@ takes the same words as the ``gnubg-blunder`` command line.
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 
 from .. import __version__
-from ..commands import Context, run_line
-from ..importers.records import MatchImportError
-from ..store.schema import StoreError
+from ..commands import Context, is_database_error, run_line
 
 
 def _gnubg():
@@ -49,10 +46,14 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _failure(ctx, exc: BaseException, what: str) -> str:
-    """The one line for an exception met inside gnubg (never a traceback)."""
+    """The one line for an exception met inside gnubg (never a traceback).
+    The importers and the store are not imported to ask (gnubg starts the
+    plugin without numpy)."""
+    from ..importers.records import MatchImportError
+
     if isinstance(exc, MatchImportError):
         return f"gnubg-blunder: {what}: {exc}"
-    if isinstance(exc, (sqlite3.Error, StoreError)):
+    if is_database_error(exc):
         from ..pipeline import store_error
 
         return f"gnubg-blunder: {what}: " + store_error(exc, ctx, "this match", "try again")[0]
