@@ -213,7 +213,7 @@ class MatchInfo:
     depth: Optional[float]
     depth_label: Optional[str]
     analyses: list = field(default_factory=list)  # [{"engine", "depth"}...]
-    game_scores: list = field(default_factory=list)  # [(s0, s1, crawford)] per game
+    start_score: Optional[tuple] = None  # (s0, s1, crawford) of the first game; None: no game
     round: Optional[str] = None
     names: tuple = ()  # the players as the filter knows them (aliases merged)
     imported_at: Optional[str] = None

@@ -118,9 +118,9 @@ def review_record(sel: Selection, i: int) -> dict:
 def starting_mwc(sel: Selection, match: int, player: int) -> float:
     """MWC₀ of ``player`` at the match's starting score (0.5 at 0-0)."""
     m = sel.matches[match]
-    if not m.game_scores:
+    if m.start_score is None:
         return 0.5
-    s = m.game_scores[0]
+    s = m.start_score
     own, opp = (s[0], s[1]) if player == 0 else (s[1], s[0])
     if own == 0 and opp == 0:
         return 0.5

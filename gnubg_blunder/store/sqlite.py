@@ -9,8 +9,6 @@ selects decisions and hands arrays to :mod:`gnubg_blunder.metrics`.
 from __future__ import annotations
 
 import contextlib
-import itertools
-import operator
 import os
 import sqlite3
 import sys
@@ -433,7 +431,6 @@ class SQLiteStore:
         if self.read_only:
             raise StoreError(f"cannot store into it: {self.read_only_reason}")
         identity = match_identity(match)
-        a = match.analysis
         c = self.conn
         c.execute("BEGIN IMMEDIATE")
         try:
@@ -648,9 +645,10 @@ class SQLiteStore:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY COALESCE(date, '9999'), imported_at, id"
         analyses = self._analyses_by_match()
-        games = {mid: [(s0, s1, bool(cr)) for _, s0, s1, cr in rows] for mid, rows in itertools.groupby(
-            self.conn.execute("SELECT match_id, score0, score1, crawford FROM games ORDER BY match_id, game"),
-            key=operator.itemgetter(0))}
+        # each match's number of games and the score of its first (SQLite takes the bare columns from the
+        # row MIN(game) picks)
+        games = {mid: (n, (s0, s1, bool(cr))) for mid, n, s0, s1, cr, _first in self.conn.execute(
+            "SELECT match_id, COUNT(*), score0, score1, crawford, MIN(game) FROM games GROUP BY match_id")}
         wanted = canon(flt.player).lower() if flt.player else None
         any_analysis = flt.engine is None and flt.min_depth is None
         infos, sides = [], []
@@ -663,15 +661,15 @@ class SQLiteStore:
             chosen = stored[0] if any_analysis and len(stored) == 1 else self.choose_analysis(stored, flt)
             if chosen is None:
                 continue
-            scores = games.get(mid, [])
+            n_games, start = games.get(mid, (0, None))
             infos.append(
                 MatchInfo(
                     id=mid, players=(row[1], row[2]), length=row[3], date=row[4], event=row[5], round=row[6],
-                    winner=row[7], final_score=(row[8], row[9]), n_games=len(scores),
+                    winner=row[7], final_score=(row[8], row[9]), n_games=n_games,
                     source=row[10], analysis_id=chosen["id"], engine=chosen["engine"],
                     depth=chosen["depth"], depth_label=chosen["depth_label"],
                     analyses=[{"engine": a["engine"], "depth": a["depth_label"]} for a in stored],
-                    game_scores=scores, names=names, imported_at=row[11],
+                    start_score=start, names=names, imported_at=row[11],
                 )
             )
             if wanted is not None:
