@@ -221,6 +221,7 @@ class SQLiteStore:
         self.memory_copy = False  # read from a copy in memory (read-only, brought up to date)
         self._read_only_uri: Optional[str] = None  # how a read-only file was opened
         self._compact_pending = False  # an upgrade ran: compact after the cache is built again
+        self._manifests: dict = {}  # {bundle key: (manifest text, parsed)}: parsed once per text
         if self.path == ":memory:":
             self.conn = self._connect(self.path)
         else:
@@ -807,13 +808,17 @@ class SQLiteStore:
         """{key: manifest} of the cache's bundles of this format (a bundle
         whose manifest cannot be read covers nothing: rebuilt, ``check``
         names it)."""
-        out = {}
+        out, seen = {}, self._manifests
         for key, text in (conn or self.conn).execute(
                 "SELECT analysis_id, comments FROM analysis_arrays WHERE format = ?", (ARRAYS_FORMAT,)):
+            if key in seen and seen[key][0] == text:  # parsed before (a select asks twice): the same text
+                out[key] = seen[key][1]
+                continue
             try:
                 out[key] = read_manifest(text)
             except ValueError:
                 continue
+            seen[key] = (text, out[key])
         return out
 
     @staticmethod
