@@ -52,8 +52,9 @@ import numpy as np
 from ..labels import ALL_GAME_PLANS, CHECKER_THEMES, CUBE_THEMES, THEMES
 from .arrays import LABEL_CODES, Selection
 from .intervals import Z95
-from .counting import K_CHECKER, Thresholds, counted, kind_mask
-from .kernel import classified, difficulty_mwc_of, money_matches, side_mask
+from .counting import K_CHECKER, Thresholds, counted
+from .groups import base_mask
+from .kernel import classified, difficulty_mwc_of, money_matches
 from .memo import memo
 
 FAMILY_SEPARATOR = "/"
@@ -162,12 +163,10 @@ def restrict_to_family(sel: Selection, family: Optional[str]) -> Selection:
 
 
 def plan_mask(sel: Selection, decision_type: str = "all") -> np.ndarray:
-    """The usual scope of a plan: counted decisions of the filter's side(s)
-    and decision type."""
-    dec = sel.decisions
-    if not len(dec):
-        return np.zeros(0, dtype=bool)
-    return counted(dec) & side_mask(sel) & kind_mask(dec, decision_type)
+    """The usual scope of a plan: the scope of every breakdown
+    (:func:`groups.base_mask`: counted decisions of the filter's side(s)
+    and decision type)."""
+    return base_mask(sel, decision_type)
 
 
 def excess_of(sel: Selection) -> np.ndarray:
