@@ -356,7 +356,7 @@ class Scope:
 
     def rows(self, keep):
         """The selection when it is already read (the report, the summary
-        computing several views), else only the decisions ``keep(records)``
+        computing several views), else only the decisions ``keep(decisions)``
         keeps (``store.select_rows``): a view that needs a few decisions of
         10,000 matches (the errors of the plan, the reference positions)
         holds only those."""

@@ -223,9 +223,9 @@ def interval_of(r: float, sum_squares: float) -> list:
 
 def error_rows(thresholds: Thresholds = Thresholds(), themed: bool = False):
     """The rows the plan (``themed``: the reference positions) needs, as a
-    function of an analysis' decision records (numpy records with ``error``
-    and ``theme`` fields, the store's array cache): the errors, with a theme
-    that names a family when ``themed``.  The store reads only those
+    function of a selection's decision columns (``DecisionArrays``, read
+    lazily: only ``error`` and ``theme``): the errors, with a theme that
+    names a family when ``themed``.  The store keeps only those
     (``select_rows``); which of them count is :func:`member_masks`'
     rule."""
     from ..labels import THEME_NONE
@@ -237,9 +237,9 @@ def error_rows(thresholds: Thresholds = Thresholds(), themed: bool = False):
     # a little below keeps every error (and a few just under, which the rule leaves out)
     low = thresholds.error - 0.0006
 
-    def keep(records) -> np.ndarray:
-        errors = records["error"] >= low
-        return errors & named[records["theme"].astype(np.int64) + 1] if themed else errors
+    def keep(dec) -> np.ndarray:
+        errors = dec.error >= low
+        return errors & named[dec.theme.astype(np.int64) + 1] if themed else errors
 
     return keep
 

@@ -189,16 +189,6 @@ def _close_sources(sources: dict, conn=None) -> None:
         conn.close()
 
 
-class _Records:
-    """Columns by name (``records["error"]``), as ``keep`` functions read them."""
-
-    def __init__(self, columns):
-        self._columns = columns
-
-    def __getitem__(self, name):
-        return getattr(self._columns, name)
-
-
 class SQLiteStore:
     """Storage behind one interface: ``add_match``, ``matches``, ``select``,
     ``get_meta``/``set_meta``.  A PostgreSQL engine would implement the same."""
@@ -711,15 +701,15 @@ class SQLiteStore:
         return dataclasses.replace(sel, decisions=dec.take(mask))
 
     def select_rows(self, flt: Optional[Filter], keep) -> Selection:
-        """:meth:`select` holding only the decisions ``keep(records)`` keeps
-        (a bool mask over an analysis' cached decision records, numpy
-        records with the ``DecisionArrays`` column names) and no rolls: each
-        analysis' cache is filtered as it is read, so a view that needs a
+        """:meth:`select` holding only the decisions ``keep(decisions)``
+        keeps (a bool mask over the selection's lazy ``DecisionArrays``)
+        and no rolls: ``keep`` reads the columns it names, and the other
+        columns are read for the kept rows alone, so a view that needs a
         few decisions of 10,000 matches (the reference positions: the
         errors) holds only those."""
         return self.select(flt, keep=keep)
 
-    # -- the per-analysis array cache ------------------------------------------
+    # -- the array cache (store/column_cache.py) ------------------------------
     # (array column, SQL expression); integers never NULL in SQL, floats NULL -> NaN
     def _column_spec(self) -> list:
         def case(column, names):
@@ -976,8 +966,8 @@ class SQLiteStore:
         checksums checked) here, a column is decompressed when a metric
         first reads it (:class:`column_cache.CacheReader`).  Comments are
         read from their rows, by id (the manifest says which decisions have
-        one).  ``keep``: only the decisions it keeps (of ``keep(records)``,
-        ``records[name]`` a column), no rolls."""
+        one).  ``keep``: only the decisions ``keep(decisions)`` keeps (a
+        bool mask over the lazy columns), no rolls."""
         _spec, dec_dtype, roll_dtype = self._record_dtypes()
         ids = [m.analysis_id for m in infos]
         for _attempt in range(3):
@@ -1026,7 +1016,7 @@ class SQLiteStore:
             positions = LazyPositions(reader.positions)
         else:
             whole = DecisionArrays.lazy(reader.n_decisions, reader.decision_column)
-            kept = reader.subset(np.nonzero(keep(_Records(whole)))[0])
+            kept = reader.subset(np.nonzero(keep(whole))[0])
             dec = DecisionArrays.lazy(kept.n_decisions, kept.decision_column)
             rolls = RollArrays()
             positions = LazyPositions(kept.positions)
