@@ -283,7 +283,22 @@ def _take_runs(col: np.ndarray, runs: list) -> np.ndarray:
     return col[np.repeat(begins - (ends - lengths), lengths) + np.arange(int(ends[-1]), dtype=np.int64)]
 
 
-class CacheReader:
+class _DistinctPositions:
+    """The distinct positions of a reader's decisions, sorted once, when a
+    metric first names ``position`` or the selection's positions."""
+
+    _positions = None
+
+    def _distinct_positions(self) -> tuple:
+        if self._positions is None:
+            self._positions = distinct_positions(self._position_ids())
+        return self._positions
+
+    def positions(self) -> list:
+        return self._distinct_positions()[1]
+
+
+class CacheReader(_DistinctPositions):
     """The cached columns of the analyses of a selection (one per match, in
     the selection's order), read column by column from the bundles holding
     them.  ``decision_column`` and ``roll_column`` give the columns
@@ -304,7 +319,6 @@ class CacheReader:
         self.n_decisions = int(self._dec_counts.sum())
         self.n_rolls = int(self._roll_counts.sum())
         self.comments = {}
-        self._positions = None
 
     def decision_starts(self) -> list:
         """Index of each analysis' first decision, and one past the last."""
@@ -317,13 +331,8 @@ class CacheReader:
     def stored_decisions(self, name: str) -> np.ndarray:
         return self._stored(self._dec, self._dec_gather, self.n_decisions, name)
 
-    def _distinct_positions(self):
-        if self._positions is None:
-            self._positions = distinct_positions(self.stored_decisions("position"))
-        return self._positions
-
-    def positions(self) -> list:
-        return self._distinct_positions()[1]
+    def _position_ids(self) -> np.ndarray:
+        return self.stored_decisions("position")
 
     def decision_column(self, name: str) -> np.ndarray:
         if name == "match":
@@ -346,7 +355,7 @@ class CacheReader:
         return SubsetReader(self, rows)
 
 
-class SubsetReader:
+class SubsetReader(_DistinctPositions):
     """The decisions ``rows`` of a :class:`CacheReader` (no rolls), with
     their own distinct positions: a view that keeps the errors of 10,000
     matches sorts the positions of those alone."""
@@ -354,15 +363,9 @@ class SubsetReader:
     def __init__(self, parent: CacheReader, rows: np.ndarray):
         self._parent, self._rows = parent, rows
         self.n_decisions = len(rows)
-        self._positions = None
 
-    def _distinct_positions(self):
-        if self._positions is None:
-            self._positions = distinct_positions(self._parent.stored_decisions("position")[self._rows])
-        return self._positions
-
-    def positions(self) -> list:
-        return self._distinct_positions()[1]
+    def _position_ids(self) -> np.ndarray:
+        return self._parent.stored_decisions("position")[self._rows]
 
     def decision_column(self, name: str) -> np.ndarray:
         if name == "position":
