@@ -12,10 +12,12 @@ takes the same words as the ``gnubg-blunder`` command line.
 
 from __future__ import annotations
 
+import functools
 import sys
 
 from .. import __version__
 from ..commands import Context, is_database_error, run_line
+from . import gui_output
 
 
 def _gnubg():
@@ -62,6 +64,31 @@ def _failure(ctx, exc: BaseException, what: str) -> str:
     return f"gnubg-blunder: {what}: internal error ({_one_line(exc)})"
 
 
+def _shown(title):
+    """An entry point whose output, in gnubg's GUI, is also shown in the
+    output window (gui_output.py); ``title`` names the call there (a
+    function of the call's arguments, or text)."""
+
+    def wrap(method):
+        @functools.wraps(method)
+        def call(self, *args, **kwargs):
+            name = title(*args, **kwargs) if callable(title) else title
+            with gui_output.shown(name):
+                return method(self, *args, **kwargs)
+
+        return call
+
+    return wrap
+
+
+def _said(name):
+    def title(*args, **kwargs):
+        shown = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
+        return f"bdb.{name}({', '.join(shown)})"
+
+    return title
+
+
 class Bdb:
     """The plugin's commands inside gnubg.  Every one of them prints one line
     for any error (the database damaged, of a newer schema, locked,
@@ -76,6 +103,7 @@ class Bdb:
         return Context(db_path=self.db_path, out=sys.stdout, err=_Said(sys.stdout), summary=summary,
                        inside_gnubg=True)
 
+    @_shown(lambda line="--help": f"bdb({line!r})")
     def __call__(self, line: str = "--help") -> None:
         """Run a gnubg-blunder command: ``bdb("stats --player NAME")``."""
         self._run(line)
@@ -97,6 +125,7 @@ class Bdb:
             print(f"(gnubg-blunder: exit status {status})")
         return status
 
+    @_shown(_said('store'))
     def store(self):
         """Store the current match as gnubg analysed it, then print its summary."""
         ctx = self._ctx(summary=True)
@@ -136,8 +165,31 @@ class Bdb:
                 print(match_review_text(ctx.store(), result.match_id))
             except Exception as exc:
                 print(_failure(ctx, exc, "review"))
+            if gui_output.collecting():
+                self._offer_match_page(result.match_id)
         return result.match_id
 
+    def _offer_match_page(self, match_id) -> None:
+        """In the GUI: the match page (the review with SVG boards, docs/review.md)
+        written beside the output window, whose button opens it."""
+        import io
+        import shlex
+
+        path = gui_output.pages_folder() / f"match-{match_id}.html"
+        said = io.StringIO()
+        ctx = Context(db_path=self.db_path, out=said, err=said, inside_gnubg=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if run_line(f"report --match {int(match_id)} --html {shlex.quote(str(path))}", ctx) == 0:
+                gui_output.offer_page(path)
+            else:
+                print(f"gnubg-blunder: match page: {' '.join(said.getvalue().split())}")
+        except (Exception, SystemExit) as exc:
+            print(_failure(ctx, exc, "match page"))
+        finally:
+            _close(ctx)
+
+    @_shown(_said('analyse'))
     def analyse(self):
         """gnubg's ``analyse match`` (or ``session``) with your analysis
         settings, then store the match and print its summary.  A database
@@ -160,12 +212,14 @@ class Bdb:
             _close(ctx)
         return self.store()
 
+    @_shown(_said('review'))
     def review(self, match="last", options: str = ""):
         """The match review (``review MATCH_ID|last OPTIONS``, the same words
         as the command line): default the last stored match, the main
         player's side (else both)."""
         self(f"review {match} {options}".strip())
 
+    @_shown(_said('open_xg'))
     def open_xg(self, path):
         """Open an eXtreme Gammon match (``.xg``) in gnubg: it is converted
         to a temporary gnubg SGF (which keeps UTF-8 names) and loaded with
@@ -213,6 +267,7 @@ class Bdb:
                 shutil.rmtree(tmp, ignore_errors=True)
         return None
 
+    @_shown(_said('report'))
     def report(self, path=None, options: str = "", match="stored"):
         """Write an HTML report (``report --html PATH OPTIONS``, the same
         words as the command line).
@@ -241,9 +296,13 @@ class Bdb:
         except Exception as exc:  # a path that is not text, unbalanced quotes
             print(f"gnubg-blunder: report: {_one_line(exc)}")
             return None
-        return None if self._run(line) else path
+        if self._run(line):
+            return None
+        gui_output.open_page(path)  # in the GUI the page opens in the browser
+        return path
 
     # -- the quiz (issue 12, docs/quiz.md) ------------------------------------------------------
+    @_shown(_said('quiz'))
     def quiz(self, options: str = ""):
         """Start a quiz (``quiz`` options, the same words as the command
         line: ``bdb.quiz("--player NAME --count 5 --seed 1")``): the first
@@ -301,6 +360,7 @@ class Bdb:
             print(f"gnubg-blunder: gnubg's board differs from the quiz position: {wrong}")
         print(question_text(item, q["k"] + 1, len(q["items"])))
 
+    @_shown(_said('answer'))
     def answer(self, text: str = ""):
         """Grade an answer to the quiz question on gnubg's board (the move
         typed as text: a move played on gnubg's board is not read, see

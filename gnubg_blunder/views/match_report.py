@@ -54,12 +54,17 @@ def match_report_object(store, sel, players, thresholds, flt_json: dict) -> dict
 
 def build(store, flt, thresholds, which: str = "last") -> dict:
     """The object of the match ``which`` (an ID or ``last``) under the
-    filter ``flt``: the sides as ``review`` picks them."""
+    filter ``flt``: the sides as ``review`` picks them, and both sides'
+    figures as the console's match summary prints them (``figures``)."""
     from ..commands import Scope
+    from .match_summary import MATCH_FIGURE_HEADERS, match_figures
 
     scope = Scope.over(None, store, flt, thresholds=thresholds)
     sel = select_match(scope, which, what=WHAT)
-    return match_report_object(store, sel, _sides(scope, sel, what=WHAT), thresholds, flt.to_json())
+    obj = match_report_object(store, sel, _sides(scope, sel, what=WHAT), thresholds, flt.to_json())
+    _m, rows = match_figures(store, obj["match_id"])
+    obj["figures"] = {"headers": MATCH_FIGURE_HEADERS, "rows": rows}
+    return obj
 
 
 # -- HTML ------------------------------------------------------------------------------
@@ -89,6 +94,16 @@ def head_html(obj: dict) -> str:
     cells = "".join(f'<tr><th class="l">{escape(k)}</th><td class="l">'
                     f"{DASH if v is None else escape(str(v))}</td></tr>" for k, v in rows)
     return f'<section id="match"><h2>The match</h2><table>{cells}</table></section>'
+
+
+def figures_html(obj: dict) -> str:
+    """Both sides' figures: the table ``>bdb.store()`` prints."""
+    figures = obj.get("figures")
+    if not figures or not figures["rows"]:
+        return ""
+    return ('<section id="figures"><h2>Figures</h2>' + table_html(figures["rows"], figures["headers"], "lrrrrr")
+            + '<p class="note">PR with its 95 % interval (games as units), counted decisions, MWC lost, '
+            "L7 and luck: the summary gnubg-blunder prints when it stores the match.</p></section>")
 
 
 def chart_svg(obj: dict) -> str:
@@ -149,7 +164,7 @@ def match_report_html(obj: dict, title: Optional[str] = None) -> str:
 
     title = title or f"Match {obj['match_id']}: {obj['players'][0]} vs {obj['players'][1]}"
     return html_page(title, "Figures from the stored analysis",
-                     head_html(obj) + f'<section id="review">{review_html(obj)}</section>'
+                     head_html(obj) + figures_html(obj) + f'<section id="review">{review_html(obj)}</section>'
                      + chart_html(obj) + transcript_html(obj))
 
 

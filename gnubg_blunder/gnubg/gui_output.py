@@ -1,0 +1,293 @@
+"""Where ``bdb``'s output goes when gnubg runs its graphical interface
+(docs/gnubg.md, "Output in gnubg's GUI").
+
+gnubg's embedded Python has no output function: ``print`` writes to the
+standard output of the process that started gnubg, which a player who
+launches gnubg from a desktop menu never sees.  gnubg 1.07 draws with GTK 2,
+so the plugin cannot add a window to gnubg's own toolkit either.  So, in the
+GUI, every ``bdb`` entry point's printed text is also shown in a window of
+its own: a small Tk program (:mod:`.output_window`) run by the system
+Python as a separate process.  gnubg never waits for it (nothing modal, two
+toolkits never share one event loop), closing it never touches gnubg, and
+the next output opens it again.  One window serves the whole gnubg session:
+each call adds a block and scrolls to it.  Without Tk (Debian's
+``python3-tk`` not installed) the text goes to an HTML page opened in the
+default browser (``webbrowser``, so ``BROWSER`` is honoured); the page of a
+report (``bdb.report()``) always opens in the browser.
+
+``GNUBG_BLUNDER_OUTPUT`` overrides the choice: ``window``, ``browser``,
+``console`` (only gnubg's standard output, as in ``gnubg -t``), ``auto``
+(the default: a window when gnubg runs its GUI).
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+OUTPUT_ENV = "GNUBG_BLUNDER_OUTPUT"
+MODES = ("auto", "window", "browser", "console")
+
+# gnubg's options that start it without its GUI (gnubg --help): -t/--tty, and
+# -p/--python FILE, -c/--commands FILE, which run a file and exit.
+_TEXT_ONLY_LONG = ("--tty", "--python", "--commands")
+_TEXT_ONLY_SHORT = set("tpc")
+_SHORT_WITH_VALUE = set("lpcsDPO")  # a short option that takes a value: the rest of the word is the value
+
+
+def gnubg_command_line() -> list:
+    """The command line gnubg was started with (Linux: /proc/self/cmdline;
+    elsewhere: nothing known)."""
+    try:
+        raw = Path("/proc/self/cmdline").read_bytes()
+    except OSError:
+        return []
+    return [part.decode("utf-8", "replace") for part in raw.split(b"\0") if part]
+
+
+def gui_running(argv=None, environ=None) -> bool:
+    """Does this gnubg draw its GUI?  Not when started with ``-t``,
+    ``-p FILE`` or ``-c FILE``, nor without a display (gnubg then falls back
+    to its text interface)."""
+    argv = gnubg_command_line() if argv is None else list(argv)
+    environ = os.environ if environ is None else environ
+    if not argv or "gnubg" not in os.path.basename(argv[0]):
+        return False  # not inside gnubg (a test, a script): nobody to show a window to
+    display = bool(environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"))
+    words = iter(argv[1:])
+    for word in words:
+        if word == "--":
+            break
+        if word.startswith("--"):
+            name = word.split("=", 1)[0]
+            if name in _TEXT_ONLY_LONG:
+                return False
+            if name == "--display":
+                display = True
+            continue
+        if word.startswith("-") and len(word) > 1:
+            for k, letter in enumerate(word[1:]):
+                if letter in _TEXT_ONLY_SHORT:
+                    return False
+                if letter in _SHORT_WITH_VALUE:
+                    if k == len(word) - 2:
+                        next(words, None)  # its value is the next word
+                    break
+    return display
+
+
+def output_mode(environ=None) -> str:
+    """``window``, ``browser`` or ``console``: where this call's text is shown."""
+    environ = os.environ if environ is None else environ
+    asked = (environ.get(OUTPUT_ENV) or "auto").strip().lower()
+    if asked not in MODES:
+        asked = "auto"
+    if asked == "auto":
+        if not gui_running(environ=environ):
+            return "console"
+        return "window" if tk_available() else "browser"
+    if asked == "window" and not tk_available():
+        return "browser"
+    return asked
+
+
+def tk_available() -> bool:
+    """Tk for the system Python (Debian: ``python3-tk``)?  gnubg embeds that
+    same Python, so its own import machinery answers."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("_tkinter") is not None and system_python() is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def system_python():
+    """The Python interpreter of gnubg's embedded Python (``sys.executable``
+    is gnubg itself there)."""
+    exe = Path(sys.executable or "")
+    if exe.name.startswith("python") and exe.exists():
+        return str(exe)
+    major, minor = sys.version_info[:2]
+    for candidate in (Path(sys.base_prefix) / "bin" / f"python{major}.{minor}",
+                      Path(sys.base_prefix) / "bin" / "python3"):
+        if candidate.exists():
+            return str(candidate)
+    return None
+
+
+def pages_folder() -> Path:
+    """Where the browser pages of bdb's output are written."""
+    return Path(os.path.expanduser("~")) / ".gnubg" / "gnubg-blunder"
+
+
+class _Tee(io.TextIOBase):
+    """gnubg's standard output, and a copy of what went to it."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.parts = []
+
+    def write(self, text):
+        self.parts.append(text)
+        try:
+            return self.stream.write(text)
+        except (OSError, ValueError):  # no standard output at all (closed): the window still has it
+            return len(text)
+
+    def flush(self):
+        try:
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+class _Shown:
+    """One ``bdb`` call's output: its text, and a page to offer beside it."""
+
+    depth = 0
+    page = None  # an HTML page to offer (the match page after bdb.store()), set during the call
+    opened = None  # a page the call asked to open in the browser (bdb.report())
+
+
+@contextmanager
+def shown(title: str):
+    """Run one ``bdb`` entry point: its text goes to gnubg's standard output
+    as always and, in the GUI, to the output window (or the browser).  Calls
+    made by another entry point (``bdb.analyse()`` → ``bdb.store()``) are
+    shown once, with the outer one."""
+    if _Shown.depth:
+        _Shown.depth += 1
+        try:
+            yield
+        finally:
+            _Shown.depth -= 1
+        return
+    mode = output_mode()
+    if mode == "console":
+        yield
+        return
+    tee = _Tee(sys.stdout)
+    _Shown.depth, _Shown.page, _Shown.opened = 1, None, None
+    sys.stdout = tee
+    try:
+        yield
+    finally:
+        sys.stdout = tee.stream
+        _Shown.depth = 0
+        page, opened = _Shown.page, _Shown.opened
+        _Shown.page = _Shown.opened = None
+        try:
+            show(title, tee.text(), mode, page=page)
+            if opened:
+                open_in_browser(opened)
+        except Exception as exc:  # never lose the call's own result over its display
+            print(f"gnubg-blunder: cannot show the output ({type(exc).__name__}: {exc})")
+
+
+def collecting() -> bool:
+    """Is a call's output being gathered for the window or the browser?"""
+    return _Shown.depth > 0
+
+
+def offer_page(path) -> None:
+    """The current call wrote this HTML page (the match page): the window
+    offers a button that opens it."""
+    if _Shown.depth:
+        _Shown.page = str(path)
+
+
+def open_page(path) -> bool:
+    """The current call's page to open in the browser at its end (GUI only;
+    returns whether it will be)."""
+    if _Shown.depth:
+        _Shown.opened = str(path)
+        return True
+    return False
+
+
+def show(title: str, text: str, mode: str, page=None) -> None:
+    if not text.strip() and page is None:
+        return
+    if mode == "window" and _window.send(title, text, page):
+        return
+    open_in_browser(_write_text_page(title, text, page))
+
+
+def open_in_browser(path) -> None:
+    import webbrowser
+
+    webbrowser.open(Path(path).resolve().as_uri())
+
+
+def _write_text_page(title: str, text: str, page=None) -> Path:
+    """The text as a page of its own (the window's stand-in without Tk)."""
+    folder = pages_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "output.html"
+    link = f'<p><a href="{html.escape(Path(page).resolve().as_uri())}">the match page</a></p>' if page else ""
+    path.write_text(
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>gnubg-blunder</title></head><body>"
+        f"<h1>{html.escape(title)}</h1>{link}<pre>{html.escape(text)}</pre></body></html>\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+class _OutputWindow:
+    """The one output window of this gnubg session: a child process fed
+    one JSON line per block on its standard input."""
+
+    def __init__(self):
+        self.process = None
+
+    def send(self, title: str, text: str, page=None) -> bool:
+        line = json.dumps({"title": title, "text": text, "page": page,
+                           "time": time.strftime("%H:%M:%S")}, ensure_ascii=True) + "\n"
+        for _attempt in (1, 2):  # a window the player closed: open a new one
+            if self.process is None or self.process.poll() is not None:
+                if not self._start():
+                    return False
+            try:
+                self.process.stdin.write(line.encode("ascii"))
+                self.process.stdin.flush()
+                return True
+            except (BrokenPipeError, OSError, ValueError):
+                self._forget()
+        return False
+
+    def _start(self) -> bool:
+        python = system_python()
+        if python is None:
+            return False
+        script = Path(__file__).resolve().with_name("output_window.py")
+        try:
+            self.process = subprocess.Popen(
+                [python, "-I", str(script)], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
+            )
+        except OSError:
+            self.process = None
+            return False
+        return True
+
+    def _forget(self) -> None:
+        try:
+            if self.process is not None and self.process.stdin:
+                self.process.stdin.close()
+        except OSError:
+            pass
+        self.process = None
+
+
+_window = _OutputWindow()

@@ -1,0 +1,183 @@
+"""What a player who runs gnubg's GUI sees (issue 15; docs/gnubg.md,
+"Output in gnubg's GUI").
+
+The real gnubg GUI on a virtual screen (Xvfb), in a temporary HOME after
+``gnubg-blunder install-gnubg``, its standard output and error sent to
+/dev/null as when it is started from a desktop menu.  Lines are typed into
+its Command panel with xdotool; what the plugin prints must then be on the
+screen: the output window (found by ``xdotool search``, its text read back
+through the clipboard after Ctrl+A, Ctrl+C), or the default browser called
+(a ``BROWSER`` command that records its argument).  Screenshots go to
+tests/.screenshots/ (docs/gnubg.md shows them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA, needs_gnubg, run_cli
+from gui_session import GnubgGui, VirtualScreen, missing_tools, wait_for
+
+pytestmark = [needs_gnubg, pytest.mark.skipif(bool(missing_tools()), reason=f"needs {', '.join(missing_tools())}")]
+
+MAT = DATA / "sgf" / "charlot1-charlot2_7p_2025-11-08-2305.mat"
+SCREENSHOTS = Path(__file__).resolve().parent / ".screenshots"
+WINDOW = "^gnubg-blunder"
+
+
+def _user_env(home: Path) -> dict:
+    env = dict(os.environ, HOME=str(home), GNUBG_BLUNDER_NO_PLUGINS="1")
+    for name in ("GNUBG_BLUNDER_DB", "XDG_DATA_HOME", "GNUBG_BLUNDER_OUTPUT", "BROWSER"):
+        env.pop(name, None)
+    return env
+
+
+def _analysed_sgf(tmp_path: Path, env: dict) -> Path:
+    """The bundled match analysed by gnubg (1-ply: a decision to review) and saved as gnubg saves
+    it: what a player loads with File → Open."""
+    sgf = tmp_path / "charlot1-charlot2-analysed.sgf"
+    script = "\n".join([
+        "set analysis chequerplay evaluation plies 1",
+        "set analysis cubedecision evaluation plies 1",
+        f'import mat "{MAT}"',
+        "analyse match",
+        f'save match "{sgf}"',
+        "",
+    ])
+    subprocess.run(["/usr/games/gnubg", "-t", "-q", "-r"], input=script, capture_output=True, text=True,
+                   env=env, timeout=300)
+    assert sgf.exists(), "gnubg did not save the analysed match"
+    return sgf
+
+
+@pytest.fixture()
+def gui(tmp_path):
+    """gnubg's GUI with the plugin installed and its Command panel open."""
+    home = tmp_path / "home"
+    (home / ".gnubg").mkdir(parents=True)
+    env = _user_env(home)
+    run_cli("install-gnubg", env=env)
+    calls = tmp_path / "browser-calls.txt"
+    browser = tmp_path / "record-browser"
+    browser.write_text(f'#!/bin/sh\nprintf "%s\\n" "$1" >> "{calls}"\n')
+    browser.chmod(0o755)
+    env["BROWSER"] = str(browser)
+    screen = VirtualScreen()
+    gnubg = None
+    try:
+        gnubg = GnubgGui(screen, env, cwd=tmp_path)
+        gnubg.open_command_panel(tmp_path / "probe.txt")
+        yield {"screen": screen, "gnubg": gnubg, "home": home, "env": env, "calls": calls, "tmp": tmp_path}
+    finally:
+        if gnubg is not None:
+            gnubg.close()
+        subprocess.run(["pkill", "-f", f"output_window.py"], env=screen.env(), check=False)
+        screen.close()
+
+
+def _output_window(screen: VirtualScreen, timeout=60) -> int:
+    return wait_for(lambda: next(iter(screen.windows(WINDOW)), None), timeout=timeout, what="the output window")
+
+
+def _window_text(screen: VirtualScreen, wid: int) -> str:
+    """The output window's whole text, as a player copies it."""
+    screen.focus(wid)
+    screen.keys("ctrl+a", "ctrl+c")
+    return screen.clipboard()
+
+
+def _wait_text(screen, wid, needle, timeout=60) -> str:
+    return wait_for(lambda: (lambda t: t if needle in t else None)(_window_text(screen, wid)), timeout=timeout,
+                    what=f"{needle!r} in the output window")
+
+
+def test_the_review_of_a_stored_match_is_seen_in_the_gui(gui, tmp_path):
+    screen, gnubg, env = gui["screen"], gui["gnubg"], gui["env"]
+    sgf = _analysed_sgf(tmp_path, env)
+
+    gnubg.command(f'load match "{sgf}"')
+    time.sleep(2)
+    gnubg.command(">bdb.store()")
+    wid = _output_window(screen)
+    text = _wait_text(screen, wid, "Match review — match 1")
+    shot = screen.screenshot(SCREENSHOTS / "gui-store.png")
+    assert shot.stat().st_size > 10_000
+
+    # the figures: each side's PR and MWC lost as `matches` prints them from the same database
+    matches = json.loads(run_cli("matches", "--format", "json", env=env).stdout)["matches"]
+    assert len(matches) == 1
+    assert "stored as match 1 (charlot1 vs charlot2, 7-point match" in text
+    for side in matches[0]["sides"]:
+        row = next(line for line in text.splitlines() if line.startswith(side["player"] + " "))
+        assert f"{side['pr']:.2f} [" in row, (row, side["pr"])
+        assert f"{side['mwc_loss']:.2f}" in row
+    # the review: the luck-adjusted result of each side, and the three decisions with their boards
+    assert text.count("Luck-adjusted result") == 2
+    review = run_cli("review", "1", env=env).stdout.strip()
+    assert "Decisions to review (" in review and "Position ID:" in review
+    assert review in text  # the review as the command line prints it, boards included
+    assert "Traceback" not in text
+
+    # the match page with the boards, offered by the window's button, is written
+    page = gui["home"] / ".gnubg" / "gnubg-blunder" / "match-1.html"
+    assert page.exists() and "Match review — match 1" in page.read_text(encoding="utf-8")
+
+    # bdb("stats") adds its block to the same window
+    gnubg.command('>bdb("stats")')
+    text = _wait_text(screen, wid, "Scope: every stored match")
+    assert "bdb('stats')" in text and "PR:" in text
+    screen.screenshot(SCREENSHOTS / "gui-stats.png")
+
+    # an error: one line in the window, naming the database
+    corrupt = tmp_path / "corrupt.db"
+    corrupt.write_bytes(b"SQLite format 3\0" + b"not a database " * 100)
+    gnubg.command(f'>bdb("--db {corrupt} stats")')
+    text = _wait_text(screen, wid, "file is not a database")
+    error = [line for line in text.splitlines() if "file is not a database" in line]
+    assert len(error) == 1 and str(corrupt) in error[0] and "Traceback" not in text
+    screen.screenshot(SCREENSHOTS / "gui-error.png")
+
+    # closed (Ctrl+W): gnubg answers the next line, and the next output opens a new window
+    screen.focus(wid)
+    screen.keys("ctrl+w")
+    wait_for(lambda: not screen.windows(WINDOW), timeout=20, what="the window to close")
+    assert gnubg.running()
+    answered = tmp_path / "answered.txt"
+    gnubg.command(f">open({str(answered)!r}, 'w').write('yes')")
+    wait_for(answered.exists, timeout=20, what="gnubg to answer after the window closed")
+    gnubg.command(">bdb.review()")
+    wid = _output_window(screen)
+    assert "Match review — match 1" in _wait_text(screen, wid, "Match review — match 1")
+
+    # bdb.report(): the page opens in the default browser
+    gnubg.command(">bdb.report()")
+    calls = wait_for(lambda: gui["calls"].exists() and gui["calls"].read_text().split(), timeout=60,
+                     what="the browser to be called")
+    opened = Path(calls[-1].replace("file://", ""))
+    assert opened == gui["home"] / "gnubg-blunder-match-1.html"
+    html = opened.read_text(encoding="utf-8")
+    for side in matches[0]["sides"]:
+        assert side["player"] in html and f"{side['pr']:.2f}" in html
+
+
+def test_without_a_window_the_text_opens_in_the_browser(gui, tmp_path):
+    """``GNUBG_BLUNDER_OUTPUT=browser`` (what happens without Tk): the text
+    of a call is a page opened in the default browser; an error too."""
+    screen, gnubg = gui["screen"], gui["gnubg"]
+    gnubg.command(">import os; os.environ['GNUBG_BLUNDER_OUTPUT'] = 'browser'")
+    corrupt = tmp_path / "corrupt.db"
+    corrupt.write_bytes(b"SQLite format 3\0" + b"not a database " * 100)
+    gnubg.command(f'>bdb("--db {corrupt} stats")')
+    calls = wait_for(lambda: gui["calls"].exists() and gui["calls"].read_text().split(), timeout=60,
+                     what="the browser to be called")
+    page = Path(calls[-1].replace("file://", ""))
+    text = page.read_text(encoding="utf-8")
+    assert "file is not a database" in text and "corrupt.db" in text
+    assert not screen.windows(WINDOW)
+    assert gnubg.running()
