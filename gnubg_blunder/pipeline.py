@@ -235,12 +235,28 @@ def _busy_timeout() -> float:
     return busy_timeout()
 
 
+def read_match_file(f: Path, table=None) -> list:
+    """The matches of one file, read by the importer of its suffix (a
+    plugin's too) after the file check: the one read of ``import`` and
+    ``watch``.  Raises NotAMatchFile, MatchImportError (a .mat: where it
+    goes; an unknown suffix) or what the importer raises."""
+    from .importers.records import MatchImportError
+
+    table = importers() if table is None else table
+    check_match_file(f)
+    importer = table.get(f.suffix.lower())
+    if importer is None and f.suffix.lower() in analyse_first_suffixes(table):
+        raise MatchImportError(analyse_hint(f.suffix.lower(), _quote(f)))
+    if importer is None:
+        raise MatchImportError(f"unknown file type {f.suffix or '(none)'} (known: {', '.join(sorted(table))})")
+    return importer.read(f)
+
+
 def import_paths(ctx, paths) -> int:
     """Import files and folders: a line per file, then a summary; 1 if any
     file failed (the others are stored all the same).  Every problem of a
     file (unreadable, not a regular file, too large, not a match, the
     database refusing it) is that file's line; the others are tried."""
-    from .importers.records import MatchImportError
     from .store import StoreError
 
     table = importers()
@@ -267,15 +283,7 @@ def import_paths(ctx, paths) -> int:
         for i, f in enumerate(files):
             label = shown_path(f)
             try:
-                check_match_file(f)
-                importer = table.get(f.suffix.lower())
-                if importer is None and f.suffix.lower() in first:
-                    raise MatchImportError(analyse_hint(f.suffix.lower(), _quote(f)))
-                if importer is None:
-                    raise MatchImportError(
-                        f"unknown file type {f.suffix or '(none)'} (known: {', '.join(sorted(table))})"
-                    )
-                matches = importer.read(f)
+                matches = read_match_file(f, table)
                 try:
                     ctx.store()
                 except (sqlite3.Error, StoreError) as exc:

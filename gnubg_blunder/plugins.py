@@ -32,6 +32,7 @@ DEFAULT_PLUGINS = (
     "gnubg_blunder.default_plugins.anki_commands",
     "gnubg_blunder.default_plugins.quiz_commands",
     "gnubg_blunder.default_plugins.study_commands",
+    "gnubg_blunder.default_plugins.watch_command",
 )
 
 ENTRY_POINT_GROUP = "gnubg_blunder"

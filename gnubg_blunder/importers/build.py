@@ -34,7 +34,7 @@ from ..model import (
     Roll,
 )
 from ..store.candidates import steps_text, text_steps
-from .records import MatchImportError, SourceCandidates, SourceCube, SourceMatch
+from .records import MatchImportError, NoAnalysis, SourceCandidates, SourceCube, SourceMatch
 
 # Depth ranks: gnubg plies; a rollout ranks above any ply (SPEC §14).
 ROLLOUT_DEPTH = 100.0
@@ -293,8 +293,8 @@ def build_match(src: SourceMatch, require_analysis: bool = True) -> Match:
     if src.variation not in (None, "Standard"):
         raise MatchImportError(f"variation {src.variation!r} is not standard backgammon")
     if require_analysis and not _has_analysis(src):
-        raise MatchImportError("it has no analysis (gnubg files: analyse them in gnubg first, "
-                               "or use `gnubg-blunder analyse`)")
+        raise NoAnalysis("it has no analysis (gnubg files: analyse them in gnubg first, "
+                         "or use `gnubg-blunder analyse`)")
     date, warnings = calendar_date(src.date)
     games = []
     depths = []

@@ -16,6 +16,11 @@ class MatchImportError(Exception):
     """A file or match that cannot be imported; the message is one line for the user."""
 
 
+class NoAnalysis(MatchImportError):
+    """A match stored nowhere because it holds no analysis: ``watch`` says
+    how to analyse it (the message stays import's)."""
+
+
 @dataclass
 class SourceCandidate:
     steps: tuple  # single-checker (from, to) steps, gnubg convention (25 bar, 0 off)

@@ -1,0 +1,222 @@
+"""``gnubg-blunder watch FOLDER`` as a user runs it: a real process with its
+output captured, real match files copied, moved and written slowly into
+the folder while it runs, stopped by SIGINT/SIGTERM, then started again
+(issue 15, docs/watch.md).  No mocks: watchdog's own observer, the real
+importers and store."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA, FIXTURES, needs_gnubg, run_cli
+
+SETTLE = 1.0  # the appends below pause SETTLE / 5: a wide margin on a loaded machine
+# gnubg-analysed (1.08, SGF) and XG-analysed (.xg) real matches
+SQUIRE = DATA / "xg" / "Squire-Jorgensen-Harmand-Unger_7pt_2024-08-18.xg"
+COMMENTED = DATA / "xg" / "match_with_comment.xg"
+CHARLOT = DATA / "sgf" / "charlot1-charlot2_7p_2025-11-08-2305.sgf"
+SET_BOARD = FIXTURES / "sgf" / "set_board.sgf"  # 3 games, analysed by gnubg 1.07
+UNANALYSED = FIXTURES / "sgf" / "match_info_cube_resign.sgf"  # gnubg 1.07, no analysis
+ANALYSED_SMALL = FIXTURES / "sgf" / "analysed_eval.sgf"  # copied under names the watch ignores
+
+
+class Watch:
+    """A ``gnubg-blunder watch`` process; its stdout and stderr lines are
+    collected as they come (threads), for :meth:`wait_for`."""
+
+    def __init__(self, db: Path, folder: Path, settle: float = SETTLE):
+        env = {**os.environ, "GNUBG_BLUNDER_NO_PLUGINS": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gnubg_blunder", "--db", str(db), "watch", str(folder), "--settle", str(settle)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        )
+        self.out: list = []
+        self.err: list = []
+        self._threads = [threading.Thread(target=self._read, args=(s, lines), daemon=True)
+                         for s, lines in ((self.proc.stdout, self.out), (self.proc.stderr, self.err))]
+        for t in self._threads:
+            t.start()
+
+    @staticmethod
+    def _read(stream, lines: list) -> None:
+        for line in stream:
+            lines.append(line.rstrip("\n"))
+
+    def lines(self) -> list:
+        return self.out + self.err
+
+    def wait_for(self, test, what: str, timeout: float = 30.0) -> None:
+        """Until ``test(self)`` holds (polled), or fail with the output so far."""
+        end = time.monotonic() + timeout
+        while not test(self):
+            if self.proc.poll() is not None:
+                time.sleep(0.2)  # the last lines
+                pytest.fail(f"watch exited {self.proc.returncode} before {what}:\n" + "\n".join(self.lines()))
+            if time.monotonic() > end:
+                self.stop(signal.SIGKILL)
+                pytest.fail(f"no {what} after {timeout:g} s:\n" + "\n".join(self.lines()))
+            time.sleep(0.05)
+
+    def stop(self, signum=signal.SIGINT) -> int:
+        self.proc.send_signal(signum)
+        rc = self.proc.wait(timeout=30)
+        for t in self._threads:
+            t.join(timeout=10)
+        return rc
+
+    def mentions(self, name: str) -> list:
+        return [line for line in self.lines() if name in line]
+
+
+def _slow_one_handle(src: Path, dest: Path, cut: int, pause: float) -> None:
+    """open, write, sleep, write, close: one handle open the whole time."""
+    data = src.read_bytes()
+    with open(dest, "wb") as fh:
+        fh.write(data[:cut])
+        fh.flush()
+        time.sleep(pause)
+        fh.write(data[cut:])
+
+
+def _slow_appends(src: Path, dest: Path, cuts: list, pause: float) -> None:
+    """open-append-close again and again, a pause between."""
+    data = src.read_bytes()
+    bounds = [0, *cuts, len(data)]
+    for a, b in zip(bounds, bounds[1:]):
+        with open(dest, "ab") as fh:
+            fh.write(data[a:b])
+        time.sleep(pause)
+
+
+def _game_starts(sgf: Path) -> list:
+    """Offsets where the 2nd, 3rd, ... game tree begins: a cut there leaves a
+    file that reads as a shorter match (the worst case for a watcher)."""
+    data = sgf.read_bytes()
+    starts, i = [], data.find(b"(;", 1)
+    while i > 0:
+        starts.append(i)
+        i = data.find(b"(;", i + 1)
+    return starts
+
+
+def _stored(db: Path) -> list:
+    return json.loads(run_cli("matches", "--format", "json", db=db).stdout)["matches"]
+
+
+def test_watch_stores_each_analysed_file_once_and_refuses_the_unanalysed(tmp_path):
+    db, folder = tmp_path / "db.sqlite", tmp_path / "folder"
+    folder.mkdir()
+    w = Watch(db, folder)
+    w.wait_for(lambda w: any(line.startswith("start-up: 0 match files") for line in w.out), "start-up line")
+
+    # ignored: not match files by name (an analysed match under each, which would be stored if read)
+    for name in ("partial.sgf.part", ".hidden.sgf", "backup.sgf~", "notes.txt"):
+        shutil.copy(ANALYSED_SMALL, folder / name)
+    # two analysed matches: one copied, one written beside and moved in (a save by rename) to a new sub-folder
+    shutil.copy(SQUIRE, folder / SQUIRE.name)
+    (folder / "sub").mkdir()
+    shutil.copy(COMMENTED, folder / "sub" / "commented.xg.part")
+    os.rename(folder / "sub" / "commented.xg.part", folder / "sub" / "commented.xg")
+    # written slowly: the first part of each is a whole shorter match (cut where a game begins).
+    # One handle kept open longer than the settle time (waited for by its open/close events on Linux);
+    # appends closed each time, closer together than the settle time.
+    pause = 2 * SETTLE if sys.platform.startswith("linux") else SETTLE / 5
+    writers = [
+        threading.Thread(target=_slow_one_handle, args=(CHARLOT, folder / "slow.sgf", _game_starts(CHARLOT)[0],
+                                                        pause)),
+        threading.Thread(target=_slow_appends, args=(SET_BOARD, folder / "appended.sgf", _game_starts(SET_BOARD),
+                                                     SETTLE / 5)),
+    ]
+    for t in writers:
+        t.start()
+    shutil.copy(UNANALYSED, folder / "unanalysed.sgf")
+    for t in writers:
+        t.join()
+
+    names = (SQUIRE.name, "commented.xg", "slow.sgf", "appended.sgf")
+    w.wait_for(lambda w: all(w.mentions(n) for n in names + ("unanalysed.sgf",)), "line for every file")
+    time.sleep(1.5 * SETTLE)  # a second read of any of them would come now
+    for name in names:
+        lines = w.mentions(name)
+        assert len(lines) == 1 and ": stored as match " in lines[0], (name, w.lines())
+    assert any("charlot1 vs charlot2, 7-point match, 4 games" in line for line in w.mentions("slow.sgf"))
+    assert any("5-point match, 3 games" in line for line in w.mentions("appended.sgf"))
+    refused = w.mentions("unanalysed.sgf")
+    assert len(refused) == 1 and refused[0].startswith(str(folder / "unanalysed.sgf") + ": refused: it has no "
+                                                       "analysis"), refused
+    assert "Analyse → Analyse match or session, then File → Save" in refused[0]
+    assert f"`gnubg-blunder --db {db} analyse {folder / 'unanalysed.sgf'}`" in refused[0]
+    assert refused[0] in w.err
+    for name in ("partial", "hidden", "backup", "notes"):
+        assert not w.mentions(name), w.lines()
+
+    assert w.stop(signal.SIGINT) == 0, w.lines()
+    summary = "watch stopped: 4 stored, 0 analyses added, 0 already stored, 1 refused"
+    assert w.out[-1] == summary, w.lines()
+    matches = _stored(db)
+    assert sorted(m["games"] for m in matches) == [3, 4, 8, 8]  # no shorter match from a part of a file
+    players = sorted(tuple(m["players"]) for m in matches)
+    assert ("Squire/Jørgensen", "Harmand/Unger") in players and ("charlot1", "charlot2") in players
+
+    # started again on the same folder and database: nothing stored again
+    w2 = Watch(db, folder)
+    startup = "start-up: 5 match files already in the folder: 0 stored, 0 analyses added, 4 already stored, 1 refused"
+    w2.wait_for(lambda w: any(line.startswith(startup) for line in w.out), "start-up line")
+    assert [line for line in w2.out if ": " in line and "stored as match" in line] == []
+    assert len(w2.mentions("unanalysed.sgf")) == 1  # still refused, said once
+    assert w2.stop(signal.SIGTERM) == 0, w2.lines()
+    assert w2.out[-1] == "watch stopped: 0 stored, 0 analyses added, 4 already stored, 1 refused"
+    assert sorted((m["id"], m["games"]) for m in _stored(db)) == sorted((m["id"], m["games"]) for m in matches)
+
+
+def test_watch_refuses_a_missing_folder_in_one_line(tmp_path):
+    res = run_cli("watch", tmp_path / "nowhere", db=tmp_path / "db.sqlite", check=False)
+    assert res.returncode == 2
+    assert res.stderr.strip() == f"error: {tmp_path / 'nowhere'}: no such folder"
+
+
+@needs_gnubg
+def test_a_refused_file_analysed_and_saved_again_by_gnubg_is_stored(tmp_path):
+    """The refusal's advice followed: the real gnubg loads the refused file,
+    analyses it and saves it over itself; the watch reads it again (it
+    changed) and stores it."""
+    from gnubg_blunder.gnubg.process import run_commands
+
+    db, folder = tmp_path / "db.sqlite", tmp_path / "folder"
+    folder.mkdir()
+    shutil.copy(UNANALYSED, folder / "match.sgf")
+    w = Watch(db, folder)
+    w.wait_for(lambda w: any(line.startswith("start-up: 1 match file") for line in w.out), "start-up line")
+    assert [line.split(": refused: ")[0] for line in w.err] == [str(folder / "match.sgf")], w.lines()
+
+    saved = folder / "match.sgf"
+    res = run_commands("set analysis chequerplay evaluation plies 0\n"
+                       "set analysis cubedecision evaluation plies 0\n"
+                       f'load match "{saved}"\nanalyse match\nsave match "{saved}"\n', timeout=120)
+    assert res.returncode == 0, res.stderr
+    w.wait_for(lambda w: any(": stored as match " in line for line in w.out), "stored line")
+    assert w.stop(signal.SIGTERM) == 0, w.lines()
+    assert w.out[-1] == "watch stopped: 1 stored, 0 analyses added, 0 already stored, 1 refused"
+    (match,) = _stored(db)
+    assert match["players"] == ["charlot1", "charlot2"] and match["games"] == 2 and match["length"] == 3
+
+
+def test_watch_is_refused_inside_gnubg(tmp_path):
+    """It never returns: inside gnubg (``>bdb("watch ...")``) it would hang gnubg."""
+    import io
+
+    from gnubg_blunder.commands import Context, run
+
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["watch", str(tmp_path)], Context(out=out, err=err, inside_gnubg=True, db_path=str(tmp_path / "d"))) == 2
+    assert err.getvalue().count("\n") == 1 and "not in gnubg" in err.getvalue() and out.getvalue() == ""
