@@ -23,11 +23,39 @@ def _gnubg_blunder_start():
     try:
         from gnubg_blunder.gnubg.console import Bdb
     except Exception as exc:  # the hook must never stop gnubg from starting
-        print("gnubg-blunder: not loaded (%s: %s); run `gnubg-blunder install-gnubg` again"
-              % (exc.__class__.__name__, exc))
+        message = ("gnubg-blunder: not loaded (%s: %s); run `gnubg-blunder install-gnubg` again"
+                   % (exc.__class__.__name__, exc))
+        print(message)
+        _say_in_gui(message)
         return None
     print('gnubg-blunder loaded: >bdb.analyse()  >bdb.store()  >bdb("stats")')
     return Bdb()
+
+
+def _say_in_gui(message):
+    """In gnubg's GUI nobody reads the standard output: the one line also
+    in a Tk message box (the system Python, a process of its own; gnubg does
+    not wait for it).  Best effort: without a display or Tk, the line above."""
+    import os
+    import subprocess
+    import sys
+
+    try:
+        argv = [a.decode("utf-8", "replace") for a in open("/proc/self/cmdline", "rb").read().split(b"\0") if a]
+    except OSError:
+        return
+    text_only = any(a in ("-t", "--tty") or a.startswith(("--python", "--commands", "--tty"))
+                    or (a[:1] == "-" and a[1:2] != "-" and a[1:2] in ("t", "p", "c")) for a in argv[1:])
+    if text_only or not os.environ.get("DISPLAY"):
+        return
+    python = os.path.join(sys.base_prefix, "bin", "python%d.%d" % sys.version_info[:2])
+    code = ("import sys, tkinter; from tkinter import messagebox; root = tkinter.Tk(); root.withdraw(); "
+            "messagebox.showerror('gnubg-blunder', sys.argv[1])")
+    try:
+        subprocess.Popen([python, "-I", "-c", code, message], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError:
+        pass
 
 
 bdb = _gnubg_blunder_start()

@@ -73,8 +73,8 @@ class VirtualScreen:
             raise RuntimeError(f"{' '.join(args)}: {res.stderr.strip()}")
         return res.stdout
 
-    def windows(self, name: str) -> list:
-        out = self.run("xdotool", "search", "--name", name, check=False)
+    def windows(self, name: str, visible: bool = False) -> list:
+        out = self.run("xdotool", "search", *(["--onlyvisible"] if visible else []), "--name", name, check=False)
         return [int(w) for w in out.split()]
 
     def window_name(self, wid: int) -> str:
@@ -84,6 +84,9 @@ class VirtualScreen:
         out = self.run("xdotool", "getwindowgeometry", "--shell", str(wid))
         values = dict(line.split("=", 1) for line in out.split() if "=" in line)
         return int(values["X"]), int(values["Y"]), int(values["WIDTH"]), int(values["HEIGHT"])
+
+    def raise_(self, wid: int) -> None:
+        self.run("xdotool", "windowraise", str(wid), check=False)
 
     def focus(self, wid: int) -> None:
         self.run("xdotool", "windowfocus", "--sync", str(wid))

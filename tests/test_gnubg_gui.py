@@ -82,14 +82,17 @@ def gui(tmp_path):
 
 
 def _output_window(screen: VirtualScreen, timeout=60) -> int:
-    return wait_for(lambda: next(iter(screen.windows(WINDOW)), None), timeout=timeout, what="the output window")
+    return wait_for(lambda: next(iter(screen.windows(WINDOW, visible=True)), None), timeout=timeout,
+                    what="the output window")
 
 
 def _window_text(screen: VirtualScreen, wid: int) -> str:
     """The output window's whole text, as a player copies it."""
     screen.focus(wid)
     screen.keys("ctrl+a", "ctrl+c")
-    return screen.clipboard()
+    text = screen.clipboard()
+    screen.keys("Escape")  # unselected again, for the screenshots
+    return text
 
 
 def _wait_text(screen, wid, needle, timeout=60) -> str:
@@ -181,3 +184,63 @@ def test_without_a_window_the_text_opens_in_the_browser(gui, tmp_path):
     assert "file is not a database" in text and "corrupt.db" in text
     assert not screen.windows(WINDOW)
     assert gnubg.running()
+
+
+# -- which gnubg draws its GUI (gui_output.gui_running), by hand -----------------------------
+
+@pytest.mark.parametrize("argv, environ, expected", [
+    (["/usr/games/gnubg"], {"DISPLAY": ":0"}, True),
+    (["/usr/games/gnubg", "-q"], {"DISPLAY": ":0"}, True),
+    (["/usr/games/gnubg", "-w", "match.sgf"], {"DISPLAY": ":0"}, True),
+    (["/usr/games/gnubg", "-q"], {}, False),  # no display: gnubg falls back to its text interface
+    (["/usr/games/gnubg", "--display=:1"], {}, True),
+    (["/usr/games/gnubg", "-t"], {"DISPLAY": ":0"}, False),
+    (["/usr/games/gnubg", "--tty"], {"DISPLAY": ":0"}, False),
+    (["/usr/games/gnubg", "-qt"], {"DISPLAY": ":0"}, False),
+    (["/usr/games/gnubg", "-t", "-q", "-r", "-p", "x.py"], {"DISPLAY": ":0"}, False),
+    (["/usr/games/gnubg", "--python=x.py"], {"DISPLAY": ":0"}, False),
+    (["/usr/games/gnubg", "-c", "cmds.txt"], {"DISPLAY": ":0"}, False),
+    (["/usr/games/gnubg", "-l", "t"], {"DISPLAY": ":0"}, True),  # "t" is the language, not --tty
+    (["/usr/games/gnubg", "-lt"], {"DISPLAY": ":0"}, True),
+    (["/usr/bin/python3", "-m", "pytest"], {"DISPLAY": ":0"}, False),  # not inside gnubg
+])
+def test_gui_running_reads_gnubg_command_line(argv, environ, expected):
+    from gnubg_blunder.gnubg.gui_output import gui_running
+
+    assert gui_running(argv, environ) is expected
+
+
+def test_output_mode_is_the_console_outside_gnubg_and_as_asked():
+    from gnubg_blunder.gnubg.gui_output import output_mode
+
+    assert output_mode({"DISPLAY": ":0"}) == "console"  # this test process is not gnubg
+    assert output_mode({"GNUBG_BLUNDER_OUTPUT": "console", "DISPLAY": ":0"}) == "console"
+    assert output_mode({"GNUBG_BLUNDER_OUTPUT": "browser"}) == "browser"
+    assert output_mode({"GNUBG_BLUNDER_OUTPUT": "nonsense"}) == "console"  # unknown: auto
+
+
+def test_a_plugin_that_cannot_load_says_so_in_the_gui(tmp_path):
+    """The start-up hook's one line, when the plugin cannot be imported
+    (here: its environment's folders gone from the paths file), is also a
+    message box on the screen: gnubg started from a menu shows no console."""
+    home = tmp_path / "home"
+    (home / ".gnubg").mkdir(parents=True)
+    env = _user_env(home)
+    run_cli("install-gnubg", env=env)
+    (home / ".gnubg" / "gnubg_blunder_paths.txt").write_text(f"{tmp_path / 'gone'}\n")
+    screen = VirtualScreen()
+    gnubg = None
+    try:
+        gnubg = GnubgGui(screen, env, cwd=tmp_path)
+        box = wait_for(lambda: next(iter(screen.windows("^gnubg-blunder$", visible=True)), None), timeout=60,
+                       what="the message box")
+        time.sleep(1.0)
+        screen.raise_(box)  # no window manager: gnubg's window may have been mapped over it
+        time.sleep(0.5)
+        screen.screenshot(SCREENSHOTS / "gui-not-loaded.png")
+        assert gnubg.running() and box
+    finally:
+        if gnubg is not None:
+            gnubg.close()
+        subprocess.run(["pkill", "-f", "messagebox.showerror"], check=False)
+        screen.close()

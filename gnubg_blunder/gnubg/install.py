@@ -113,4 +113,9 @@ def install(ctx, home=None) -> int:
         return 1
     ctx.print("gnubg loads gnubg-blunder at start-up: type >bdb.analyse() in gnubg "
               "(start gnubg with `gnubg -t` for the text interface)")
+    from .gui_output import tk_available
+
+    if not tk_available():
+        ctx.print("note: Tk for Python is not installed (Debian/Ubuntu: sudo apt-get install python3-tk): "
+                  "in gnubg's GUI the plugin's output opens in your browser instead of its own window")
     return 0

@@ -8,7 +8,8 @@ to a scrollable, selectable text, scrolled to the new block's start and
 raised.  Standard library and Tk only (it imports nothing of gnubg-blunder),
 so it starts in a fraction of a second.  The window stays open after gnubg
 exits; Close (or Ctrl+W) ends it, and gnubg opens a new one with the next
-output.  Ctrl+A selects all, Ctrl+C copies the selection.
+output.  Ctrl+A selects all, Ctrl+C copies the selection, Escape
+unselects.
 """
 
 import json
@@ -44,7 +45,8 @@ def main():
     bold.configure(weight="bold")
     frame = tk.Frame(root)
     frame.pack(fill="both", expand=True)
-    text = tk.Text(frame, width=WIDTH, height=HEIGHT, wrap="none", font=fixed, undo=False)
+    # long lines (an error naming a long path) wrap at a word; the tables fit the width
+    text = tk.Text(frame, width=WIDTH, height=HEIGHT, wrap="word", font=fixed, undo=False)
     yscroll = tk.Scrollbar(frame, orient="vertical", command=text.yview)
     xscroll = tk.Scrollbar(frame, orient="horizontal", command=text.xview)
     text.configure(yscrollcommand=yscroll.set, xscrollcommand=xscroll.set)
@@ -85,6 +87,7 @@ def main():
     root.bind_all("<Control-a>", select_all)
     root.bind_all("<Control-c>", copy)
     root.bind_all("<Control-w>", lambda _e: root.destroy())
+    root.bind_all("<Escape>", lambda _e: text.tag_remove("sel", "1.0", "end"))
     root.protocol("WM_DELETE_WINDOW", root.destroy)
 
     blocks = queue.Queue()
