@@ -169,6 +169,29 @@ def test_the_review_of_a_stored_match_is_seen_in_the_gui(gui, tmp_path):
         assert side["player"] in html and f"{side['pr']:.2f}" in html
 
 
+def test_analyse_in_the_gui_ends_with_the_review_in_the_window(gui):
+    """An unanalysed match imported in the GUI, then ``>bdb.analyse()``:
+    gnubg analyses it (0-ply here), and the window shows the stored match's
+    figures and review."""
+    screen, gnubg, env = gui["screen"], gui["gnubg"], gui["env"]
+    gnubg.command("set analysis chequerplay evaluation plies 0")
+    gnubg.command("set analysis cubedecision evaluation plies 0")
+    gnubg.command(f'import mat "{MAT}"')
+    time.sleep(2)
+    gnubg.dismiss_messages()
+    gnubg.command(">bdb.analyse()")
+    wid = _output_window(screen, timeout=120)
+    text = _wait_text(screen, wid, "Match review — match 1", timeout=120)
+    screen.screenshot(SCREENSHOTS / "gui-analyse.png")
+    assert "bdb.analyse()" in text and "stored as match 1 (charlot1 vs charlot2, 7-point match" in text
+    assert "analysis gnubg 0-ply" in text
+    review = run_cli("review", "1", env=env).stdout.strip()
+    assert review in text
+    for side in json.loads(run_cli("matches", "--format", "json", env=env).stdout)["matches"][0]["sides"]:
+        row = next(line for line in text.splitlines() if line.startswith(side["player"] + " "))
+        assert f"{side['pr']:.2f} [" in row
+
+
 def test_without_a_window_the_text_opens_in_the_browser(gui, tmp_path):
     """``GNUBG_BLUNDER_OUTPUT=browser`` (what happens without Tk): the text
     of a call is a page opened in the default browser; an error too."""
