@@ -4,13 +4,15 @@ Run as a script in its own interpreter (``python tests/store_processes.py
 COMMAND ...``); it forks a child process per trial, so hundreds of trials
 take seconds (no interpreter start-up each), and prints one JSON object.
 
-- ``kill-sweep SOURCE WORKDIR``: for k = 0, 1, 2, ... a copy of SOURCE (a
+- ``kill-sweep SOURCE WORKDIR [UNTIL]``: for k = 0, 1, 2, ... a copy of SOURCE (a
   database file, or ``new`` for none) is opened by a child that is killed by
   SIGKILL just before the k-th SQL statement its connection runs (a trace
   callback sees each statement as it starts).  The next process opens the
   copy and must find the schema complete, every match and its decision count
   (compared with a clean open of SOURCE).  The sweep ends at the first k the
-  open finishes before.  Killed copies of each schema step are kept under
+  open finishes before, or (UNTIL, a schema step) at the first kill inside a
+  later step: the later steps are swept from the fixture their previous
+  version's code wrote.  Killed copies of each schema step are kept under
   WORKDIR/keep for the command line to check.
 - ``random-kills N WORKDIR``: N new databases, each opened by a child killed
   at a random moment of the creation.
@@ -172,7 +174,7 @@ def _version_on_disk(path: str):
         return f"unreadable: {exc}"
 
 
-def kill_sweep(source: str, workdir: str, limit: int = 400) -> dict:
+def kill_sweep(source: str, workdir: str, until=None, limit: int = 400) -> dict:
     os.makedirs(os.path.join(workdir, "keep"), exist_ok=True)
     clean = os.path.join(workdir, "clean.db")
     _copy_db(source, clean)
@@ -199,6 +201,8 @@ def kill_sweep(source: str, workdir: str, limit: int = 400) -> dict:
             continue
         at = _version_on_disk(db)
         step = at + 1 if isinstance(at, int) else at
+        if until is not None and isinstance(step, int) and step > until:
+            break  # the steps after UNTIL: swept from their own fixtures
         per_step.setdefault(str(step), []).append(k)
         keep = os.path.join(workdir, "keep", f"step{step}-k{k}.db")
         _copy_with_journal(db, keep)
@@ -337,7 +341,7 @@ def main(argv: list) -> int:
     gnubg_blunder.plugins.get_plugin_manager()
     command = argv[0]
     if command == "kill-sweep":
-        result = kill_sweep(argv[1], argv[2])
+        result = kill_sweep(argv[1], argv[2], int(argv[3]) if len(argv) > 3 else None)
     elif command == "random-kills":
         result = random_kills(int(argv[1]), argv[2])
     elif command == "concurrent":  # N ROUNDS WORKDIR [--from SOURCE] ARGS...
