@@ -238,21 +238,52 @@ class _Blobs:
         self.crcs = [h[2] for h in heads]
         self.column_of = {name: j for j, name in enumerate(dtype.names)}
 
-    def column(self, name: str) -> np.ndarray:
+    def _part(self, k: int, name: str) -> np.ndarray:
+        """Column ``name`` of blob ``k``, checked and decompressed."""
         j = self.column_of[name]
-        dtype = self.dtype[name]
+        off = self.offsets[k]
         try:
-            parts = [_payload_values(name, src.read(int(off[j]), int(off[j + 1] - off[j])), crcs[j], int(rows),
-                                     dtype) for src, off, crcs, rows in zip(self.sources, self.offsets, self.crcs,
-                                                                            self.rows)]
+            return _payload_values(name, self.sources[k].read(int(off[j]), int(off[j + 1] - off[j])),
+                                   self.crcs[k][j], int(self.rows[k]), self.dtype[name])
         except ValueError as exc:
             from .check import CHECK_HINT, DamagedDatabase
 
             raise DamagedDatabase(f"the array cache is damaged ({exc}): no figure was computed from it. "
                                   f"{CHECK_HINT}") from None
+
+    def column(self, name: str) -> np.ndarray:
+        parts = [self._part(k, name) for k in range(len(self.sources))]
         if not parts:
-            return np.zeros(0, dtype=dtype)
+            return np.zeros(0, dtype=self.dtype[name])
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    def gathered(self, name: str, runs: list) -> np.ndarray:
+        """The rows ``runs`` (:func:`gather`) of column ``name``, taken from
+        each blob as it is decompressed: one copy, not the column end to end
+        and then its rows; a blob no run touches is not read.  Runs in
+        ascending order (bundles keep the selection's order); others are
+        taken from the whole column."""
+        if not runs:
+            return np.zeros(0, dtype=self.dtype[name])
+        ranges = np.asarray(runs, dtype=np.int64)
+        if len(ranges) > 1 and (ranges[1:, 0] < ranges[:-1, 1]).any():
+            return _take_runs(self.column(name), runs)
+        bounds = np.concatenate([[0], np.cumsum(self.rows)])
+        pieces = []
+        for k in range(len(self.sources)):
+            lo, hi = int(bounds[k]), int(bounds[k + 1])
+            first, last = np.searchsorted(ranges[:, 1], lo, side="right"), np.searchsorted(ranges[:, 0], hi)
+            if first >= last:
+                continue
+            inside = np.clip(ranges[first:last], lo, hi) - lo
+            inside = inside[inside[:, 1] > inside[:, 0]]
+            if len(inside) == 1 and inside[0, 0] == 0 and inside[0, 1] == hi - lo:
+                pieces.append(self._part(k, name))  # the whole blob: no copy
+            elif len(inside):
+                pieces.append(_take_runs(self._part(k, name), inside.tolist()))
+        if not pieces:
+            return np.zeros(0, dtype=self.dtype[name])
+        return pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
 
 
 def gather(starts, counts) -> Optional[list]:
@@ -325,8 +356,7 @@ class CacheReader(_DistinctPositions):
         return [0] + np.cumsum(self._dec_counts).tolist()
 
     def _stored(self, blobs, runs, n, name):
-        col = blobs.column(name)
-        return _take_runs(col, runs) if runs is not None else col[:n]
+        return blobs.gathered(name, runs) if runs is not None else blobs.column(name)[:n]
 
     def stored_decisions(self, name: str) -> np.ndarray:
         return self._stored(self._dec, self._dec_gather, self.n_decisions, name)
