@@ -11,8 +11,8 @@ from gnubg_blunder.filters import Filter
 from gnubg_blunder.metrics.arrays import DecisionArrays, RollArrays
 from gnubg_blunder.store import open_store
 from gnubg_blunder.store.check import DamagedDatabase
-from gnubg_blunder.store.column_cache import (BUNDLE_DECISIONS, decode_columns, encode_columns, gather, merges,
-                                              _take_runs)
+from gnubg_blunder.store.column_cache import (BUNDLE_DECISIONS, BlobSource, _Blobs, decode_columns,
+                                              encode_columns, gather, merges, _take_runs)
 
 
 def test_columns_round_trip_with_the_ids_as_differences():
@@ -42,6 +42,36 @@ def test_merges_eight_of_a_size_class_at_a_time():
     # a bundle at the cap is never merged
     full = {k: BUNDLE_DECISIONS for k in range(1, 20)}
     assert merges(full) == []
+
+
+def test_rows_taken_blob_by_blob_equal_the_rows_of_the_whole_column():
+    """``gathered``: the runs of a selection taken from each blob as it is
+    decompressed (in the blobs' order, across their bounds, or in any
+    order) are the same rows as those of the column read end to end."""
+    import io
+
+    dt = np.dtype([("row_id", np.int64), ("error", np.float64), ("kind", np.int8)])
+    rng = np.random.default_rng(13)
+    blobs = []
+    for n in (5, 7, 4, 9):
+        r = np.zeros(n, dtype=dt)
+        r["row_id"] = np.sort(rng.integers(0, 1000, n))
+        r["error"], r["kind"] = rng.random(n), rng.integers(-1, 5, n)
+        blob = encode_columns(r)
+        blobs.append(BlobSource(blob, io.BytesIO(blob)))
+    reader = _Blobs(blobs, dt)
+    whole = {name: reader.column(name) for name in dt.names}
+    assert len(whole["error"]) == 25
+    cases = [[(0, 25)], [(3, 6), (6, 14)], [(4, 5), (12, 20), (24, 25)], [(16, 25)], [(20, 25), (0, 3), (9, 17)],
+             [(5, 12)], []]
+    for _ in range(200):
+        cuts = np.sort(rng.choice(26, size=2 * int(rng.integers(1, 5)), replace=False))
+        runs = [tuple(int(x) for x in cuts[i:i + 2]) for i in range(0, len(cuts), 2)]
+        cases.append(runs if rng.random() < 0.5 else [runs[i] for i in rng.permutation(len(runs))])
+    for runs in cases:
+        for name in dt.names:
+            want = _take_runs(whole[name], runs)
+            assert reader.gathered(name, runs).tobytes() == want.tobytes(), (name, runs)
 
 
 def test_gather_joins_runs_that_follow_one_another():

@@ -266,9 +266,9 @@ class _Blobs:
         if not runs:
             return np.zeros(0, dtype=self.dtype[name])
         ranges = np.asarray(runs, dtype=np.int64)
-        if len(ranges) > 1 and (ranges[1:, 0] < ranges[:-1, 1]).any():
-            return _take_runs(self.column(name), runs)
         bounds = np.concatenate([[0], np.cumsum(self.rows)])
+        if len(ranges) > 1 and (ranges[1:, 0] < ranges[:-1, 1]).any():
+            return self._gathered_in_any_order(name, ranges, bounds)
         pieces = []
         for k in range(len(self.sources)):
             lo, hi = int(bounds[k]), int(bounds[k + 1])
@@ -284,6 +284,26 @@ class _Blobs:
         if not pieces:
             return np.zeros(0, dtype=self.dtype[name])
         return pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
+
+
+    def _gathered_in_any_order(self, name: str, ranges: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+        """:meth:`gathered` for runs out of the blobs' order (a selection
+        ordered otherwise than the bundles): each run cut at the blobs'
+        bounds, each blob decompressed once, the pieces joined in the runs'
+        order."""
+        if len(ranges) >= 5000:
+            return _take_runs(self.column(name), ranges.tolist())
+        parts = {}
+        pieces = []
+        for a, b in ranges.tolist():
+            k = int(np.searchsorted(bounds, a, side="right")) - 1
+            while a < b:
+                if k not in parts:
+                    parts[k] = self._part(k, name)
+                stop = min(b, int(bounds[k + 1]))
+                pieces.append(parts[k][a - int(bounds[k]):stop - int(bounds[k])])
+                a, k = stop, k + 1
+        return pieces[0].copy() if len(pieces) == 1 else np.concatenate(pieces)
 
 
 def gather(starts, counts) -> Optional[list]:
