@@ -45,6 +45,9 @@ DECISION_COLUMNS = {
     "cube_value": (np.int32, 1),
     "dice": (np.int16, -1),  # the roll of a checker play, larger die first: 31 = 3-1 (-1: none or unknown)
     "position": (np.int32, -1),  # index into Selection.positions (distinct positions)
+    # the position ID itself (ASCII bytes; b"": none or not read), for the few rows a list shows: reading it
+    # costs no sort of the selection's distinct positions (:func:`position_id_of`)
+    "position_id": ("S16", b""),
     "phase": (np.int8, -1),  # index into LABELS["phase"]
     "game_plan": (np.int8, -1),  # index into LABELS["game_plan"]
     "theme": (np.int8, -1),  # index into LABELS["theme"]
@@ -163,6 +166,34 @@ class DecisionArrays(Columns):
 
 class RollArrays(Columns):
     SPEC = ROLL_COLUMNS
+
+
+def position_id_of(sel, i: int) -> Optional[str]:
+    """The position ID of decision ``i`` of ``sel`` (None: none)."""
+    return position_ids_at(sel, np.array([i], dtype=np.int64))[0]
+
+
+def position_ids_at(sel, idx) -> np.ndarray:
+    """The position IDs of decisions ``idx`` of ``sel`` (an object array;
+    None: none): the stored IDs where the selection carries them (each
+    distinct one decoded once), else through the distinct positions of the
+    whole selection (a sort of every decision's ID, which a few rows need
+    not pay)."""
+    idx = np.asarray(idx, dtype=np.int64)
+    out = np.empty(len(idx), dtype=object)
+    if not len(idx):
+        return out
+    raw = sel.decisions.position_id[idx]
+    carried = raw != b""
+    if carried.any():
+        uniq, inverse = np.unique(raw[carried], return_inverse=True)
+        names = np.array([u.decode() for u in uniq], dtype=object)
+        out[carried] = names[inverse.reshape(-1)]
+    if not carried.all():
+        pos = sel.decisions.position[idx[~carried]]
+        n = len(sel.positions)
+        out[~carried] = [sel.positions[int(p)] if 0 <= p < n else None for p in pos]
+    return out
 
 
 class LazyPositions(Sequence):

@@ -32,7 +32,7 @@ import numpy as np
 from ..board.features import PHASE_BEAROFF, PHASE_RACE, has_contact
 from ..board.position import Board
 from ..units import micro
-from .arrays import LABEL_CODES, Selection
+from .arrays import LABEL_CODES, Selection, position_ids_at
 from .breakdowns import score_keys
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, counted, kind_mask
 from .intervals import Z95, side_of_zero
@@ -149,11 +149,12 @@ def with_contact(sel: Selection, mask: np.ndarray) -> np.ndarray:
     dec = sel.decisions
     known = dec.phase >= 0
     out = mask & known & ~np.isin(dec.phase, NO_CONTACT_PHASES)
-    rest = np.flatnonzero(mask & ~known & (dec.position >= 0))
+    rest = np.flatnonzero(mask & ~known)
     if len(rest):
-        contact = {int(k): has_contact(Board.from_position_id(sel.positions[int(k)]))
-                   for k in np.unique(dec.position[rest])}
-        out[rest] = [contact[int(k)] for k in dec.position[rest]]
+        ids = position_ids_at(sel, rest)
+        has = np.array([p is not None for p in ids], dtype=bool)
+        contact = {p: has_contact(Board.from_position_id(p)) for p in set(ids[has])}
+        out[rest[has]] = [contact[p] for p in ids[has]]
     return out
 
 

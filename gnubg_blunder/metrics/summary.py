@@ -26,7 +26,7 @@ import numpy as np
 
 from ..units import micro, mpt
 from . import kernel, vocabulary
-from .arrays import KIND_NAMES, LABELS, Selection
+from .arrays import KIND_NAMES, LABELS, Selection, position_id_of
 from .counting import Thresholds, counted, kind_mask
 from .figures import aggregate, whole_sums
 from .levels import BANDS, level_band
@@ -166,7 +166,6 @@ def decision_records(sel: Selection, idx, thresholds: Thresholds = Thresholds())
         m = sel.matches[int(dec.match[i])]
         p = int(dec.player[i])
         e = float(dec.error[i])
-        pos = int(dec.position[i])
         out.append({
             "row_id": int(dec.row_id[i]),
             "match_id": m.id,
@@ -178,7 +177,7 @@ def decision_records(sel: Selection, idx, thresholds: Thresholds = Thresholds())
             "move": int(dec.seq[i]) + 1,
             "player": m.players[p],
             "kind": KIND_NAMES[int(dec.kind[i])],
-            "position_id": sel.positions[pos] if 0 <= pos < len(sel.positions) else None,
+            "position_id": position_id_of(sel, i),
             "error_mpt": mpt(e),
             "mwc_loss": None if math.isnan(ell[i]) else 100 * float(ell[i]),
             "error": bool(err[k]),

@@ -389,6 +389,8 @@ class CacheReader(_DistinctPositions):
             return np.repeat(np.arange(len(self._dec_counts), dtype=np.int32), self._dec_counts)
         if name == "position":
             return self._distinct_positions()[0]
+        if name == "position_id":
+            return self.stored_decisions("position")
         if name == "comment":
             col = np.empty(self.n_decisions, dtype=object)
             for k, text in self.comments.items():
