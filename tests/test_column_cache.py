@@ -145,15 +145,15 @@ def test_a_damaged_column_is_refused_when_read(db_copy):
     con = sqlite3.connect(db_copy)
     with con:
         damaged = bytearray(blob)
-        damaged[-3] ^= 0xFF  # inside the last column's payload (blots_best)
+        damaged[-3] ^= 0xFF  # inside the last column's payload (counted)
         con.execute("UPDATE analysis_arrays SET decisions = ? WHERE analysis_id = ?", (bytes(damaged), key))
     con.close()
     store = open_store(db_copy)
     try:
         sel = store.select()
         assert np.nansum(sel.decisions.error) > 0
-        with pytest.raises(DamagedDatabase, match="column blots_best: its checksum differs"):
-            sel.decisions.blots_best
+        with pytest.raises(DamagedDatabase, match="column counted: its checksum differs"):
+            sel.decisions.counted
     finally:
         store.close()
 
@@ -210,3 +210,20 @@ def test_a_selection_reads_its_columns_after_its_store_is_closed(db):
         error = store.select().decisions.error
     assert sel.decisions.error.tobytes() == error.tobytes()
     assert len(sel.positions) > 0
+
+
+def test_the_cached_counted_flag_is_the_rule(db):
+    """The array cache keeps SPEC §2's counted flag (built by the same rule
+    as the figures apply to uncached columns): on the fixture's selection,
+    the flag read from the cache equals the rule applied to the columns."""
+    from gnubg_blunder.metrics.counting import counted, counted_by_rule
+
+    store = open_store(db)
+    try:
+        dec = store.select().decisions
+        carried = dec.counted
+        assert len(carried) > 20 and set(np.unique(carried).tolist()) == {0, 1}
+        assert (counted(dec) == counted_by_rule(dec)).all()
+        assert counted(dec).sum() < len(dec)  # forced plays and clear no-doubles are out
+    finally:
+        store.close()

@@ -61,6 +61,9 @@ DECISION_COLUMNS = {
     # -1 for every other decision (metrics/biases.py; the array cache keeps them, store/boards.py reads them)
     "blots_played": (np.int8, -1),
     "blots_best": (np.int8, -1),
+    # SPEC §2's counted flag (1 counted, 0 not) as the array cache keeps it, computed when the cache is built
+    # (store/sqlite.py: _pack_records); -1: not carried, computed from the other columns (counting.counted)
+    "counted": (np.int8, -1),
     "row_id": (np.int64, -1),  # the store's decision id, for drill-down
     "comment": (object, None),  # the decision's comment (for #tags), mostly None
 }

@@ -61,6 +61,16 @@ def counted(dec: DecisionArrays) -> np.ndarray:
 
 
 def _counted(dec: DecisionArrays) -> np.ndarray:
+    carried = dec.counted  # the array cache's flag: the same rule, applied when the cache was built
+    if len(carried) and carried.min() >= 0:
+        return carried == 1
+    return counted_by_rule(dec)
+
+
+def counted_by_rule(dec: DecisionArrays) -> np.ndarray:
+    """:func:`counted` from the decisions' own columns (kind, error,
+    beaver, XG's verdict, the forced rule's and the no-double window's
+    inputs)."""
     known = ~np.isnan(dec.error)
     kind = dec.kind
     out = np.isin(kind, (K_DOUBLE, K_TAKE, K_PASS)) & known & ~closes_beaver(dec)

@@ -189,6 +189,16 @@ def _close_sources(sources: dict, conn=None) -> None:
         conn.close()
 
 
+def _counted_flags(records: np.ndarray) -> np.ndarray:
+    """SPEC §2's counted flag of an analysis' cached decisions (1/0), kept
+    beside them so that a view reads one small column instead of the ten
+    the rule reads (metrics/counting.py: the same rule)."""
+    from ..metrics.counting import counted_by_rule
+
+    names = [n for n in records.dtype.names if n in DecisionArrays.SPEC and n not in ("position", "counted")]
+    return counted_by_rule(DecisionArrays(**{n: records[n] for n in names})).astype(np.int8)
+
+
 class SQLiteStore:
     """Storage behind one interface: ``add_match``, ``matches``, ``select``,
     ``get_meta``/``set_meta``.  A PostgreSQL engine would implement the same."""
@@ -734,7 +744,7 @@ class SQLiteStore:
     def _record_dtypes(self):
         spec = self._column_spec()
         dec = np.dtype([(name, DecisionArrays.SPEC[name][0]) for name, _ in spec] + [("position", "S16")]
-                       + [(name, np.int8) for name in BLOT_COLUMNS])
+                       + [(name, np.int8) for name in BLOT_COLUMNS] + [("counted", np.int8)])
         rol = np.dtype([(name, RollArrays.SPEC[name][0]) for name in ("game", "player", "luck", "mwc_per_emg")])
         return spec, dec, rol
 
@@ -758,6 +768,7 @@ class SQLiteStore:
             dec["position"] = np.array(cols[-2], dtype="S16")
             comments = [k for k, has in enumerate(cols[-1]) if has]
             self._pack_blots(analysis_id, dec)
+            dec["counted"] = _counted_flags(dec)
         else:
             comments = []
         rrows = self.conn.execute(
