@@ -31,12 +31,11 @@ import numpy as np
 
 from ..board.features import PHASE_BEAROFF, PHASE_RACE, has_contact
 from ..board.position import Board
-from ..units import micro
 from .arrays import LABEL_CODES, Selection, position_ids_at
 from .breakdowns import score_keys
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, counted, kind_mask
 from .intervals import Z95, side_of_zero
-from .kernel import side_mask
+from .kernel import error_micro, side_mask
 
 MIN_DECISIONS = 20  # a verdict needs this many decisions
 
@@ -101,7 +100,7 @@ def base(sel: Selection, decision_type: str = "all") -> np.ndarray:
 
 def wrong(sel: Selection) -> np.ndarray:
     """e > 0 (in micro-EMG): the decision disagrees with the analysis' best."""
-    return micro(sel.decisions.error) > 0
+    return error_micro(sel) > 0
 
 
 def take_pass_signs(sel: Selection) -> np.ndarray:
@@ -247,10 +246,12 @@ def blot_rows(sel: Selection, decision_type: str = "all") -> list:
     return [int(i) for i in dec.row_id[mask]]
 
 
-def biases(sel: Selection, results: Optional[dict] = None, decision_type: str = "all") -> dict:
+def biases(sel: Selection, results: Optional[dict] = None, decision_type: str = "all", cells: bool = True) -> dict:
     """The three families (SPEC §12) over the selection's counted decisions
     of the filter's side(s); ``results`` as in :func:`blot_signs` (None: the
-    blots the selection's columns carry)."""
+    blots the selection's columns carry).  ``cells=False``: without the
+    doubles' score cells (:func:`double_cells`; the summary's card shows
+    none)."""
     dec = sel.decisions
     mask = base(sel, decision_type)
     e = dec.error
@@ -260,7 +261,8 @@ def biases(sel: Selection, results: Optional[dict] = None, decision_type: str = 
     dbl = mask & np.isin(dec.kind, (K_DOUBLE, K_NO_DOUBLE))
     x_d = double_signs(sel)
     doubles = bias(x_d[dbl], e[dbl])
-    doubles["cells"] = [dict(away=a, opp_away=b, **bias(x_d[ix], e[ix])) for a, b, ix in score_cells(sel, dbl)]
+    if cells:
+        doubles["cells"] = _double_cells(sel, dbl, x_d)
     out["doubles"] = doubles
     eligible, reproduced, x_b = blot_signs(sel, mask, results)
     blots = bias(x_b[reproduced], e[reproduced])
@@ -269,3 +271,16 @@ def biases(sel: Selection, results: Optional[dict] = None, decision_type: str = 
     blots["not_reproduced_share"] = blots["not_reproduced"] / n_eligible if n_eligible else None
     out["blots"] = blots
     return out
+
+
+def double_cells(sel: Selection, decision_type: str = "all") -> list:
+    """The doubles' bias in each score cell (:func:`score_cells`), as
+    ``biases`` gives them under ``doubles["cells"]``."""
+    dec = sel.decisions
+    dbl = base(sel, decision_type) & np.isin(dec.kind, (K_DOUBLE, K_NO_DOUBLE))
+    return _double_cells(sel, dbl, double_signs(sel))
+
+
+def _double_cells(sel: Selection, dbl: np.ndarray, x_d: np.ndarray) -> list:
+    e = sel.decisions.error
+    return [dict(away=a, opp_away=b, **bias(x_d[ix], e[ix])) for a, b, ix in score_cells(sel, dbl)]

@@ -17,16 +17,22 @@ from .formatting import DASH, Table, num, percent, table, table_html
 TITLES = {"take_pass": "Take/pass", "doubles": "Doubles", "blots": "Blots (checker plays with contact)"}
 
 
-def compute(scope) -> dict:
-    from ..metrics.biases import biases
+def compute(scope, cells: bool = True) -> dict:
+    """The view's object; ``cells=False``: without the doubles' score cells
+    (the summary's card)."""
+    from ..metrics.biases import biases, double_cells
 
     sel = scope.selection
     decision_type = scope.filter.decision_type or "all"
     # once per selection: the report's section and the summary's card share it
     memo = sel.__dict__.setdefault("_biases", {})
     if decision_type not in memo:
-        memo[decision_type] = biases(sel, None, decision_type)
+        memo[decision_type] = biases(sel, None, decision_type, cells=False)
     obj = copy.deepcopy(memo[decision_type])
+    if cells:
+        if ("cells", decision_type) not in memo:
+            memo[("cells", decision_type)] = double_cells(sel, decision_type)
+        obj["doubles"]["cells"] = copy.deepcopy(memo[("cells", decision_type)])
     obj["filter"] = scope.filter_json
     return obj
 

@@ -293,11 +293,8 @@ def biases_card(scope) -> dict:
     costs), without the score cells."""
     from .biases import compute as biases_compute
 
-    b = biases_compute(scope)
-    out = {}
-    for key, _name in BIAS_NAMES:
-        out[key] = {k: v for k, v in b[key].items() if k != "cells"}
-    return out
+    b = biases_compute(scope, cells=False)
+    return {key: dict(b[key]) for key, _name in BIAS_NAMES}
 
 
 VIEW = View("summary", "level, rolling PR and the costliest decisions of a selection", compute, summary_text,
