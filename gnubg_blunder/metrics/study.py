@@ -166,8 +166,9 @@ def before_after(sel: Selection, thresholds: Thresholds, days: dict, decision_ty
     known = ~np.isnan(ell) & ~np.isnan(dec.mwc_per_emg)
     ell = np.nan_to_num(ell, nan=0.0)
     group = dec.game_plan.astype(np.int64) * 2 + np.where(dec.kind == K_CHECKER, 0, 1)
-    mday = match_days(sel)[dec.match] if sel.n_matches else np.zeros(0, dtype="U10")
-    dated = mday != ""
+    # the windows are compared match by match (10,000 days), then spread to the decisions
+    day_of_match = match_days(sel)
+    dated = day_of_match != ""
     present = sorted(set(int(k) for k in distinct(codes[members])), key=lambda k: FAMILY_NAMES[k])
     if only_family:
         present = [k for k in present if FAMILY_NAMES[k] == only_family]
@@ -184,7 +185,8 @@ def before_after(sel: Selection, thresholds: Thresholds, days: dict, decision_ty
         same = base & known & (group == plans[game_plan] * 2 + (0 if nature == "checker" else 1))
         mine = members & known & (codes == k)
         windows = {}
-        for key, when in (("before", dated & (mday < day)), ("after", dated & (mday > day))):
+        for key, when in (("before", (dated & (day_of_match < day))[dec.match]),
+                          ("after", (dated & (day_of_match > day))[dec.match])):
             n = int((same & when).sum())
             x = ell[mine & when]
             windows[key] = {"decisions": n, "errors": int(len(x)), "sum": float(x.sum()),
