@@ -227,3 +227,22 @@ def test_the_cached_counted_flag_is_the_rule(db):
         assert counted(dec).sum() < len(dec)  # forced plays and clear no-doubles are out
     finally:
         store.close()
+
+
+def test_distinct_positions_equal_numpy_unique():
+    """The position IDs' sort by two 64-bit halves gives numpy's
+    ``unique`` of the strings: the same IDs in the same order, the same
+    inverse (empty IDs, IDs sharing their first 8 bytes, one ID alone)."""
+    from gnubg_blunder.store.column_cache import _unique_ids, distinct_positions
+
+    rng = np.random.default_rng(5)
+    alphabet = np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", dtype=np.uint8)
+    pool = [bytes(alphabet[rng.integers(0, 64, 14)]) for _ in range(300)]
+    pool += [b"4HPwATDgc/ABMA", b"4HPwATDgc/ABMB", b"4HPwATDgzzzzzz", b""]  # shared prefixes, and none
+    for n in (0, 1, 7, 5000):
+        ids = np.array([pool[k] for k in rng.integers(0, len(pool), n)], dtype="S16")
+        want_u, want_inv = np.unique(ids, return_inverse=True)
+        got_u, got_inv = _unique_ids(ids)
+        assert got_u.tolist() == want_u.tolist() and got_inv.tolist() == want_inv.reshape(-1).tolist()
+        index, names = distinct_positions(ids)
+        assert [names[k] if k >= 0 else "" for k in index.tolist()] == [i.decode() for i in ids.tolist()]

@@ -202,10 +202,30 @@ def merges(sizes: dict) -> list:
 def distinct_positions(ids: np.ndarray) -> tuple:
     """(index of each decision's position in the list, the distinct
     position IDs sorted; -1 and no entry for a decision without one)."""
-    uniq, inverse = np.unique(ids, return_inverse=True)
+    uniq, inverse = _unique_ids(np.asarray(ids, dtype="S16"))
     has_empty = bool(len(uniq)) and uniq[0] == b""
     return (inverse.astype(np.int32).reshape(-1) - (1 if has_empty else 0),
             [p.decode() for p in (uniq[1:] if has_empty else uniq)])
+
+
+def _unique_ids(ids: np.ndarray) -> tuple:
+    """``np.unique(ids, return_inverse=True)`` of 16-byte strings, sorted
+    as two big-endian 64-bit halves (the same order as the bytes'): two
+    stable integer sorts instead of one of strings, about a third faster
+    over 1.6 M decisions."""
+    if not len(ids):
+        return ids[:0], np.zeros(0, dtype=np.int64)
+    halves = np.ascontiguousarray(ids).view(np.dtype(">u8")).reshape(-1, 2)
+    high, low = halves[:, 0].astype(np.uint64), halves[:, 1].astype(np.uint64)
+    order = np.argsort(low, kind="stable")
+    order = order[np.argsort(high[order], kind="stable")]
+    high, low = high[order], low[order]
+    new = np.empty(len(order), dtype=bool)
+    new[0] = True
+    new[1:] = (high[1:] != high[:-1]) | (low[1:] != low[:-1])
+    inverse = np.empty(len(order), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ids[order[new]], inverse
 
 
 class BlobSource:
