@@ -256,15 +256,16 @@ def aggregates(
     s = kernel.sums(sel, cnt, dgroup, n_groups, side_groups=owner, thresholds=thresholds)
     figs = kernel.figures_of(s)
     g_err = gnubg_error(dec)
-    snowie_known = ~np.isnan(g_err) & kinds & (dgroup >= 0)
-    g_e = kernel.zero_nan(g_err)
+    snowie_known = ~np.isnan(g_err) & kinds & (dgroup >= 0)  # a group's Snowie sum adds these (known, no NaN)
     rgroup = owner[rolls.match, rolls.player] if len(rolls) else np.zeros(0, dtype=np.int64)
     lk = known_luck(sel) & (rgroup >= 0)
     luck = kernel.zero_nan(rolls.luck)
     rolls_of_match = np.bincount(rolls.match, minlength=nm) if len(rolls) else np.zeros(nm, dtype=np.int64)
     # each group's decisions and rolls, in selection order (that of its own selection)
-    d_order = np.argsort(np.where(snowie_known, dgroup, n_groups), kind="stable")
-    d_bounds = np.searchsorted(np.where(snowie_known, dgroup, n_groups)[d_order], np.arange(n_groups + 1))
+    d_key = np.where(snowie_known, dgroup, n_groups)
+    d_order = np.argsort(d_key, kind="stable")
+    d_bounds = np.searchsorted(d_key[d_order], np.arange(n_groups + 1))
+    del d_key
     r_key = np.where(lk, rgroup, n_groups)
     r_order = np.argsort(r_key, kind="stable")
     r_bounds = np.searchsorted(r_key[r_order], np.arange(n_groups + 1))
@@ -285,6 +286,6 @@ def aggregates(
         di = d_order[d_bounds[g]:d_bounds[g + 1]]
         ri = r_order[r_bounds[g]:r_bounds[g + 1]]
         out.append(_aggregate_object(
-            figs[g], len(ms), len(events), wins, losses, g_e[di].sum() if len(di) else None,
+            figs[g], len(ms), len(events), wins, losses, g_err[di].sum() if len(di) else None,
             int(rolls_of_match[ms].sum()), luck[ri].sum() if len(ri) else None, len(ri)))
     return out

@@ -229,7 +229,9 @@ def _columns(sel: Selection) -> dict:
     known, d on a truncated list."""
     def compute():
         dec = sel.decisions
-        ell_raw = mwc_loss_of(sel)
+        # ℓ and d in MWC computed here, not memoized: the NaN-marked arrays of mwc_loss_of and
+        # difficulty_mwc_of are not kept beside these for a view that never asks for them (memory)
+        ell_raw = _mwc_loss(sel)
         d_raw = dec.difficulty
         has_d = ~np.isnan(d_raw)
         flags = ((dec.kind == K_CHECKER) * F_CHECKER + (~np.isnan(ell_raw)) * F_MATCH_PLAY + has_d * F_HAS_D
@@ -238,7 +240,7 @@ def _columns(sel: Selection) -> dict:
             "e": zero_nan(dec.error),
             "ell": zero_nan(ell_raw),
             "d": zero_nan(d_raw),
-            "d_mwc": zero_nan(difficulty_mwc_of(sel)),
+            "d_mwc": zero_nan(_difficulty_mwc(sel)),
             "flags": flags,
         }
         for v in out.values():
@@ -335,11 +337,12 @@ def sums(
     ``unit``: the interval unit (SPEC §7): "match" (both sides of a match are
     one unit) or "game" (one match side: its games)."""
     dec = sel.decisions
-    if groups is None:
-        groups = np.zeros(len(dec), dtype=np.int64)
-    keep = np.asarray(mask, dtype=bool) & (groups >= 0)
-    idx = np.nonzero(keep)[0]
-    g = groups[idx].astype(np.int64, copy=False)
+    if groups is None:  # one group: no key per decision of the whole selection
+        idx = np.nonzero(np.asarray(mask, dtype=bool))[0]
+        g = np.zeros(len(idx), dtype=np.int64)
+    else:
+        idx = np.nonzero(np.asarray(mask, dtype=bool) & (groups >= 0))[0]
+        g = groups[idx].astype(np.int64, copy=False)
     col = _columns(sel)  # every decision's terms, once per selection; only the decisions summed are read
     e = col["e"][idx]
     ell = col["ell"][idx]
