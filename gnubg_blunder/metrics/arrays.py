@@ -46,7 +46,7 @@ DECISION_COLUMNS = {
     "dice": (np.int16, -1),  # the roll of a checker play, larger die first: 31 = 3-1 (-1: none or unknown)
     "position": (np.int32, -1),  # index into Selection.positions (distinct positions)
     # the position ID itself (ASCII bytes; b"": none or not read), for the few rows a list shows: reading it
-    # costs no sort of the selection's distinct positions (:func:`position_id_of`)
+    # costs no sort of the selection's distinct positions (:func:`position_ids_at`)
     "position_id": ("S16", b""),
     "phase": (np.int8, -1),  # index into LABELS["phase"]
     "game_plan": (np.int8, -1),  # index into LABELS["game_plan"]
@@ -131,6 +131,18 @@ class Columns:
         setattr(self, name, col)
         return col
 
+    def values_at(self, name: str, rows) -> np.ndarray:
+        """Column ``name`` at ``rows``.  A lazy column not read yet is read,
+        indexed and let go, not kept: a list of a few decisions does not
+        hold 1.6 M row ids or position IDs for the rest of the command."""
+        if name in self.__dict__ or self.__dict__.get("_load") is None:
+            return getattr(self, name)[rows]
+        if name not in self.SPEC:
+            raise AttributeError(name)
+        col = self._load(name)
+        index = self.__dict__["_index"]
+        return col[index[rows]] if index is not None else col[rows]
+
     def _read(self) -> dict:
         """The columns already read, by name."""
         return {name: self.__dict__[name] for name in self.SPEC if name in self.__dict__}
@@ -171,11 +183,6 @@ class RollArrays(Columns):
     SPEC = ROLL_COLUMNS
 
 
-def position_id_of(sel, i: int) -> Optional[str]:
-    """The position ID of decision ``i`` of ``sel`` (None: none)."""
-    return position_ids_at(sel, np.array([i], dtype=np.int64))[0]
-
-
 def position_ids_at(sel, idx) -> np.ndarray:
     """The position IDs of decisions ``idx`` of ``sel`` (an object array;
     None: none): the stored IDs where the selection carries them (each
@@ -186,7 +193,7 @@ def position_ids_at(sel, idx) -> np.ndarray:
     out = np.empty(len(idx), dtype=object)
     if not len(idx):
         return out
-    raw = sel.decisions.position_id[idx]
+    raw = sel.decisions.values_at("position_id", idx)
     carried = raw != b""
     if carried.any():
         uniq, inverse = np.unique(raw[carried], return_inverse=True)

@@ -121,6 +121,25 @@ def _mwc_loss(sel: Selection) -> np.ndarray:
     return np.where(money, np.nan, ell)
 
 
+def mwc_loss_at(sel: Selection, idx) -> np.ndarray:
+    """``mwc_loss_of(sel)[idx]`` computed for those decisions alone (the
+    same products), without making or keeping the whole selection's array:
+    for the few rows a list shows, or the last N of a rolling figure."""
+    idx = np.asarray(idx, dtype=np.int64)
+    dec = sel.decisions
+    money = money_matches(sel)[dec.match[idx]]
+    return np.where(money, np.nan, zero_nan(dec.error[idx]) * zero_nan(dec.mwc_per_emg[idx]))
+
+
+def difficulty_mwc_at(sel: Selection, idx) -> np.ndarray:
+    """``difficulty_mwc_of(sel)[idx]`` for those decisions alone (see
+    :func:`mwc_loss_at`)."""
+    idx = np.asarray(idx, dtype=np.int64)
+    dec = sel.decisions
+    money = money_matches(sel)[dec.match[idx]]
+    return np.where(money, np.nan, dec.difficulty[idx] * zero_nan(dec.mwc_per_emg[idx]))
+
+
 def difficulty_mwc_of(sel: Selection, idx=None) -> np.ndarray:
     """d in fractions of MWC (SPEC §6): d × (MWC per EMG), like ℓ (of the
     decisions ``idx`` when given); NaN in money sessions and where d is

@@ -36,7 +36,7 @@ from ..labels import ALL_GAME_PLANS
 from .arrays import LABEL_CODES, Selection
 from .counting import K_CHECKER, Thresholds
 from .intervals import side_of_zero
-from .kernel import classified, distinct, mwc_loss_of, rate
+from .kernel import classified, distinct, money_matches, mwc_loss_of, rate
 from .plan import FAMILIES, FAMILY_INDEX, FAMILY_NAMES, NATURE_THEMES, Z95, family_codes, family_name, plan_mask
 
 STUDIED, QUIZ = "studied", "quiz"
@@ -162,10 +162,9 @@ def before_after(sel: Selection, thresholds: Thresholds, days: dict, decision_ty
     codes = family_codes(sel)
     err, _ = classified(sel, thresholds)
     members = base & err & (codes >= 0)
-    ell = mwc_loss_of(sel)
-    known = ~np.isnan(ell) & ~np.isnan(dec.mwc_per_emg)
-    ell = np.nan_to_num(ell, nan=0.0)
-    group = dec.game_plan.astype(np.int64) * 2 + np.where(dec.kind == K_CHECKER, 0, 1)
+    # ℓ known: match play (ℓ is NaN in money alone) with a conversion factor
+    known = ~money_matches(sel)[dec.match] & ~np.isnan(dec.mwc_per_emg)
+    ell = group = None  # made for the first studied family (a summary without study needs neither)
     # the windows are compared match by match (10,000 days), then spread to the decisions
     day_of_match = match_days(sel)
     dated = day_of_match != ""
@@ -182,6 +181,9 @@ def before_after(sel: Selection, thresholds: Thresholds, days: dict, decision_ty
             continue
         game_plan, nature, theme = FAMILIES[k]
         day = days[k]["day"]
+        if ell is None:
+            ell = np.nan_to_num(mwc_loss_of(sel), nan=0.0)
+            group = dec.game_plan.astype(np.int64) * 2 + np.where(dec.kind == K_CHECKER, 0, 1)
         same = base & known & (group == plans[game_plan] * 2 + (0 if nature == "checker" else 1))
         mine = members & known & (codes == k)
         windows = {}

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..units import micro, mpt
 from . import kernel, vocabulary
-from .arrays import KIND_NAMES, LABELS, Selection, position_id_of
+from .arrays import KIND_NAMES, LABELS, Selection, position_ids_at
 from .counting import Thresholds, counted, kind_mask
 from .figures import aggregate, whole_sums
 from .levels import BANDS, level_band
@@ -159,31 +159,34 @@ def decision_records(sel: Selection, idx, thresholds: Thresholds = Thresholds())
     dec = sel.decisions
     idx = np.asarray(idx, dtype=np.int64)
     err, blunder = thresholds.classify(dec.error[idx]) if len(idx) else (np.zeros(0, bool), np.zeros(0, bool))
-    ell = kernel.mwc_loss_of(sel)
-    d_mwc = kernel.difficulty_mwc_of(sel)
+    ell = kernel.mwc_loss_at(sel, idx)
+    d_mwc = kernel.difficulty_mwc_at(sel, idx)
+    # read for these rows alone (the whole columns are not kept for a list of a few decisions)
+    row_ids, games, seqs = (dec.values_at(name, idx) for name in ("row_id", "game", "seq"))
+    position_ids = position_ids_at(sel, idx)
     out = []
     for k, i in enumerate(idx):
         m = sel.matches[int(dec.match[i])]
         p = int(dec.player[i])
         e = float(dec.error[i])
         out.append({
-            "row_id": int(dec.row_id[i]),
+            "row_id": int(row_ids[k]),
             "match_id": m.id,
             "date": m.date,
             "event": m.event,
             "players": list(m.players),
             "length": m.length,
-            "game": int(dec.game[i]) + 1,
-            "move": int(dec.seq[i]) + 1,
+            "game": int(games[k]) + 1,
+            "move": int(seqs[k]) + 1,
             "player": m.players[p],
             "kind": KIND_NAMES[int(dec.kind[i])],
-            "position_id": position_id_of(sel, i),
+            "position_id": position_ids[k],
             "error_mpt": mpt(e),
-            "mwc_loss": None if math.isnan(ell[i]) else 100 * float(ell[i]),
+            "mwc_loss": None if math.isnan(ell[k]) else 100 * float(ell[k]),
             "error": bool(err[k]),
             "blunder": bool(blunder[k]),
             "difficulty_mpt": None if math.isnan(dec.difficulty[i]) else 1000 * float(dec.difficulty[i]),
-            "difficulty_mwc": None if math.isnan(d_mwc[i]) else 100 * float(d_mwc[i]),
+            "difficulty_mwc": None if math.isnan(d_mwc[k]) else 100 * float(d_mwc[k]),
             "difficulty_truncated": bool(dec.difficulty_truncated[i] == 1),
         })
     return out
@@ -197,7 +200,7 @@ def _mwc_split(sel: Selection, mask: np.ndarray, thresholds: Thresholds, decisio
     ``mask``, the selected decisions, are ``aggregate``'s)."""
     parts = kernel.figures(whole_sums(sel, thresholds, decision_type))
     out = {key: parts[key] for key in ("checker_mwc_loss", "cube_mwc_loss", "checker_l7", "cube_l7")}
-    out["money_decisions"] = int((mask & np.isnan(kernel.mwc_loss_of(sel))).sum())
+    out["money_decisions"] = int((mask & kernel.money_matches(sel)[sel.decisions.match]).sum())  # ℓ is NaN: money
     return out
 
 
@@ -207,19 +210,20 @@ def rolling(sel: Selection, mask: np.ndarray, ns=ROLLING_NS) -> list:
     "exceeds" (N larger than what exists: all are used), "pr",
     "mwc_loss" (pp over the match-play ones; None if all are money)}."""
     idx = np.nonzero(mask)[0]
-    e = np.nan_to_num(sel.decisions.error, nan=0.0)
-    ell = kernel.mwc_loss_of(sel)
+    tail = idx[-max(ns):] if len(ns) and len(idx) else idx[:0]  # the decisions any window reads
+    e = np.nan_to_num(sel.decisions.error[tail], nan=0.0)
+    ell = kernel.mwc_loss_at(sel, tail)
     out = []
     for n in ns:
-        last = idx[-n:] if n <= len(idx) else idx
-        used = len(last)
-        mp = last[~np.isnan(ell[last])]
+        last = slice(-n, None) if n <= len(idx) else slice(None)
+        used = len(tail[last])
+        known = ~np.isnan(ell[last])
         out.append({
             "n": int(n),
             "decisions": used,
             "exceeds": bool(n > len(idx)),
             "pr": kernel.rate(e[last].sum(), used),
-            "mwc_loss": 100 * float(ell[mp].sum()) if len(mp) else None,
+            "mwc_loss": 100 * float(ell[last][known].sum()) if known.any() else None,
         })
     return out
 
