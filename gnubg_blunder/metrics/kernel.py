@@ -114,21 +114,28 @@ def mwc_loss_of(sel: Selection, idx=None) -> np.ndarray:
     return full if idx is None else full[idx]
 
 
+def _ell(error, factor, money) -> np.ndarray:
+    """The rule of ℓ (SPEC §1), elementwise: e × factor, unknowns as 0, NaN in money."""
+    return np.where(money, np.nan, zero_nan(error) * zero_nan(factor))
+
+
+def _d_mwc(difficulty, factor, money) -> np.ndarray:
+    """The rule of d in MWC (SPEC §6), elementwise: d × factor (an unknown factor as 0), NaN in money."""
+    return np.where(money, np.nan, difficulty * zero_nan(factor))
+
+
 def _mwc_loss(sel: Selection) -> np.ndarray:
     dec = sel.decisions
-    money = money_matches(sel)[dec.match]
-    ell = zero_nan(dec.error) * zero_nan(dec.mwc_per_emg)
-    return np.where(money, np.nan, ell)
+    return _ell(dec.error, dec.mwc_per_emg, money_matches(sel)[dec.match])
 
 
 def mwc_loss_at(sel: Selection, idx) -> np.ndarray:
     """``mwc_loss_of(sel)[idx]`` computed for those decisions alone (the
-    same products), without making or keeping the whole selection's array:
-    for the few rows a list shows, or the last N of a rolling figure."""
+    same rule), without making or keeping the whole selection's array: for
+    the few rows a list shows, or the last N of a rolling figure."""
     idx = np.asarray(idx, dtype=np.int64)
     dec = sel.decisions
-    money = money_matches(sel)[dec.match[idx]]
-    return np.where(money, np.nan, zero_nan(dec.error[idx]) * zero_nan(dec.mwc_per_emg[idx]))
+    return _ell(dec.error[idx], dec.mwc_per_emg[idx], money_matches(sel)[dec.match[idx]])
 
 
 def difficulty_mwc_at(sel: Selection, idx) -> np.ndarray:
@@ -136,8 +143,7 @@ def difficulty_mwc_at(sel: Selection, idx) -> np.ndarray:
     :func:`mwc_loss_at`)."""
     idx = np.asarray(idx, dtype=np.int64)
     dec = sel.decisions
-    money = money_matches(sel)[dec.match[idx]]
-    return np.where(money, np.nan, dec.difficulty[idx] * zero_nan(dec.mwc_per_emg[idx]))
+    return _d_mwc(dec.difficulty[idx], dec.mwc_per_emg[idx], money_matches(sel)[dec.match[idx]])
 
 
 def difficulty_mwc_of(sel: Selection, idx=None) -> np.ndarray:
@@ -153,8 +159,7 @@ def difficulty_mwc_of(sel: Selection, idx=None) -> np.ndarray:
 
 def _difficulty_mwc(sel: Selection) -> np.ndarray:
     dec = sel.decisions
-    money = money_matches(sel)[dec.match]
-    return np.where(money, np.nan, dec.difficulty * zero_nan(dec.mwc_per_emg))
+    return _d_mwc(dec.difficulty, dec.mwc_per_emg, money_matches(sel)[dec.match])
 
 
 def avoidable(error: np.ndarray, difficulty: np.ndarray, thresholds: Thresholds, err=None) -> np.ndarray:
