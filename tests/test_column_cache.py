@@ -246,3 +246,18 @@ def test_distinct_positions_equal_numpy_unique():
         assert got_u.tolist() == want_u.tolist() and got_inv.tolist() == want_inv.reshape(-1).tolist()
         index, names = distinct_positions(ids)
         assert [names[k] if k >= 0 else "" for k in index.tolist()] == [i.decode() for i in ids.tolist()]
+
+
+def test_released_columns_are_read_again_the_same(db):
+    """``Columns.release`` (between the report's sections) lets go of the
+    lazy columns read so far; naming one again reads the same values."""
+    store = open_store(db)
+    try:
+        dec = store.select().decisions
+        error, kind = dec.error.copy(), dec.kind.copy()
+        assert "error" in dec.__dict__
+        dec.release()
+        assert "error" not in dec.__dict__ and "kind" not in dec.__dict__
+        assert np.array_equal(dec.error, error, equal_nan=True) and np.array_equal(dec.kind, kind)
+    finally:
+        store.close()

@@ -143,6 +143,16 @@ class Columns:
         index = self.__dict__["_index"]
         return col[index[rows]] if index is not None else col[rows]
 
+    def release(self) -> None:
+        """Let go of the lazy columns read so far (read again when next
+        named): between the report's sections, so that each section's
+        columns are not all held to the end.  Columns that are not lazy
+        stay."""
+        if self.__dict__.get("_load") is None:
+            return
+        for name in self.SPEC:
+            self.__dict__.pop(name, None)
+
     def _read(self) -> dict:
         """The columns already read, by name."""
         return {name: self.__dict__[name] for name in self.SPEC if name in self.__dict__}

@@ -128,8 +128,20 @@ def build_report(ctx: ReportContext, title: Optional[str] = None) -> str:
                     f"{escape(type(exc).__name__)}: {escape(str(exc))}</p></section>")
         if html:
             body.append(html)
+        _release_columns(ctx.selection)
     return html_page(title, "Figures from the stored analyses (gnubg or eXtreme Gammon)",
                      f'<div class="scope"><b>Scope:</b> {escape(scope_text(ctx.filter))}</div>' + "".join(body))
+
+
+def _release_columns(selection) -> None:
+    """After a section: the decision and roll columns it read are let go
+    (read again by a later section that names them; what the metrics
+    derived from them stays memoized), so that the report's peak memory is
+    one section's columns, not every column any section read."""
+    for part in (getattr(selection, "decisions", None), getattr(selection, "rolls", None)):
+        release = getattr(part, "release", None)
+        if release is not None:
+            release()
 
 
 def html_page(title: str, source: str, body: str) -> str:
