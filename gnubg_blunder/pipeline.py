@@ -252,6 +252,16 @@ def read_match_file(f: Path, table=None) -> list:
     return importer.read(f)
 
 
+def store_matches(ctx, matches) -> list:
+    """Store a file's matches, one transaction each: [(status, the line
+    that says it)...] (``import`` and ``watch``)."""
+    out = []
+    for m in matches:
+        res = store_match(ctx, m)
+        out.append((res.status, describe(m, res, ctx.store())))
+    return out
+
+
 def import_paths(ctx, paths) -> int:
     """Import files and folders: a line per file, then a summary; 1 if any
     file failed (the others are stored all the same).  Every problem of a
@@ -294,12 +304,10 @@ def import_paths(ctx, paths) -> int:
                         not_tried = len(files) - i
                         break
                     raise
-                lines = []
-                for m in matches:
-                    res = store_match(ctx, m)
-                    counts[res.status] += 1
-                    lines.append(describe(m, res, ctx.store()))
-                progress.print(f"{label}: " + "; ".join(lines))
+                stored = store_matches(ctx, matches)
+                for status, _line in stored:
+                    counts[status] += 1
+                progress.print(f"{label}: " + "; ".join(line for _status, line in stored))
             except Exception as exc:
                 reason = file_failure(exc, f, ctx)
                 if reason is None:

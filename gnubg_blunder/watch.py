@@ -234,7 +234,7 @@ class Watcher:
 
         from .importers.files import shown_path
         from .importers.records import NoAnalysis
-        from .pipeline import describe, file_failure, read_match_file, store_error, store_match
+        from .pipeline import file_failure, read_match_file, store_error, store_matches
         from .store import ALREADY_STORED, ANALYSIS_ADDED, STORED, StoreError
 
         p = self.pending.pop(path)
@@ -257,12 +257,8 @@ class Watcher:
         if file_sig(path) != sig:
             self.touch(path, time.monotonic())  # what was read may be a part: read again when quiet
             return
-        lines, statuses = [], set()
         try:
-            for m in matches:
-                res = store_match(self.ctx, m)
-                statuses.add(res.status)
-                lines.append(describe(m, res, self.ctx.store()))
+            stored = store_matches(self.ctx, matches)
         except (sqlite3.Error, StoreError) as exc:
             reason, per_file = store_error(exc, self.ctx, again=f"it is tried again in {LOCKED_RETRY:g} s")
             if not per_file:
@@ -275,6 +271,8 @@ class Watcher:
             self.refuse(label, f"not stored ({exc.__class__.__name__}: {exc})", p.startup)
             self.handled[path] = sig
             return
+        statuses = {status for status, _line in stored}
+        lines = [line for _status, line in stored]
         status = STORED if STORED in statuses else ANALYSIS_ADDED if ANALYSIS_ADDED in statuses else ALREADY_STORED
         self.counts[status] += 1
         if p.startup:
