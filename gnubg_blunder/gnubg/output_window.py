@@ -102,9 +102,7 @@ def main():
         text.insert("end", head + "\n", ("head",))
         text.insert("end", str(block.get("text") or "").rstrip("\n") + "\n")
         text.configure(state="disabled")
-        text.see("end")
-        text.see(start)  # the block's first lines in view, the table heads with them
-        text.yview(start)
+        text.yview(start)  # the block's first line at the top, the table heads with it
         if block.get("page"):
             page["path"] = block["page"]
             page_button.configure(state="normal")
