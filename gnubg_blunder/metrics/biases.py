@@ -36,6 +36,7 @@ from .breakdowns import score_keys
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, counted, kind_mask
 from .intervals import Z95, side_of_zero
 from .kernel import error_micro, side_mask
+from .memo import memo
 
 MIN_DECISIONS = 20  # a verdict needs this many decisions
 
@@ -112,10 +113,14 @@ def take_pass_signs(sel: Selection) -> np.ndarray:
 
 def double_signs(sel: Selection) -> np.ndarray:
     """+1 premature double (the best was no double, too good included), -1
-    missed double, 0 otherwise."""
-    dec = sel.decisions
-    w = wrong(sel)
-    return np.where((dec.kind == K_DOUBLE) & w, 1, np.where((dec.kind == K_NO_DOUBLE) & w, -1, 0)).astype(np.int8)
+    missed double, 0 otherwise.  Once per selection (``biases`` and
+    :func:`double_cells` both read it; read-only)."""
+    def compute():
+        dec = sel.decisions
+        w = wrong(sel)
+        return np.where((dec.kind == K_DOUBLE) & w, 1, np.where((dec.kind == K_NO_DOUBLE) & w, -1, 0)).astype(np.int8)
+
+    return memo(sel, "double signs", compute)
 
 
 def score_cells(sel: Selection, mask: np.ndarray) -> list:
