@@ -20,6 +20,7 @@ SELFPLAY_TOOL = Path(__file__).resolve().parent / "tools" / "gnubg-selfplay"
 SELFPLAY_CACHE = Path(os.environ.get("GNUBG_BLUNDER_SELFPLAY_CACHE", ROOT / "tests" / ".selfplay-cache"))
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+pytest_plugins = ["pg_cluster"]  # pg_server, pg_url: a real throwaway PostgreSQL (tests/pg_cluster.py)
 
 # The tests never read or write the user's saved filter or database.
 import tempfile as _tempfile  # noqa: E402
