@@ -1,5 +1,5 @@
-"""Storage behind one interface (today SQLite; the same methods would serve
-a PostgreSQL engine)."""
+"""Storage behind one interface, two engines: SQLite (a file, the default)
+and PostgreSQL (a ``postgresql://`` URL; store/postgres.py, docs/postgres.md)."""
 
 from __future__ import annotations
 
@@ -10,16 +10,32 @@ from .schema import StoreError
 from .sqlite import ALREADY_STORED, ANALYSIS_ADDED, STORED, SQLiteStore, StoreResult
 
 __all__ = ["open_store", "StoreError", "default_db_path", "SQLiteStore", "StoreResult", "STORED", "ALREADY_STORED",
-           "ANALYSIS_ADDED"]
+           "ANALYSIS_ADDED", "is_database_url", "shown_database"]
 
 
-def default_db_path() -> Path:
-    """The user's database: ``$GNUBG_BLUNDER_DB``, else
+def is_database_url(target) -> bool:
+    """True for a PostgreSQL database (``postgresql://…`` or ``postgres://…``)."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+def shown_database(target) -> str:
+    """How a database is named in every line we print: a file's path, or a
+    URL with its password as ``***`` (docs/postgres.md)."""
+    if is_database_url(str(target)):
+        from .pg_sql import redacted
+
+        return redacted(str(target))
+    return str(target)
+
+
+def default_db_path():
+    """The user's database: ``$GNUBG_BLUNDER_DB`` (a path, or a
+    ``postgresql://`` URL, given back as it is), else
     ``$XDG_DATA_HOME/gnubg-blunder/gnubg-blunder.db`` (``~/.local/share/...``).
     The gnubg plugin and the command line use the same one."""
     env = os.environ.get("GNUBG_BLUNDER_DB")
     if env:
-        return Path(env).expanduser()
+        return env if is_database_url(env) else Path(env).expanduser()
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "gnubg-blunder" / "gnubg-blunder.db"
 
@@ -30,4 +46,11 @@ def open_store(path=None, report=None, upgrade: bool = True) -> SQLiteStore:
     user (a backup written before an upgrade, a read-only database read from
     a copy); default: standard error.  ``upgrade=False`` opens it as it is
     (``check``).  docs/reliability.md."""
-    return SQLiteStore(path if path is not None else default_db_path(), report=report, upgrade=upgrade)
+    target = path if path is not None else default_db_path()
+    if is_database_url(target):
+        try:
+            from .postgres import PostgresStore
+        except ImportError:  # pragma: no cover - psycopg is an optional dependency
+            raise StoreError("PostgreSQL needs psycopg: pip install 'gnubg-blunder[postgres]'") from None
+        return PostgresStore(str(target), report=report, upgrade=upgrade)
+    return SQLiteStore(target, report=report, upgrade=upgrade)

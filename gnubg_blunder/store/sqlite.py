@@ -201,7 +201,10 @@ def _counted_flags(records: np.ndarray) -> np.ndarray:
 
 class SQLiteStore:
     """Storage behind one interface: ``add_match``, ``matches``, ``select``,
-    ``get_meta``/``set_meta``.  A PostgreSQL engine would implement the same."""
+    ``get_meta``/``set_meta``.  The PostgreSQL engine (store/postgres.py) is
+    this class over another connection."""
+
+    engine = "sqlite"
 
     def __init__(self, path, report=None, upgrade: bool = True):
         """Open (or create) the database at ``path``, migrated to the current
@@ -537,16 +540,18 @@ class SQLiteStore:
             raise ValueError("a name is not an alias of itself")
         canonical = self.canonical_name(canonical)  # chains end at one name
         with write_transaction(self.conn):
-            self.conn.execute("INSERT INTO aliases(alias, canonical) VALUES (?, ?) "
-                              "ON CONFLICT(alias) DO UPDATE SET canonical=excluded.canonical", (alias.strip(), canonical))
+            # the alias as first written stays (its case), its canonical name changes
+            if not self.conn.execute("UPDATE aliases SET canonical=? WHERE lower(alias)=lower(?)",
+                                     (canonical, alias.strip())).rowcount:
+                self.conn.execute("INSERT INTO aliases(alias, canonical) VALUES (?, ?)", (alias.strip(), canonical))
             self.conn.execute("UPDATE aliases SET canonical=? WHERE lower(canonical)=lower(?)", (canonical, alias.strip()))
 
     def remove_alias(self, alias: str) -> bool:
         with write_transaction(self.conn):
-            return self.conn.execute("DELETE FROM aliases WHERE alias = ?", (alias.strip(),)).rowcount > 0
+            return self.conn.execute("DELETE FROM aliases WHERE lower(alias) = lower(?)", (alias.strip(),)).rowcount > 0
 
     def canonical_name(self, name: str) -> str:
-        row = self.conn.execute("SELECT canonical FROM aliases WHERE alias = ?", (name.strip(),)).fetchone()
+        row = self.conn.execute("SELECT canonical FROM aliases WHERE lower(alias) = lower(?)", (name.strip(),)).fetchone()
         return row[0] if row else name.strip()
 
     def player_names(self) -> list:
@@ -646,10 +651,11 @@ class SQLiteStore:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY COALESCE(date, '9999'), imported_at, id"
         analyses = self._analyses_by_match()
-        # each match's number of games and the score of its first (SQLite takes the bare columns from the
-        # row MIN(game) picks)
-        games = {mid: (n, (s0, s1, bool(cr))) for mid, n, s0, s1, cr, _first in self.conn.execute(
-            "SELECT match_id, COUNT(*), score0, score1, crawford, MIN(game) FROM games GROUP BY match_id")}
+        # each match's number of games and the score of its first
+        games = {mid: (n, (s0, s1, bool(cr))) for mid, n, s0, s1, cr in self.conn.execute(
+            "SELECT g.match_id, f.n, g.score0, g.score1, g.crawford FROM games g JOIN "
+            "(SELECT match_id, COUNT(*) AS n, MIN(game) AS first FROM games GROUP BY match_id) f "
+            "ON f.match_id = g.match_id AND g.game = f.first")}
         wanted = canon(flt.player).lower() if flt.player else None
         any_analysis = flt.engine is None and flt.min_depth is None
         infos, sides = [], []
@@ -968,8 +974,13 @@ class SQLiteStore:
             _close_sources(sources, conn if owned else None)
             raise
         if own:
-            conn.execute("COMMIT")
+            self._end_snapshot(conn, owned)
         return mans, sources, conn if owned else None
+
+    def _end_snapshot(self, conn, owned: bool) -> None:
+        """The read's transaction ended once its handles are open (SQLite's
+        blob handles keep the snapshot they were opened in)."""
+        conn.execute("COMMIT")
 
     def _arrays(self, infos: list, sides: np.ndarray, player: Optional[str], keep=None) -> Selection:
         """The decisions and rolls of the chosen analyses, from the array
@@ -1083,7 +1094,8 @@ class SQLiteStore:
         no rollout: no other verdict can exist."""
         kinds = self.conn.execute(
             "SELECT COUNT(DISTINCT engine || '|' || COALESCE(depth_label, '')), "
-            "COALESCE(SUM(depth_label LIKE 'rollout%' OR depth_label LIKE '%+'), 0) FROM analyses").fetchone()
+            "COALESCE(SUM(CASE WHEN depth_label LIKE 'rollout%' OR depth_label LIKE '%+' THEN 1 ELSE 0 END), 0) "
+            "FROM analyses").fetchone()
         if kinds[0] <= 1 and not kinds[1]:
             return {}
         pids = sorted(set(position_ids))
@@ -1170,7 +1182,7 @@ class SQLiteStore:
     def collection(self, name: str) -> Optional[dict]:
         """The collection ``name`` (without case): ``id``, ``name`` (as it
         was created), ``created_at``; None when there is none."""
-        row = self.conn.execute("SELECT id, name, created_at FROM collections WHERE name = ?",
+        row = self.conn.execute("SELECT id, name, created_at FROM collections WHERE lower(name) = lower(?)",
                                 (str(name).strip(),)).fetchone()
         return {"id": row[0], "name": row[1], "created_at": row[2]} if row else None
 
@@ -1196,7 +1208,7 @@ class SQLiteStore:
         name = str(name).strip()
         at = _now()
         with write_transaction(self.conn):
-            row = self.conn.execute("SELECT id, name FROM collections WHERE name = ?", (name,)).fetchone()
+            row = self.conn.execute("SELECT id, name FROM collections WHERE lower(name) = lower(?)", (name,)).fetchone()
             created = row is None
             if created:
                 cid = self.conn.execute("INSERT INTO collections(name, created_at) VALUES (?, ?)",
@@ -1221,7 +1233,8 @@ class SQLiteStore:
         None when there is no such collection."""
         self._writable()
         with write_transaction(self.conn):
-            row = self.conn.execute("SELECT id FROM collections WHERE name = ?", (str(name).strip(),)).fetchone()
+            row = self.conn.execute("SELECT id FROM collections WHERE lower(name) = lower(?)",
+                                    (str(name).strip(),)).fetchone()
             if row is None:
                 return None
             if position_id is not None:

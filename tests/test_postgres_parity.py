@@ -1,0 +1,93 @@
+"""The PostgreSQL engine gives every view the same figures as SQLite
+(issue 14, "Parity"): the same files imported in the same order into a
+SQLite file and into a PostgreSQL database on a real server (tests/pg_cluster.py),
+then every registered view's ``--format json`` compared byte for byte.
+
+The files: the real gnubg SGF and XG matches, the SGF and XG fixtures
+(money sessions, beavers, rollouts, one-position files, resignations,
+clocks), and the hand-computed fixture matches (hostile names).  The import
+time is the one thing the two imports would not share: both take it from
+one clock that ticks a second per match (the order of undated matches
+follows it)."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+
+HERE = Path(__file__).resolve().parent
+
+FILES = sorted((FIXTURES / "real" / "sgf").glob("*.sgf")) + sorted((FIXTURES / "real" / "xg").glob("*.xg")) \
+    + sorted((FIXTURES / "sgf").glob("*.sgf")) + sorted((FIXTURES / "xg").glob("*.xg")) \
+    + sorted((FIXTURES / "xg").glob("*.xgp"))
+
+
+def _registry_views() -> dict:
+    """Every registered view, with the arguments that make it show rows
+    (test_command_kit's table; a view it does not name runs bare)."""
+    from test_command_kit import VIEWS
+
+    from gnubg_blunder.commands import get_registry
+
+    names = sorted(n for n, c in get_registry().commands.items() if c.view is not None)
+    return {n: VIEWS.get(n, ()) for n in names}
+
+
+def _fill(target, cli, monkeypatch) -> None:
+    """The files, then the fixture matches, into ``target``, on one clock."""
+    from fixture_db import build_matches
+
+    from gnubg_blunder.store import insert, open_store, sqlite
+
+    ticks = itertools.count()
+    def clock():
+        t = next(ticks)
+        return f"2026-01-01T{t // 3600:02d}:{t // 60 % 60:02d}:{t % 60:02d}+00:00"
+
+    monkeypatch.setattr(insert, "utc_now", clock)
+    monkeypatch.setattr(sqlite, "_now", clock)
+    for f in FILES:
+        cli("import", f, db=target, check=False)
+    with open_store(str(target)) as store:
+        for match in build_matches():
+            store.add_match(match)
+
+
+@pytest.fixture(scope="module")
+def engines(pg_server, tmp_path_factory):
+    """(SQLite path, PostgreSQL URL) holding the same matches."""
+    from conftest import run_cli_inprocess
+
+    mp = pytest.MonkeyPatch()
+    mp.setenv("GNUBG_BLUNDER_NO_PLUGINS", "1")
+    try:
+        sqlite_path = tmp_path_factory.mktemp("parity") / "parity.db"
+        _fill(sqlite_path, run_cli_inprocess, mp)
+        url = pg_server.admin_url(pg_server.create_database())
+        _fill(url, run_cli_inprocess, mp)
+    finally:
+        mp.undo()
+    return sqlite_path, url
+
+
+def test_same_matches_in_both(engines, cli):
+    sqlite_path, url = engines
+    a = cli("matches", "--format", "json", db=sqlite_path).stdout
+    b = cli("matches", "--format", "json", db=url).stdout
+    assert a == b
+    assert a.count('"id"') >= 12  # the files and fixture matches were stored
+
+
+@pytest.mark.parametrize("view", sorted(_registry_views()))
+def test_every_view_gives_the_same_json(view, engines, cli):
+    sqlite_path, url = engines
+    args = _registry_views()[view]
+    a = cli(view, *args, "--format", "json", db=sqlite_path, check=False)
+    b = cli(view, *args, "--format", "json", db=url, check=False)
+    assert (a.returncode, a.stdout) == (b.returncode, b.stdout)
+    assert a.returncode == 0 and len(a.stdout) > 200, a.stderr
+    assert a.stderr.replace(str(sqlite_path), "DB") == b.stderr.replace(url, "DB")
