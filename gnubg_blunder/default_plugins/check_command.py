@@ -18,12 +18,12 @@ def _configure(p):
 def _run(args, ctx):
     from pathlib import Path
 
-    from ..store import default_db_path
+    from ..store import default_db_path, is_database_url
     from ..store.check import check_database
     from ..views.formatting import to_json
 
     path = str(ctx.db_path or default_db_path())
-    if not Path(path).is_file():
+    if not is_database_url(path) and not Path(path).is_file():
         raise UserError(f"no database at {path}")
     report = check_database(path, repair=args.repair)
     if args.format == "json":

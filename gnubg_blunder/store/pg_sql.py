@@ -157,6 +157,8 @@ class PgConnection:
     ``BEGIN IMMEDIATE`` (a write) takes the store's advisory write lock;
     a bare ``BEGIN`` (a read's snapshot) is REPEATABLE READ."""
 
+    engine = "postgresql"
+
     def __init__(self, dsn: str, display: str):
         import psycopg
 
