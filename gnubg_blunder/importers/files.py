@@ -142,8 +142,12 @@ def shown_path(path) -> str:
 
 
 def stored_path(path):
-    """How a source path is stored, losslessly: text when it is UTF-8,
-    else the path's bytes (a BLOB; read back with :func:`os.fsdecode`)."""
+    """How a source path is stored, losslessly, on both engines: text when
+    it is UTF-8, else the text form of store/text_codec.py (the bytes that
+    are not UTF-8 as ``%XX`` after a U+FFFF mark; docs/postgres.md "Text").
+    Files stored before kept such a path's bytes as a BLOB (SQLite)."""
+    from ..store.text_codec import encode_text
+
     if path is None:
         return None
     text = os.fspath(path)
@@ -151,12 +155,5 @@ def stored_path(path):
         try:
             return text.decode("utf-8")
         except UnicodeDecodeError:
-            return text
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        try:
-            return os.fsencode(text)
-        except UnicodeEncodeError:
-            return text.encode("utf-8", "surrogatepass")
+            return encode_text(os.fsdecode(text))
+    return encode_text(text)
