@@ -1,0 +1,790 @@
+"""``gnubg-blunder copy --from SRC --to DST``: every match, analysis and
+piece of study data of one database copied into another, SQLite or
+PostgreSQL either side (docs/copy.md).
+
+Row for row, not match files again: a match of SRC whose identity DST lacks
+is copied whole (its ``matches`` row as it is, its games, every analysis
+with its decisions, candidate lists and rolls); a match both hold gets the
+analyses (engine, depth) DST lacks; the rest is already there, and nothing
+is written for it.  Ids are kept where DST has them free, so a copy into an
+empty database shows the same match ids in every view; a taken id is given
+a new one, beyond both databases' largest, and every reference follows.
+
+Each write transaction holds whole matches (a batch of them): a crash
+leaves every match whole or absent, and the same copy run again goes on.
+Then the study data (aliases, study actions, collections, Anki notes, the
+settings), the array cache of DST built, and DST checked against SRC.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from typing import Optional
+
+from .commands import UserError
+from .progress import PLAIN_FORMAT, Progress
+
+# A write transaction of DST holds whole matches: up to this many, or about this many rows.
+BATCH_MATCHES = 200
+BATCH_ROWS = 100_000
+IN_CHUNK = 500  # ids in one ``IN (...)``
+
+# The tables copied row for row with every column, in the order they are written.
+MATCH_TABLES = ("matches", "games", "analyses", "decisions", "decision_candidates", "rolls")
+# The tables whose ids PostgreSQL gives from a sequence (advanced after explicit ids).
+ID_TABLES = ("matches", "analyses", "decisions", "study_actions", "collections")
+# meta keys that are the engine's, never copied: the rest are the user's settings.
+ENGINE_KEYS = frozenset({"schema_version", "labels_version", "upgrade_from"})
+
+
+# -- naming the two databases ------------------------------------------------------
+
+def _is_url(target) -> bool:
+    from .store import is_database_url
+
+    return is_database_url(str(target))
+
+
+def _url_key(url: str) -> tuple:
+    """(host, port, database) a URL names, for telling two spellings of one
+    database apart (the user and password do not matter)."""
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(url)
+    query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+    host = (query.get("host") or parts.hostname or "localhost").lower()
+    if host in ("127.0.0.1", "::1") or host.startswith("/"):
+        host = "localhost"
+    try:
+        port = int(query.get("port") or parts.port or 5432)
+    except ValueError:
+        port = 5432
+    name = query.get("dbname") or parts.path.lstrip("/") or parts.username or ""
+    return host, port, name
+
+
+def same_database(a, b) -> bool:
+    """Whether two targets name one database: the same file (by its real
+    path, or the same inode), or the same server, port and database name."""
+    a, b = str(a), str(b)
+    if _is_url(a) != _is_url(b):
+        return False
+    if _is_url(a):
+        return _url_key(a) == _url_key(b)
+    pa, pb = os.path.expanduser(a), os.path.expanduser(b)
+    try:
+        if os.path.exists(pa) and os.path.exists(pb):
+            return os.path.samefile(pa, pb)
+    except OSError:
+        pass
+    return os.path.realpath(pa) == os.path.realpath(pb)
+
+
+def _server_instance(store) -> Optional[tuple]:
+    """A PostgreSQL database's fingerprint (its server's start time, port
+    and the database's name): two URLs of one database give the same."""
+    if store.engine != "postgresql":
+        return None
+    return tuple(store.conn.execute(
+        "SELECT pg_postmaster_start_time()::text, inet_server_port(), current_database()").fetchone())
+
+
+# -- progress in matches and analyses, not files ------------------------------------
+
+class _Progress(Progress):
+    """The project's progress (a bar on a terminal, a plain line at most every
+    10 s otherwise) counting ``units`` instead of files."""
+
+    def __init__(self, ctx, total: int, what: str, unit: str, units: str):
+        super().__init__(ctx, total, what)
+        self.unit, self.units = unit, units
+        if self.bar is not None:
+            self.bar.unit = unit
+            self.bar.refresh()  # drawn once already, counting files
+
+    def line(self) -> str:
+        from tqdm import tqdm
+
+        text = tqdm.format_meter(self.n, self.total, time.monotonic() - self.start, prefix=self.what,
+                                 unit=f" {self.units}", bar_format=PLAIN_FORMAT.replace(" files", f" {self.units}"))
+        text = " ".join(text.split())
+        return text + (f"; {self._detail}" if self._detail else "")
+
+
+# -- small SQL helpers (the SQL both engines share, ``?`` parameters) -----------------
+
+def _chunks(seq, size: int = IN_CHUNK):
+    seq = list(seq)
+    for start in range(0, len(seq), size):
+        yield seq[start:start + size]
+
+
+def _rows_in(conn, sql: str, ids, extra: tuple = ()) -> list:
+    """``sql`` (with ``{in}`` where the ``IN (...)`` list goes) over ``ids``, in chunks."""
+    out = []
+    for part in _chunks(ids):
+        out += conn.execute(sql.format(**{"in": ",".join("?" * len(part))}), tuple(part) + extra).fetchall()
+    return out
+
+
+def _columns(conn, table: str) -> list:
+    cur = conn.execute(f"SELECT * FROM {table} LIMIT 0")
+    return [d[0] for d in cur.description]
+
+
+def _max_id(conn, table: str) -> int:
+    return conn.execute(f"SELECT MAX(id) FROM {table}").fetchone()[0] or 0
+
+
+def _write(store, table: str, columns: list, rows: list) -> None:
+    """Rows into ``table``: PostgreSQL's COPY, SQLite's executemany."""
+    if not rows:
+        return
+    if store.engine == "postgresql":
+        store.conn.copy_rows(table, columns, rows)
+    else:
+        store.conn.executemany(f"INSERT INTO {table}({', '.join(columns)}) VALUES ({','.join('?' * len(columns))})",
+                               rows)
+
+
+def advance_sequences(store) -> None:
+    """After rows were given explicit ids, PostgreSQL's identity sequences
+    are moved past the largest id (the next import would collide otherwise).
+    Nothing to do on SQLite (a new row takes the largest id + 1)."""
+    if store.engine != "postgresql":
+        return
+    for table in ID_TABLES:
+        store.conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                           f"GREATEST((SELECT MAX(id) FROM {table}), 1))")
+
+
+class _Write:
+    """One write transaction of DST (``BEGIN IMMEDIATE``: its writer lock),
+    rolled back on any error; the sequences advanced before COMMIT."""
+
+    def __init__(self, store):
+        self.store = store
+
+    def __enter__(self):
+        self.store.conn.execute("BEGIN IMMEDIATE")
+        return self.store.conn
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            try:
+                advance_sequences(self.store)
+                self.store.conn.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
+            return False
+        self._rollback()
+        return False
+
+    def _rollback(self):
+        conn = self.store.conn
+        if conn.in_transaction:
+            try:
+                conn.execute("ROLLBACK")
+            except Exception:
+                pass
+
+
+# -- the copy ---------------------------------------------------------------------
+
+class Copier:
+    """The copy of ``src`` into ``dst`` (two open stores), its counts and the
+    maps from SRC's ids to DST's."""
+
+    def __init__(self, ctx, src, dst, src_name: str, dst_name: str):
+        self.ctx, self.src, self.dst = ctx, src, dst
+        self.src_name, self.dst_name = src_name, dst_name
+        self.counts = dict.fromkeys(
+            ("matches", "matches_there", "analyses", "analyses_added", "analyses_there", "games", "decisions",
+             "candidates", "rolls", "new_match_ids", "aliases", "aliases_there", "actions", "actions_there",
+             "collections", "collections_there", "filed", "filed_there", "notes", "notes_there", "settings",
+             "settings_there"), 0)
+        self.notes: list = []
+        # {SRC analysis id: (DST analysis id, first id of its new block of decision ids or None when
+        # its decision ids were kept, whether DST held it already)}
+        self.analysis_map: dict = {}
+        self._decision_map: dict = {}
+        self.cache_built = 0
+        self.cache_seconds = 0.0
+
+    # -- what SRC holds ---------------------------------------------------------------
+    def plan(self) -> None:
+        s = self.src.conn
+        self.src_matches = s.execute("SELECT id, identity FROM matches ORDER BY id").fetchall()
+        self.src_analyses: dict = {}  # match id -> [(analysis id, engine, depth_label)]
+        for aid, mid, engine, label in s.execute("SELECT id, match_id, engine, depth_label FROM analyses ORDER BY id"):
+            self.src_analyses.setdefault(mid, []).append((aid, engine, label))
+        self.src_decisions = {a: (n, lo, hi) for a, n, lo, hi in s.execute(
+            "SELECT analysis_id, COUNT(*), MIN(id), MAX(id) FROM decisions GROUP BY analysis_id")}
+        self.src_rolls = dict(s.execute("SELECT analysis_id, COUNT(*) FROM rolls GROUP BY analysis_id").fetchall())
+        self.src_games = dict(s.execute("SELECT match_id, COUNT(*) FROM games GROUP BY match_id").fetchall())
+        self.src_max = {t: _max_id(s, t) for t in ("matches", "analyses", "decisions")}
+        for table in MATCH_TABLES:
+            a, b = _columns(s, table), _columns(self.dst.conn, table)
+            if set(a) != set(b):
+                from .store import StoreError
+
+                raise StoreError(f"the table {table} differs between the two databases (columns "
+                                 f"{', '.join(sorted(set(a) ^ set(b)))})")
+        self.columns = {t: _columns(s, t) for t in MATCH_TABLES}
+
+    def _match_rows(self, mid: int) -> int:
+        rows = self.src_games.get(mid, 0) + 1
+        for aid, _e, _l in self.src_analyses.get(mid, ()):
+            rows += 1 + 2 * self.src_decisions.get(aid, (0,))[0] + self.src_rolls.get(aid, 0)
+        return rows
+
+    def batches(self):
+        batch, rows = [], 0
+        for m in self.src_matches:
+            batch.append(m)
+            rows += self._match_rows(m[0])
+            if len(batch) >= BATCH_MATCHES or rows >= BATCH_ROWS:
+                yield batch
+                batch, rows = [], 0
+        if batch:
+            yield batch
+
+    # -- the matches --------------------------------------------------------------------
+    def copy_matches(self) -> None:
+        from .labels import LABELS_VERSION
+
+        self.dst_had_decisions = self.dst.conn.execute("SELECT 1 FROM decisions LIMIT 1").fetchone() is not None
+        self.labels_noted = self.dst_had_decisions
+        with _Progress(self.ctx, len(self.src_matches), "copy", "match", "matches") as progress:
+            for batch in self.batches():
+                self._copy_batch(batch, LABELS_VERSION)
+                progress.advance(len(batch))
+                progress.detail(f"{self.counts['matches']} copied, {self.counts['decisions']} decisions")
+
+    def _copy_batch(self, batch: list, labels_version) -> None:
+        """One transaction of DST: the batch's matches whole (or nothing); the
+        counts counted once it is committed."""
+        from collections import Counter
+
+        got: Counter = Counter()
+        with _Write(self.dst):
+            self._write_batch(batch, got, labels_version)
+        for key, n in got.items():
+            self.counts[key] += n
+
+    def _write_batch(self, batch: list, got, labels_version) -> None:
+        s, d = self.src.conn, self.dst.conn
+        # what DST holds now (read under its writer lock: another writer may have stored some meanwhile)
+        found = dict(_rows_in(d, "SELECT identity, id FROM matches WHERE identity IN ({in})",
+                              [identity for _mid, identity in batch]))
+        there = {}
+        for mid, aid, engine, label in _rows_in(
+                d, "SELECT match_id, id, engine, depth_label FROM analyses WHERE match_id IN ({in})",
+                list(found.values())):
+            there[(mid, engine, label)] = aid
+        new_matches, copy_analyses = [], []  # SRC match ids; (SRC analysis id, SRC match id)
+        match_map: dict = {}
+        for mid, identity in batch:
+            if identity not in found:
+                new_matches.append(mid)
+                copy_analyses += [(aid, mid) for aid, _e, _l in self.src_analyses.get(mid, ())]
+                continue
+            match_map[mid] = found[identity]
+            added = 0
+            for aid, engine, label in self.src_analyses.get(mid, ()):
+                key = (found[identity], engine, label)
+                if key in there:
+                    self.analysis_map[aid] = (there[key], None, True)
+                    got["analyses_there"] += 1
+                else:
+                    copy_analyses.append((aid, mid))
+                    added += 1
+            got["analyses_added"] += added
+            if not added:
+                got["matches_there"] += 1
+        if not new_matches and not copy_analyses:
+            return
+
+        # ids: SRC's where DST has them free, else new ones beyond both databases' largest
+        def allocator(table):
+            nxt = max(_max_id(d, table), self.src_max[table]) + 1
+
+            def take(n=1):
+                nonlocal nxt
+                first, nxt = nxt, nxt + n
+                return first
+            return take
+
+        taken = {r[0] for r in _rows_in(d, "SELECT id FROM matches WHERE id IN ({in})", new_matches)}
+        new_match_id = allocator("matches")
+        for mid in new_matches:
+            match_map[mid] = new_match_id() if mid in taken else mid
+        got["new_match_ids"] += len(taken)
+        src_aids = [a for a, _m in copy_analyses]
+        taken = {r[0] for r in _rows_in(d, "SELECT id FROM analyses WHERE id IN ({in})", src_aids)}
+        new_analysis_id = allocator("analyses")
+        dst_max_decision = _max_id(d, "decisions")
+        new_decision_id = allocator("decisions")
+        aid_map, block = {}, {}
+        for aid, _mid in copy_analyses:
+            aid_map[aid] = new_analysis_id() if aid in taken else aid
+            n, lo, hi = self.src_decisions.get(aid, (0, None, None))
+            if n and lo <= dst_max_decision and d.execute(
+                    "SELECT 1 FROM decisions WHERE id BETWEEN ? AND ? LIMIT 1", (lo, hi)).fetchone():
+                block[aid] = new_decision_id(n)  # a new run of ids, in SRC's order
+            self.analysis_map[aid] = (aid_map[aid], block.get(aid), False)
+
+        # the rows, SRC's ids mapped to DST's
+        cols = self.columns
+        if new_matches:
+            rows = _rows_in(s, "SELECT * FROM matches WHERE id IN ({in})", new_matches)
+            k = cols["matches"].index("id")
+            rows = [_with(r, {k: match_map[r[k]]}) for r in rows]
+            _write(self.dst, "matches", cols["matches"], rows)
+            rows = _rows_in(s, "SELECT * FROM games WHERE match_id IN ({in})", new_matches)
+            k = cols["games"].index("match_id")
+            _write(self.dst, "games", cols["games"], [_with(r, {k: match_map[r[k]]}) for r in rows])
+            got["games"] += len(rows)
+            got["matches"] += len(new_matches)
+        rows = _rows_in(s, "SELECT * FROM analyses WHERE id IN ({in})", src_aids)
+        ki, km = cols["analyses"].index("id"), cols["analyses"].index("match_id")
+        _write(self.dst, "analyses", cols["analyses"],
+               [_with(r, {ki: aid_map[r[ki]], km: match_map[r[km]]}) for r in rows])
+        got["analyses"] += len(rows)
+
+        rows = _rows_in(s, "SELECT * FROM decisions WHERE analysis_id IN ({in}) ORDER BY analysis_id, id",
+                        src_aids)
+        ki, ka = cols["decisions"].index("id"), cols["decisions"].index("analysis_id")
+        decision_map, out, at, current = {}, [], 0, None
+        for r in rows:
+            aid = r[ka]
+            if aid != current:
+                current, at = aid, block.get(aid)
+            if at is not None:
+                decision_map[r[ki]] = at
+                out.append(_with(r, {ki: at, ka: aid_map[aid]}))
+                at += 1
+            else:
+                out.append(r if aid_map[aid] == aid else _with(r, {ka: aid_map[aid]}))
+        _write(self.dst, "decisions", cols["decisions"], out)
+        got["decisions"] += len(out)
+        decisions_copied = bool(out)
+        del out
+        rows = _rows_in(s, "SELECT c.* FROM decision_candidates c JOIN decisions d ON d.id = c.decision_id "
+                           "WHERE d.analysis_id IN ({in})", src_aids)
+        kd = cols["decision_candidates"].index("decision_id")
+        if decision_map:
+            rows = [_with(r, {kd: decision_map[r[kd]]}) if r[kd] in decision_map else r for r in rows]
+        _write(self.dst, "decision_candidates", cols["decision_candidates"], rows)
+        got["candidates"] += len(rows)
+        rows = _rows_in(s, "SELECT * FROM rolls WHERE analysis_id IN ({in})", src_aids)
+        ka = cols["rolls"].index("analysis_id")
+        _write(self.dst, "rolls", cols["rolls"],
+               [r if aid_map[r[ka]] == r[ka] else _with(r, {ka: aid_map[r[ka]]}) for r in rows])
+        got["rolls"] += len(rows)
+        if decisions_copied and not self.labels_noted:
+            # DST held no decision before: it takes the labels' version of the rows copied (SRC's, current)
+            self.dst.set_meta("labels_version", labels_version)
+            self.labels_noted = True
+
+    # -- references to decisions (study data) -----------------------------------------------
+    def decision_id(self, src_id) -> Optional[int]:
+        """DST's id of SRC's decision ``src_id``: the same decision of the
+        same analysis (None when SRC holds no such decision, or DST none
+        that is surely it)."""
+        if src_id is None:
+            return None
+        if src_id in self._decision_map:
+            return self._decision_map[src_id]
+        self._decision_map[src_id] = out = self._find_decision(int(src_id))
+        return out
+
+    def _find_decision(self, src_id: int) -> Optional[int]:
+        s, d = self.src.conn, self.dst.conn
+        row = s.execute("SELECT analysis_id, game, seq, player, kind FROM decisions WHERE id = ?", (src_id,)).fetchone()
+        if row is None or row[0] not in self.analysis_map:
+            return None
+        aid, game, seq, player, kind = row
+        dst_aid, block, already = self.analysis_map[aid]
+        if not already:
+            if block is None:
+                return src_id
+            return block + s.execute("SELECT COUNT(*) FROM decisions WHERE analysis_id = ? AND id < ?",
+                                     (aid, src_id)).fetchone()[0]
+        # DST held this analysis before: its decision at the same place (the k-th of those alike)
+        same = "analysis_id = ? AND game = ? AND seq = ? AND player = ? AND kind = ?"
+        rank = s.execute(f"SELECT COUNT(*) FROM decisions WHERE {same} AND id < ?",
+                         (aid, game, seq, player, kind, src_id)).fetchone()[0]
+        found = d.execute(f"SELECT id FROM decisions WHERE {same} ORDER BY id",
+                          (dst_aid, game, seq, player, kind)).fetchall()
+        return found[rank][0] if rank < len(found) else None
+
+    # -- study data ------------------------------------------------------------------------
+    def copy_study(self) -> None:
+        s, d = self.src.conn, self.dst.conn
+        c = self.counts
+        with _Write(self.dst):
+            # aliases: one already in DST (without case) stays as DST has it; chains end at one name
+            for alias, canonical in s.execute("SELECT alias, canonical FROM aliases ORDER BY alias").fetchall():
+                if d.execute("SELECT 1 FROM aliases WHERE lower(alias) = lower(?)", (alias,)).fetchone():
+                    c["aliases_there"] += 1
+                    continue
+                row = d.execute("SELECT canonical FROM aliases WHERE lower(alias) = lower(?)", (canonical,)).fetchone()
+                canonical = row[0] if row else canonical
+                if canonical.strip().lower() == alias.strip().lower():
+                    c["aliases_there"] += 1
+                    continue
+                d.execute("INSERT INTO aliases(alias, canonical) VALUES (?, ?)", (alias, canonical))
+                d.execute("UPDATE aliases SET canonical = ? WHERE lower(canonical) = lower(?)", (canonical, alias))
+                c["aliases"] += 1
+
+            # study actions, oldest first: one equal on position, action, grade and time is there already
+            top = max(_max_id(d, "study_actions"), _max_id(s, "study_actions")) + 1
+            for sid, pid, action, grade, did, at in s.execute(
+                    "SELECT id, position_id, action, grade, decision_id, at FROM study_actions "
+                    "ORDER BY at, id").fetchall():
+                if d.execute("SELECT 1 FROM study_actions WHERE position_id = ? AND action = ? AND grade IS ? "
+                             "AND at = ?", (pid, action, grade, at)).fetchone():
+                    c["actions_there"] += 1
+                    continue
+                if d.execute("SELECT 1 FROM study_actions WHERE id = ?", (sid,)).fetchone():
+                    sid, top = top, top + 1
+                d.execute("INSERT INTO study_actions(id, position_id, action, grade, decision_id, at) "
+                          "VALUES (?, ?, ?, ?, ?, ?)", (sid, pid, action, grade, self.decision_id(did), at))
+                c["actions"] += 1
+
+            # collections by name (without case); a position already filed stays as it is
+            top = max(_max_id(d, "collections"), _max_id(s, "collections")) + 1
+            collection_map = {}
+            for cid, name, created in s.execute("SELECT id, name, created_at FROM collections ORDER BY id").fetchall():
+                row = d.execute("SELECT id FROM collections WHERE lower(name) = lower(?)", (name,)).fetchone()
+                if row:
+                    collection_map[cid] = row[0]
+                    c["collections_there"] += 1
+                    continue
+                new = cid
+                if d.execute("SELECT 1 FROM collections WHERE id = ?", (cid,)).fetchone():
+                    new, top = top, top + 1
+                d.execute("INSERT INTO collections(id, name, created_at) VALUES (?, ?, ?)", (new, name, created))
+                collection_map[cid] = new
+                c["collections"] += 1
+            for cid, pid, did, added in s.execute(
+                    "SELECT collection_id, position_id, decision_id, added_at FROM collection_positions "
+                    "ORDER BY added_at, rowid").fetchall():  # SRC's order of filing
+                if cid not in collection_map:
+                    continue
+                n = d.execute("INSERT OR IGNORE INTO collection_positions(collection_id, position_id, decision_id, "
+                              "added_at) VALUES (?, ?, ?, ?)",
+                              (collection_map[cid], pid, self.decision_id(did), added)).rowcount
+                c["filed" if n > 0 else "filed_there"] += 1
+
+            # Anki notes, by GUID (a note key exported under another GUID in DST stays DST's)
+            for guid, key, pid, did, deck, at in s.execute(
+                    "SELECT guid, note_key, position_id, decision_id, deck, exported_at FROM anki_notes "
+                    "ORDER BY exported_at, guid").fetchall():
+                n = d.execute("INSERT OR IGNORE INTO anki_notes(guid, note_key, position_id, decision_id, deck, "
+                              "exported_at) VALUES (?, ?, ?, ?, ?, ?)",
+                              (guid, key, pid, self.decision_id(did), deck, at)).rowcount
+                c["notes" if n > 0 else "notes_there"] += 1
+
+            self._copy_settings()
+
+    def _copy_settings(self) -> None:
+        """The user's settings in ``meta`` (thresholds, main player, goal, a
+        plugin's): one DST has is kept as DST has it (a note says so when
+        SRC's differs).  The two thresholds are one setting."""
+        from .db_settings import BLUNDER_KEY, ERROR_KEY
+
+        src = dict(self.src.conn.execute("SELECT key, value FROM meta").fetchall())
+        dst = dict(self.dst.conn.execute("SELECT key, value FROM meta").fetchall())
+        keys = [k for k in sorted(src) if k not in ENGINE_KEYS]
+        groups = []
+        if ERROR_KEY in keys or BLUNDER_KEY in keys:
+            groups.append((ERROR_KEY, BLUNDER_KEY))
+        groups += [(k,) for k in keys if k not in (ERROR_KEY, BLUNDER_KEY)]
+        for group in groups:
+            if any(k in dst for k in group):
+                self.counts["settings_there"] += 1
+                if any(src.get(k) != dst.get(k) for k in group):
+                    self.notes.append(f"note: {self.dst_name} keeps its own {_setting_name(group)} "
+                                      f"({_setting_value(group, dst)}); {self.src_name}'s "
+                                      f"({_setting_value(group, src)}) was not copied")
+                continue
+            for k in group:
+                if k in src:
+                    self.dst.set_meta(k, src[k])
+            self.counts["settings"] += 1
+
+    # -- the array cache ------------------------------------------------------------------
+    def build_cache(self) -> None:
+        """DST's array cache for every analysis without one, in bundles as one
+        ``_ensure_arrays`` call would make them (cut at ``BUNDLE_DECISIONS``),
+        a bundle a step of the progress."""
+        from .store.column_cache import BUNDLE_DECISIONS
+
+        dst = self.dst
+        covered = dst._coverage(dst._bundles())
+        missing = [a for (a,) in dst.conn.execute("SELECT id FROM analyses").fetchall() if a not in covered]
+        start = time.monotonic()
+        if missing:
+            order = dst._selection_order()
+            missing.sort(key=lambda a: order.get(a, (a,)))
+            sizes = dict(dst.conn.execute("SELECT analysis_id, COUNT(*) FROM decisions "
+                                          "GROUP BY analysis_id").fetchall())
+            chunks, part, size = [], [], 0
+            for a in missing:
+                part.append(a)
+                size += sizes.get(a, 0)
+                if size >= BUNDLE_DECISIONS:
+                    chunks.append(part)
+                    part, size = [], 0
+            if part:
+                chunks.append(part)
+            with _Progress(self.ctx, len(missing), "array cache", "analysis", "analyses") as progress:
+                progress.detail(f"building the array cache of {self.dst_name}")
+                for part in chunks:
+                    dst._ensure_arrays(part)
+                    progress.advance(len(part))
+        self.cache_built = len(missing)
+        self.cache_seconds = time.monotonic() - start
+
+    # -- the check ------------------------------------------------------------------------
+    def check(self) -> list:
+        """What DST lacks of SRC (empty: nothing): every match of SRC by its
+        identity, its games, each analysis (engine, depth) with as many
+        decisions and rolls; the aliases, collections and their positions,
+        study actions, Anki notes and settings."""
+        problems = []
+
+        def holdings(conn):
+            dec = dict((a, n) for a, n in conn.execute(
+                "SELECT analysis_id, COUNT(*) FROM decisions GROUP BY analysis_id").fetchall())
+            rol = dict(conn.execute("SELECT analysis_id, COUNT(*) FROM rolls GROUP BY analysis_id").fetchall())
+            games = dict(conn.execute("SELECT match_id, COUNT(*) FROM games GROUP BY match_id").fetchall())
+            out = {}
+            for mid, identity in conn.execute("SELECT id, identity FROM matches").fetchall():
+                out[identity] = {"id": mid, "games": games.get(mid, 0), "analyses": {}}
+            for aid, mid, engine, label, identity in conn.execute(
+                    "SELECT a.id, a.match_id, a.engine, a.depth_label, m.identity FROM analyses a "
+                    "JOIN matches m ON m.id = a.match_id").fetchall():
+                out[identity]["analyses"][(engine, label)] = (dec.get(aid, 0), rol.get(aid, 0))
+            return out
+
+        src, dst = holdings(self.src.conn), holdings(self.dst.conn)
+        self.checked_matches, self.checked_analyses = len(src), sum(len(m["analyses"]) for m in src.values())
+        for identity, m in sorted(src.items(), key=lambda kv: kv[1]["id"]):
+            name = f"match {m['id']} of {self.src_name}"
+            other = dst.get(identity)
+            if other is None:
+                problems.append(f"{name} is not in {self.dst_name}")
+                continue
+            if other["games"] != m["games"]:
+                problems.append(f"{name}: {m['games']} games, {other['games']} in {self.dst_name} "
+                                f"(match {other['id']})")
+            for (engine, label), (n_dec, n_rol) in sorted(m["analyses"].items(), key=lambda kv: str(kv[0])):
+                what = f"{name}, analysis {engine} {label or 'depth unknown'}"
+                got = other["analyses"].get((engine, label))
+                if got is None:
+                    problems.append(f"{what}: not in {self.dst_name} (match {other['id']})")
+                elif got != (n_dec, n_rol):
+                    problems.append(f"{what}: {n_dec} decisions and {n_rol} rolls, {got[0]} and {got[1]} in "
+                                    f"{self.dst_name} (match {other['id']})")
+
+        s, d = self.src.conn, self.dst.conn
+
+        def missing(what, sql, key=lambda r: r):
+            have = {key(r) for r in d.execute(sql).fetchall()}
+            lack = [r for r in s.execute(sql).fetchall() if key(r) not in have]
+            if lack:
+                problems.append(f"{len(lack)} {what} of {self.src_name} not in {self.dst_name}")
+
+        fold = _ascii_lower
+        missing("aliases", "SELECT alias FROM aliases", key=lambda r: fold(r[0]))
+        missing("collections", "SELECT name FROM collections", key=lambda r: fold(r[0]))
+        missing("filed positions", "SELECT c.name, p.position_id FROM collection_positions p "
+                "JOIN collections c ON c.id = p.collection_id", key=lambda r: (fold(r[0]), r[1]))
+        missing("study actions", "SELECT position_id, action, grade, at FROM study_actions", key=tuple)
+        notes = d.execute("SELECT guid, note_key FROM anki_notes").fetchall()
+        have = {g for g, _k in notes} | {k for _g, k in notes}
+        lack = [g for g, k in s.execute("SELECT guid, note_key FROM anki_notes").fetchall()
+                if g not in have and k not in have]
+        if lack:
+            problems.append(f"{len(lack)} Anki notes of {self.src_name} not in {self.dst_name}")
+        missing("settings", "SELECT key FROM meta WHERE key NOT IN ('schema_version', 'labels_version', "
+                "'upgrade_from')", key=lambda r: r[0])
+        return problems
+
+
+def _ascii_lower(text) -> str:
+    """Lower case as SQLite's ``lower`` and ``NOCASE`` fold (ASCII only)."""
+    return (text or "").translate(str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"))
+
+
+def _with(row, changes: dict) -> tuple:
+    row = list(row)
+    for k, v in changes.items():
+        row[k] = v
+    return tuple(row)
+
+
+def _setting_name(group: tuple) -> str:
+    from .db_settings import ERROR_KEY, GOAL_KEY, MAIN_PLAYER_KEY
+
+    return {ERROR_KEY: "thresholds", MAIN_PLAYER_KEY: "main player", GOAL_KEY: "goal"}.get(
+        group[0], f"setting {group[0]}")
+
+
+def _setting_value(group: tuple, meta: dict) -> str:
+    import json
+
+    from .db_settings import ERROR_KEY, GOAL_KEY
+    from .views.formatting import safe_text
+
+    if group[0] == ERROR_KEY:
+        return "/".join(meta.get(k) or "default" for k in group) + " EMG"
+    value = meta.get(group[0])
+    if group[0] == GOAL_KEY and value:
+        try:
+            goal = json.loads(value)
+            return f"{goal['metric'].upper()} {goal['op']} {goal['target']:g} by {goal['deadline']}"
+        except (ValueError, KeyError, TypeError, AttributeError):
+            pass
+    return safe_text(value) if value is not None else "none"
+
+
+# -- the command ------------------------------------------------------------------------
+
+def _plural(n: int, one: str, many: Optional[str] = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _open(target, role: str, ctx):
+    """The store at ``target`` (SRC or DST), or a one-line error naming it."""
+    from .store import StoreError, open_store, shown_database
+
+    try:
+        return open_store(str(target), report=ctx.error)
+    except (StoreError, sqlite3.Error, OSError) as exc:
+        raise _OpenFailed(f"cannot open {role} {shown_database(target)}: {exc}") from None
+
+
+class _OpenFailed(Exception):
+    pass
+
+
+def copy_databases(ctx, source: str, target: str) -> int:
+    """``copy --from SOURCE --to TARGET``: the exit status (0 copied and
+    checked, 1 the check or the copy failed; a user's mistake raises
+    :class:`UserError`)."""
+    from .store import StoreError, shown_database
+
+    source, target = str(source), str(target)
+    if not _is_url(source):
+        source = os.path.expanduser(source)
+    if not _is_url(target):
+        target = os.path.expanduser(target)
+    src_name, dst_name = shown_database(source), shown_database(target)
+    if same_database(source, target):
+        raise UserError(f"--from and --to name the same database ({src_name}): nothing to copy")
+    if not _is_url(source):
+        if not os.path.exists(source):
+            raise UserError(f"no database at {src_name} (--from): nothing was copied")
+        if not os.path.isfile(source):
+            raise UserError(f"{src_name} (--from) is not a database file")
+    if not _is_url(target) and os.path.isdir(target):
+        raise UserError(f"{dst_name} (--to) is a folder: name the database file to copy into")
+    src = dst = None
+    copier = None
+    started = time.monotonic()
+    try:
+        src = _open(source, "--from", ctx)
+        dst = _open(target, "--to", ctx)
+        if _server_instance(src) is not None and _server_instance(src) == _server_instance(dst):
+            raise UserError(f"--from and --to name the same database ({src_name} and {dst_name}): nothing to copy")
+        if dst.read_only:
+            raise UserError(f"cannot copy into {dst_name}: {dst.read_only_reason}")
+        if not src.labels_current():
+            from .labels import LABELS_VERSION
+
+            if src.read_only:
+                raise UserError(f"{src_name} holds labels of rules version {src.get_meta('labels_version')} "
+                                f"(now {LABELS_VERSION}) and cannot be written ({src.read_only_reason}): run "
+                                f"`gnubg-blunder --db {src_name} relabel` where it can be, then copy")
+            src.relabel(only_if_stale=True)
+        if not dst.labels_current():
+            dst.relabel(only_if_stale=True)
+        ctx.print(f"copying {src_name} ({src.engine}) into {dst_name} ({dst.engine})")
+        copier = Copier(ctx, src, dst, src_name, dst_name)
+        src.conn.execute("BEGIN")  # SRC read in one snapshot: what is copied is what is checked
+        try:
+            copier.plan()
+            copier.copy_matches()
+            copier.copy_study()
+            _report_counts(ctx, copier)
+            copier.build_cache()
+            if copier.cache_built:
+                ctx.print(f"array cache of {dst_name}: built for {_plural(copier.cache_built, 'analysis', 'analyses')} "
+                          f"in {copier.cache_seconds:.1f} s")
+            problems = copier.check()
+        finally:
+            if src.conn.in_transaction:
+                src.conn.execute("COMMIT")
+        if problems:
+            ctx.error(f"error: check failed: {dst_name} differs from {src_name} "
+                      f"({_plural(len(problems), 'difference')}):")
+            for line in problems[:10]:
+                ctx.error(f"  {line}")
+            if len(problems) > 10:
+                ctx.error(f"  ... and {len(problems) - 10} more")
+            return 1
+        ctx.print(f"checked: the {_plural(copier.checked_matches, 'match', 'matches')} of {src_name} are in "
+                  f"{dst_name} with the same games, and each of their "
+                  f"{_plural(copier.checked_analyses, 'analysis', 'analyses')} with the same number of decisions "
+                  f"and rolls; its aliases, collections, filed positions, study actions, Anki notes and settings "
+                  f"are there ({time.monotonic() - started:.1f} s in all)")
+        return 0
+    except _OpenFailed as exc:
+        ctx.error(f"error: {exc}")
+        return 1
+    except (StoreError, sqlite3.Error) as exc:
+        ctx.error(f"error: copy from {src_name} into {dst_name} stopped: {exc}")
+        if copier is not None:
+            ctx.error(_so_far(copier, dst_name))
+        return 1
+    except KeyboardInterrupt:
+        ctx.error(f"copy interrupted. {_so_far(copier, dst_name) if copier else 'Nothing was copied.'}")
+        return 130
+    finally:
+        for store in (src, dst):
+            if store is not None:
+                store.close()
+
+
+def _so_far(copier: Copier, dst_name: str) -> str:
+    return (f"{_plural(copier.counts['matches'], 'match', 'matches')} and "
+            f"{_plural(copier.counts['analyses_added'], 'analysis', 'analyses')} were copied whole into {dst_name} "
+            "before it (a match is written whole or not at all): run the same copy again to go on")
+
+
+def _report_counts(ctx, copier: Copier) -> None:
+    c = copier.counts
+    new_ids = (f"; {_plural(c['new_match_ids'], 'match', 'matches')} given a new id (theirs was taken in "
+               f"{copier.dst_name})") if c["new_match_ids"] else ""
+    ctx.print(f"matches: {c['matches']} copied, {c['analyses_added']} "
+              f"{'analysis' if c['analyses_added'] == 1 else 'analyses'} added to matches already there, "
+              f"{c['matches_there']} already there{new_ids}")
+    ctx.print(f"rows copied: {_plural(c['analyses'], 'analysis', 'analyses')}, {_plural(c['games'], 'game')}, "
+              f"{_plural(c['decisions'], 'decision')} ({c['candidates']} with a candidate list), "
+              f"{_plural(c['rolls'], 'roll')}")
+    study = (("aliases", "alias", "aliases"), ("actions", "study action", None), ("collections", "collection", None),
+             ("filed", "filed position", None), ("notes", "Anki note", None), ("settings", "setting", None))
+    ctx.print("study data: " + ", ".join(_plural(c[k], one, many) for k, one, many in study) + " copied; already "
+              "there: " + ", ".join(_plural(c[f"{k}_there"], one, many) for k, one, many in study))
+    for line in copier.notes:
+        ctx.print(line)
+    if not (c["matches"] or c["analyses_added"] or c["aliases"] or c["actions"] or c["collections"] or c["filed"]
+            or c["notes"] or c["settings"]):
+        ctx.print(f"nothing to copy: {copier.dst_name} holds everything {copier.src_name} holds")
