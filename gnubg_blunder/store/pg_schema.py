@@ -206,7 +206,10 @@ def _statements(sql: str):
 
 
 def current_version(conn) -> int:
-    if not conn.execute("SELECT to_regclass('meta') IS NOT NULL").fetchone()[0]:
+    # pg_tables, not to_regclass: to_regclass answers from the catalog as the transaction first saw it, so a
+    # writer that waited for the lock would miss the tables the writer before it made
+    if not conn.execute("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() "
+                        "AND tablename = 'meta')").fetchone()[0]:
         return 0
     row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     return int(row[0]) if row else 0

@@ -166,7 +166,8 @@ class PgConnection:
         try:
             self.raw = psycopg.connect(dsn, autocommit=True, application_name="gnubg-blunder")
         except psycopg.Error as exc:
-            raise PgError(one_line(exc)) from None
+            # libpq quotes the part of a URL it cannot parse, which may be the password
+            raise PgError(scrubbed(one_line(exc), dsn)) from None
         _register_types(self.raw)
         self.total_changes = 0
         self.closed = False
@@ -296,6 +297,31 @@ def redacted(url: str) -> str:
         netloc = f"{user}:***@{host}"
     query = re.sub(r"(^|&)password=[^&]*", r"\1password=***", parts.query or "")
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def scrubbed(text: str, url: str) -> str:
+    """``text`` with the URL and its password (as written and decoded,
+    from the user part or ``?password=``) replaced: a message about ``url``
+    that may be shown."""
+    from urllib.parse import parse_qs, unquote, urlsplit
+
+    secrets = set()
+    try:
+        parts = urlsplit(url)
+        if parts.password:
+            secrets.update({parts.password, unquote(parts.password)})
+        for value in parse_qs(parts.query or "").get("password", []):
+            secrets.update({value, unquote(value)})
+    except ValueError:
+        pass
+    user_info = url.split("://", 1)[-1].split("/", 1)[0].rpartition("@")[0]
+    if ":" in user_info:
+        raw = user_info.split(":", 1)[1]
+        secrets.update({raw, unquote(raw)})
+    text = text.replace(url, redacted(url))
+    for secret in sorted((s for s in secrets if s), key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
 
 
 def is_postgres_url(target) -> bool:

@@ -102,6 +102,31 @@ class PostgresStore(SQLiteStore):
                 return StoreResult(ALREADY_STORED, row[0], same[0])
             raise
 
+    def _refuse_if_read_only(self) -> None:
+        if self.read_only:
+            raise StoreError(f"cannot write into it: {self.read_only_reason}")
+
+    # writes that SQLite refuses by its file's mode: a read-only role's are refused here, in one line
+    def set_meta(self, key: str, value) -> None:
+        self._refuse_if_read_only()
+        super().set_meta(key, value)
+
+    def delete_meta(self, key: str) -> bool:
+        self._refuse_if_read_only()
+        return super().delete_meta(key)
+
+    def add_alias(self, canonical: str, alias: str) -> None:
+        self._refuse_if_read_only()
+        super().add_alias(canonical, alias)
+
+    def remove_alias(self, alias: str) -> bool:
+        self._refuse_if_read_only()
+        return super().remove_alias(alias)
+
+    def relabel(self, progress=None, only_if_stale: bool = False) -> int:
+        self._refuse_if_read_only()
+        return super().relabel(progress=progress, only_if_stale=only_if_stale)
+
     def _snapshot_connection(self):
         """A read of the array cache has a connection of its own, in a
         REPEATABLE READ transaction kept while its columns may be read

@@ -199,6 +199,28 @@ def _counted_flags(records: np.ndarray) -> np.ndarray:
     return counted_by_rule(DecisionArrays(**{n: records[n] for n in names})).astype(np.int8)
 
 
+def _nocase_order(a: bytes, b: bytes) -> int:
+    """SQLite's NOCASE collation: the UTF-8 bytes compared with ASCII
+    letters folded, up to the shorter length or a NUL of the first; then
+    the shorter first."""
+    fold = _ASCII_FOLD
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] != 0 and fold[a[i]] == fold[b[i]]:
+        i += 1
+    r = 0 if i == n else fold[a[i]] - fold[b[i]]
+    return r or len(a) - len(b)
+
+
+_ASCII_FOLD = bytes(c + 32 if 65 <= c <= 90 else c for c in range(256))
+
+
+def _nocase_key(row: dict):
+    import functools
+
+    return functools.cmp_to_key(_nocase_order)(str(row["name"]).encode("utf-8", "surrogatepass"))
+
+
 class SQLiteStore:
     """Storage behind one interface: ``add_match``, ``matches``, ``select``,
     ``get_meta``/``set_meta``.  The PostgreSQL engine (store/postgres.py) is
@@ -1175,9 +1197,11 @@ class SQLiteStore:
         ``positions`` (how many)."""
         cur = self.conn.execute(
             "SELECT c.name, c.created_at, COUNT(p.position_id) AS positions FROM collections c "
-            "LEFT JOIN collection_positions p ON p.collection_id = c.id GROUP BY c.id ORDER BY c.name COLLATE NOCASE")
+            "LEFT JOIN collection_positions p ON p.collection_id = c.id GROUP BY c.id")
         cols = [c[0] for c in cur.description]
-        return [dict(zip(cols, r)) for r in cur.fetchall()]
+        # sorted here, as SQLite's NOCASE orders them, on both engines (PostgreSQL would sort the stored form
+        # of a name holding NUL: docs/postgres.md "Text")
+        return sorted((dict(zip(cols, r)) for r in cur.fetchall()), key=_nocase_key)
 
     def collection(self, name: str) -> Optional[dict]:
         """The collection ``name`` (without case): ``id``, ``name`` (as it

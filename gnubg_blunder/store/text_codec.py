@@ -24,6 +24,8 @@ MARK = "\uffff"
 def needs_encoding(text: str) -> bool:
     """True when ``text`` cannot be stored as it is (NUL, a lone surrogate,
     or it starts with the mark itself)."""
+    if text.isascii():  # most text: no surrogate, no mark
+        return "\x00" in text
     if "\x00" in text or text[:1] == MARK:
         return True
     try:
