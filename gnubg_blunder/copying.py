@@ -351,8 +351,10 @@ class Copier:
             got["matches"] += len(new_matches)
         rows = _rows_in(s, "SELECT * FROM analyses WHERE id IN ({in})", src_aids)
         ki, km = cols["analyses"].index("id"), cols["analyses"].index("match_id")
+        kp = cols["analyses"].index("source_path")
+        # a path that is not UTF-8, kept as its bytes by SQLite files stored before: in the text form both hold
         _write(self.dst, "analyses", cols["analyses"],
-               [_with(r, {ki: aid_map[r[ki]], km: match_map[r[km]]}) for r in rows])
+               [_with(r, {ki: aid_map[r[ki]], km: match_map[r[km]], kp: _text_path(r[kp])}) for r in rows])
         got["analyses"] += len(rows)
 
         rows = _rows_in(s, "SELECT * FROM decisions WHERE analysis_id IN ({in}) ORDER BY analysis_id, id",
@@ -616,6 +618,17 @@ class Copier:
         missing("settings", "SELECT key FROM meta WHERE key NOT IN ('schema_version', 'labels_version', "
                 "'upgrade_from')", key=lambda r: r[0])
         return problems
+
+
+def _text_path(value):
+    """A stored source path as both engines hold it: the bytes a SQLite file
+    written before kept for a path that is not UTF-8 become the text form
+    (importers.files.stored_path); text is copied as it is."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        from .importers.files import stored_path
+
+        return stored_path(bytes(value))
+    return value
 
 
 def _ascii_lower(text) -> str:

@@ -327,3 +327,31 @@ def test_a_copy_that_stops_leaves_whole_matches_and_goes_on(tmp_path, cli, monke
     out = _copy(cli, src, dst).stdout
     assert _counts(out) == {"copied": 4, "added": 0, "there": 2}, out
     assert out.splitlines()[-1].startswith("checked: the 6 matches of ")
+
+
+def test_a_path_kept_as_bytes_by_an_older_file_arrives_in_the_text_form(tmp_path, pg_url, cli):
+    """A SQLite file written before the text form kept a path that is not
+    UTF-8 as its bytes (a BLOB): copied, it arrives in the form both engines
+    hold (docs/postgres.md "Text"), and back in SQLite it stays that text."""
+    import os
+
+    from gnubg_blunder.store import open_store
+    from gnubg_blunder.store.text_codec import decode_text
+
+    src = tmp_path / "src.db"
+    cli("import", REAL_FILES[0], db=src)
+    raw = b"/home/partie \xe0 7.sgf"
+    con = sqlite3.connect(src)
+    con.execute("UPDATE analyses SET source_path = ?", (raw,))
+    con.commit()
+    con.close()
+    _copy(cli, src, pg_url)
+    with open_store(pg_url) as store:
+        stored = store.conn.execute("SELECT source_path FROM analyses").fetchone()[0]
+    assert stored == "\uffff/home/partie %E0 7.sgf"
+    assert os.fsencode(decode_text(stored)) == raw
+    back = tmp_path / "back.db"
+    _copy(cli, pg_url, back)
+    con = sqlite3.connect(back)
+    assert con.execute("SELECT source_path FROM analyses").fetchone()[0] == stored
+    con.close()
