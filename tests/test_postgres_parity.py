@@ -13,6 +13,7 @@ follows it)."""
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,16 @@ def test_every_view_gives_the_same_json(view, engines, cli):
     assert (a.returncode, a.stdout) == (b.returncode, b.stdout)
     assert a.returncode == 0 and len(a.stdout) > 200, a.stderr
     assert a.stderr.replace(str(sqlite_path), "DB") == b.stderr.replace(url, "DB")
+
+
+def test_the_report_is_the_same_page(engines, cli, tmp_path):
+    """The HTML report of every match, on both engines: the same page, but
+    for the minute it was made."""
+    sqlite_path, url = engines
+    pages = []
+    for target, name in ((sqlite_path, "sqlite.html"), (url, "postgres.html")):
+        cli("report", "--html", tmp_path / name, db=target)
+        text = (tmp_path / name).read_text(encoding="utf-8")
+        pages.append(re.sub(r" on \d{4}-\d\d-\d\d \d\d:\d\d\. ", " on TIME. ", text, count=1))
+    assert pages[0] == pages[1]
+    assert pages[0].count("<svg") > 5
