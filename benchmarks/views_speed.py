@@ -4,6 +4,12 @@ the same data (run on demand; issue 13 compares with commit 7d10bce).
 
     python benchmarks/make_synthetic_db.py 10000     # once (about 3 minutes)
     python benchmarks/views_speed.py [DB] [--baseline REV] [--repeat R]
+    python benchmarks/views_speed.py [DB] --postgres postgresql://USER@HOST/DBNAME
+
+With ``--postgres URL`` the same commands run on DB and on the PostgreSQL
+database URL side by side, with the ratio PostgreSQL / SQLite (issue 14:
+at most 2); an empty PostgreSQL database is filled first with
+``gnubg-blunder copy --from DB --to URL`` (timed, printed).
 
 With ``--baseline REV`` the data is the database REV's own
 ``make_synthetic_db.py`` makes (built once into benchmarks/.cache/, from the
@@ -79,11 +85,31 @@ def baseline_db(rev: str, positions: Path) -> tuple:
     return tree, db
 
 
+def fill_postgres(db: Path, url: str, tmp: str) -> None:
+    """Copy the SQLite database into the PostgreSQL one when it holds no match (timed)."""
+    import time
+
+    env = dict(os.environ, GNUBG_BLUNDER_NO_PLUGINS="1", GNUBG_BLUNDER_CONFIG=os.devnull, PYTHONPATH=str(ROOT))
+    count = subprocess.run([sys.executable, "-m", "gnubg_blunder", "--db", url, "matches", "--format", "json"],
+                           env=env, capture_output=True, text=True, cwd=tmp)
+    if count.returncode == 0 and '"id"' in count.stdout:
+        return
+    start = time.monotonic()
+    res = subprocess.run([sys.executable, "-m", "gnubg_blunder", "copy", "--from", str(db), "--to", url], env=env,
+                         capture_output=True, text=True, cwd=tmp)
+    if res.returncode != 0:
+        sys.exit(f"copy into PostgreSQL failed: {res.stderr.strip().splitlines()[-1:]}")
+    print(f"copied {db.name} into PostgreSQL in {time.monotonic() - start:.0f} s: "
+          + (res.stdout.strip().splitlines() or [""])[-1])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("db", nargs="?", type=Path, default=HERE / ".cache" / "synthetic-10000.db")
     ap.add_argument("--baseline", metavar="REV", help="the commit to compare with, on the same data (e.g. 7d10bce)")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--postgres", metavar="URL", help="a PostgreSQL database to time beside DB (filled from DB by "
+                                                      "`copy` when empty)")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="views-speed-"))
     try:
@@ -105,21 +131,39 @@ def main():
                 sys.exit(f"{args.db}: not found (make it with benchmarks/make_synthetic_db.py 10000)")
             timed(ROOT, args.db, ["stats"], 1, str(work))  # a first read builds the array cache if there is none
             sides = [("now", ROOT, args.db)]
+            if args.postgres:
+                fill_postgres(args.db, args.postgres, str(work))
+                timed(ROOT, args.postgres, ["stats"], 1, str(work))
+                sides = [("sqlite", ROOT, args.db), ("postgres", ROOT, args.postgres)]
         head = f"{'command':<22}" + "".join(f" {label + ' s':>12} {label + ' MB':>12}" for label, _, _ in sides)
-        print(head + f" {'goal s':>8}")
+        print(head + (f" {'pg/sqlite':>10} {'goal':>5}" if args.postgres else f" {'goal s':>8}"))
         for name, cmd in COMMANDS:
             line = f"{name:<22}"
+            times = []
             for _label, code, db in sides:
                 secs, mb = timed(code, db, cmd, args.repeat, str(work))
+                times.append(secs)
                 line += f" {secs:>12.2f} {mb:>12.0f}" if secs is not None else f" {'failed: ' + str(mb)[:60]:>25}"
-            print(line + f" {GOALS[name]:>8.1f}", flush=True)
-        print(f"peak memory goal: {PEAK_GOAL_MB} MB")
+            if args.postgres:
+                ratio = times[1] / times[0] if None not in times and times[0] else float("nan")
+                print(line + f" {ratio:>10.2f} {2.0:>5.1f}", flush=True)
+            else:
+                print(line + f" {GOALS[name]:>8.1f}", flush=True)
+        if not args.postgres:
+            print(f"peak memory goal: {PEAK_GOAL_MB} MB")
         for label, _code, db in sides:
+            if isinstance(db, str):  # a PostgreSQL database: its size on the server
+                import psycopg
+
+                with psycopg.connect(db) as con:
+                    size = con.execute("SELECT pg_database_size(current_database())").fetchone()[0]
+                print(f"\n{label}: {size / 1e6:.0f} MB on the server")
+                continue
             size = db.stat().st_size / 1e6
             print(f"\n{label}: {db.name} {size:.0f} MB on disk; by table and index (MB):")
             for table, mb in used_mb(db)[:10]:
                 print(f"  {table:<32} {mb:8.1f}")
-        if len(sides) == 2:
+        if len(sides) == 2 and not args.postgres:
             before, after = sides[0][2].stat().st_size, sides[1][2].stat().st_size
             print(f"\nfile: {after / 1e6:.0f} MB now / {before / 1e6:.0f} MB at {args.baseline} = {after / before:.2f}"
                   " (goal: at most 0.5)")
