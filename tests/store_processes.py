@@ -12,7 +12,9 @@ take seconds (no interpreter start-up each), and prints one JSON object.
   (compared with a clean open of SOURCE).  The sweep ends at the first k the
   open finishes before, or (UNTIL, a schema step) at the first kill inside a
   later step: the later steps are swept from the fixture their previous
-  version's code wrote.  Killed copies of each schema step are kept under
+  version's code wrote.  A run of one statement repeated (executemany's
+  rows) is killed at its first, second and last and where a doubling and
+  bisecting search for its end probes, not at each row.  Killed copies of each schema step are kept under
   WORKDIR/keep for the command line to check.
 - ``random-kills N WORKDIR``: N new databases, each opened by a child killed
   at a random moment of the creation.
@@ -184,8 +186,13 @@ def kill_sweep(source: str, workdir: str, until=None, limit: int = 400) -> dict:
     expected = json.loads(out)
     trials, broken, per_step = [], [], {}
     db = os.path.join(workdir, "k.db")
-    k = 0
-    while k < limit:
+    tried: dict = {}
+
+    def attempt(k: int) -> tuple:
+        """Kill the open before its k-th statement and check the copy (once
+        per k): ("done" | "beyond" | "killed", the statement's text)."""
+        if k in tried:
+            return tried[k]
         _copy_db(source, db)
 
         def killed(fd, k=k):
@@ -193,16 +200,20 @@ def kill_sweep(source: str, workdir: str, until=None, limit: int = 400) -> dict:
             open_store(db).close()
 
         end, statement = _fork(killed)
+        statement = " ".join((statement or "").split())
+        shape = statement.split(" VALUES")[0][:80]  # the statement without its values (traced expanded)
         if end == ("exit", 0):
-            break  # the open ran fewer than k statements: every point was tried
+            tried[k] = ("done", "")  # the open ran fewer than k statements
+            return tried[k]
         if end != ("signal", signal.SIGKILL):
             broken.append({"k": k, "statement": statement, "error": f"the killed open ended {end}: {statement}"})
-            k += 1
-            continue
+            tried[k] = ("killed", shape)
+            return tried[k]
         at = _version_on_disk(db)
         step = at + 1 if isinstance(at, int) else at
         if until is not None and isinstance(step, int) and step > until:
-            break  # the steps after UNTIL: swept from their own fixtures
+            tried[k] = ("beyond", "")  # the steps after UNTIL: swept from their own fixtures
+            return tried[k]
         per_step.setdefault(str(step), []).append(k)
         keep = os.path.join(workdir, "keep", f"step{step}-k{k}.db")
         _copy_with_journal(db, keep)
@@ -211,9 +222,42 @@ def kill_sweep(source: str, workdir: str, until=None, limit: int = 400) -> dict:
         if end != ("exit", 0) or got != expected:
             why = got.get("exception") if isinstance(got, dict) and "exception" in got else \
                 f"differs: {json.dumps(_diff(expected, got))[:600]}"
-            broken.append({"k": k, "step": step, "statement": " ".join(statement.split())[:120], "error": why})
+            broken.append({"k": k, "step": step, "statement": statement[:120], "error": why})
         trials.append(k)
+        tried[k] = ("killed", shape)
+        return tried[k]
+
+    # Every statement is killed before; a run of one statement repeated
+    # (executemany's rows, one trace each) is killed before its first, its
+    # second and its last, and at the points a doubling and bisecting
+    # search for its end tries: the same statement, inside the same step's
+    # transaction, hundreds of times over.
+    k, previous = 0, None
+    while k < limit:
+        kind, statement = attempt(k)
+        if kind != "killed":
+            break
+        if statement == previous:  # inside a run: find its last k
+            lo, stride = k, 1
+            while True:
+                kind, text = attempt(lo + stride)
+                if kind != "killed" or text != statement:
+                    hi = lo + stride
+                    break
+                lo, stride = lo + stride, stride * 2
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                kind, text = attempt(mid)
+                if kind == "killed" and text == statement:
+                    lo = mid
+                else:
+                    hi = mid
+            k = hi
+            continue
+        previous = statement
         k += 1
+    for step_kills in per_step.values():
+        step_kills.sort()
     return {"source": source, "kills": len(trials), "statements": k, "broken": broken, "per_step": per_step,
             "expected": {"version": expected["version"], "matches": expected["matches"],
                          "selection": expected["selection"]}}
