@@ -15,6 +15,7 @@ names) goes through :mod:`.text_codec` on the way in and out.
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 from .schema import StoreError
@@ -105,6 +106,20 @@ class PgUniqueViolation(PgError):
     """A row another writer stored first (a match's identity is unique)."""
 
 
+@contextlib.contextmanager
+def _one_line_errors():
+    """The server's errors as the store's: one line; a unique row another
+    writer stored first apart (``PgUniqueViolation``)."""
+    import psycopg
+
+    try:
+        yield
+    except psycopg.errors.UniqueViolation as exc:
+        raise PgUniqueViolation(one_line(exc)) from None
+    except psycopg.Error as exc:
+        raise PgError(one_line(exc)) from None
+
+
 class PgCursor:
     """The part of ``sqlite3.Cursor`` the store uses."""
 
@@ -179,15 +194,9 @@ class PgConnection:
         return self.raw.info.transaction_status != TransactionStatus.IDLE
 
     def _run(self, sql: str, params=()):
-        import psycopg
-
         cur = self.raw.cursor()
-        try:
+        with _one_line_errors():
             cur.execute(sql, params)
-        except psycopg.errors.UniqueViolation as exc:
-            raise PgUniqueViolation(one_line(exc)) from None
-        except psycopg.Error as exc:
-            raise PgError(one_line(exc)) from None
         return cur
 
     def execute(self, sql: str, args=()) -> PgCursor:
@@ -210,8 +219,6 @@ class PgConnection:
         return PgCursor(cur, lastrowid)
 
     def executemany(self, sql: str, rows) -> PgCursor:
-        import psycopg
-
         text, returning = _translated(sql)
         if returning:
             text = text[: -len(" RETURNING id")]
@@ -219,29 +226,20 @@ class PgConnection:
         cur = self.raw.cursor()
         if not rows:
             return PgCursor(cur)
-        try:
+        with _one_line_errors():
             cur.executemany(text, rows)
-        except psycopg.errors.UniqueViolation as exc:
-            raise PgUniqueViolation(one_line(exc)) from None
-        except psycopg.Error as exc:
-            raise PgError(one_line(exc)) from None
         if cur.rowcount > 0:
             self.total_changes += cur.rowcount
         return PgCursor(cur)
 
     def copy_rows(self, table: str, columns: list, rows) -> int:
         """Rows written with PostgreSQL's COPY (bulk loads: ``copy``)."""
-        import psycopg
-
         cols = ", ".join(columns)
         n = 0
-        try:
-            with self.raw.cursor().copy(f"COPY {table} ({cols}) FROM STDIN") as cp:
-                for row in rows:
-                    cp.write_row(_params(row))
-                    n += 1
-        except psycopg.Error as exc:
-            raise PgError(one_line(exc)) from None
+        with _one_line_errors(), self.raw.cursor().copy(f"COPY {table} ({cols}) FROM STDIN") as cp:
+            for row in rows:
+                cp.write_row(_params(row))
+                n += 1
         self.total_changes += n
         return n
 
