@@ -263,11 +263,66 @@ def store_matches(ctx, matches) -> list:
     return out
 
 
-def import_paths(ctx, paths) -> int:
+# Below this many files an import reads them itself: starting the reading
+# processes costs more than they save.
+PARALLEL_MIN_FILES = 8
+
+
+def _read_elsewhere(path: str):
+    """A reading process's work: the file's matches, or None when reading
+    it failed in any way (the importing process reads it again itself, so
+    that its error is said exactly as without other processes)."""
+    try:
+        return read_match_file(Path(path))
+    except Exception:
+        return None
+
+
+def _reads(files: list, table, jobs):
+    """(file, its matches or None) in the order of ``files``: read by
+    ``jobs`` processes at once (default: one a CPU) when there are enough
+    files, a few files ahead of the one being stored; None where the
+    importing process must read the file itself (it read alone, a reading
+    process failed, or another process could not read it as this one does:
+    a plugin's importer).  The processes come from a fork server (a clean
+    process, not a fork of this one, which may run threads)."""
+    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    if jobs <= 1 or len(files) < PARALLEL_MIN_FILES:
+        for f in files:
+            yield f, None
+        return
+    import concurrent.futures
+    import multiprocessing
+
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["gnubg_blunder.pipeline", "gnubg_blunder.importers.sgf",
+                                    "gnubg_blunder.importers.xg"])
+    ahead = 2 * jobs
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        pending = [pool.submit(_read_elsewhere, str(f)) for f in files[:ahead]]
+        try:
+            for i, f in enumerate(files):
+                if i + ahead < len(files):
+                    pending.append(pool.submit(_read_elsewhere, str(files[i + ahead])))
+                try:
+                    matches = pending[i].result()
+                except Exception:  # the process died, or its result could not be passed back
+                    matches = None
+                pending[i] = None
+                yield f, matches
+        finally:
+            for future in pending:
+                if future is not None:
+                    future.cancel()
+
+
+def import_paths(ctx, paths, jobs=None) -> int:
     """Import files and folders: a line per file, then a summary; 1 if any
     file failed (the others are stored all the same).  Every problem of a
     file (unreadable, not a regular file, too large, not a match, the
-    database refusing it) is that file's line; the others are tried."""
+    database refusing it) is that file's line; the others are tried.
+    Files are read by ``jobs`` processes at once (:func:`_reads`), stored
+    here one by one in their order."""
     from .store import StoreError
 
     table = importers()
@@ -291,10 +346,10 @@ def import_paths(ctx, paths) -> int:
         return 1
     not_tried = 0
     with Progress(ctx, len(files), "import") as progress:  # a bar on a terminal, else a line every 10 s
-        for i, f in enumerate(files):
+        for i, (f, read) in enumerate(_reads(files, table, jobs)):
             label = shown_path(f)
             try:
-                matches = read_match_file(f, table)
+                matches = read if read is not None else read_match_file(f, table)
                 try:
                     ctx.store()
                 except (sqlite3.Error, StoreError) as exc:

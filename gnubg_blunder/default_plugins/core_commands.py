@@ -32,12 +32,18 @@ def _import_configure(p):
     paths_help, p.epilog = import_help()  # the loaded importers' suffixes, plugins' included
     p.formatter_class = _NoHyphenBreaks
     p.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="processes reading files at once (default: one a CPU; 1: this process alone); the matches are "
+                        "stored in the order of the files all the same")
 
 
 def _import_run(args, ctx):
+    from ..commands import UserError
     from ..pipeline import import_paths
 
-    return import_paths(ctx, args.paths)
+    if args.jobs is not None and args.jobs < 1:
+        raise UserError("--jobs takes a number of processes, 1 or more")
+    return import_paths(ctx, args.paths, jobs=args.jobs)
 
 
 # -- plugins -----------------------------------------------------------------

@@ -636,6 +636,32 @@ def _notation(board: Board, d1: int, d2: int, letters: str) -> str:
     return play.notation
 
 
+class _Resolver:
+    """A candidate's notation and resulting position ID from its steps
+    (``LazyCandidates.resolve``): an object, not a closure, so that a match
+    read by another process comes back whole (``import --jobs``); the
+    position IDs of the game's boards are shared while the game is built."""
+
+    __slots__ = ("board", "d1", "d2", "where", "pid")
+
+    def __init__(self, board: Board, d1: int, d2: int, where: str, pid=None):
+        self.board, self.d1, self.d2, self.where, self.pid = board, d1, d2, where, pid
+
+    def __call__(self, letters):
+        play = find_play(self.board, self.d1, self.d2, text_steps(letters))
+        if play is None:
+            raise MatchImportError(f"{self.where}: candidate {_format_steps(text_steps(letters))} is not a legal "
+                                   f"play with {self.d1}{self.d2}")
+        return play.notation, (self.pid(play.result) if self.pid is not None else play.result.position_id())
+
+    def __getstate__(self):  # the game's cache of IDs stays behind
+        return (self.board, self.d1, self.d2, self.where)
+
+    def __setstate__(self, state):
+        self.board, self.d1, self.d2, self.where = state
+        self.pid = None
+
+
 def _candidates(rp: _Replay, board: Board, d1: int, d2: int, rec, after: Board, seq: int):
     """(the decision's candidates, index of the played one).  Only the
     played and the first play are resolved (their notation and board): the
@@ -649,12 +675,7 @@ def _candidates(rp: _Replay, board: Board, d1: int, d2: int, rec, after: Board, 
     target = rp.pid(after)
     where = f"game {rp.game_no + 1}"
 
-    def resolve(letters):
-        play = find_play(board, d1, d2, text_steps(letters))
-        if play is None:
-            raise MatchImportError(
-                f"{where}: candidate {_format_steps(text_steps(letters))} is not a legal play with {d1}{d2}")
-        return play.notation, rp.pid(play.result)
+    resolve = _Resolver(board, d1, d2, where, rp.pid)
 
     lo, hi = rp.bounds(rec.player, rp.cube)
     for i, eq in enumerate(src.equities):
