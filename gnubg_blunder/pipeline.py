@@ -294,18 +294,27 @@ def _reads(files: list, table, jobs):
     import concurrent.futures
     import multiprocessing
 
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["gnubg_blunder.pipeline", "gnubg_blunder.importers.sgf",
-                                    "gnubg_blunder.importers.xg"])
     ahead = 2 * jobs
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    try:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["gnubg_blunder.pipeline", "gnubg_blunder.importers.sgf",
+                                        "gnubg_blunder.importers.xg"])
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context)
         pending = [pool.submit(_read_elsewhere, str(f)) for f in files[:ahead]]
+    except (OSError, ValueError, NotImplementedError):  # no processes here (no /dev/shm, a sandbox): read alone
+        for f in files:
+            yield f, None
+        return
+    with pool:
         try:
             for i, f in enumerate(files):
                 if i + ahead < len(files):
-                    pending.append(pool.submit(_read_elsewhere, str(files[i + ahead])))
+                    try:
+                        pending.append(pool.submit(_read_elsewhere, str(files[i + ahead])))
+                    except Exception:  # the pool broke (a process killed): the rest is read here
+                        pending.append(None)
                 try:
-                    matches = pending[i].result()
+                    matches = pending[i].result() if pending[i] is not None else None
                 except Exception:  # the process died, or its result could not be passed back
                     matches = None
                 pending[i] = None

@@ -83,7 +83,9 @@ def _cli_env(**extra) -> dict:
 
 
 def _importer(url: str, files: list) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "gnubg_blunder", "--db", url, "import", *map(str, files)],
+    # --jobs 1: eight importers on two CPUs are concurrency enough (reading in several processes: test_import_jobs.py)
+    return subprocess.Popen([sys.executable, "-m", "gnubg_blunder", "--db", url, "import", "--jobs", "1",
+                             *map(str, files)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_cli_env())
 
 
