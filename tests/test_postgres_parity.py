@@ -38,19 +38,29 @@ def _registry_views() -> dict:
     return {n: VIEWS.get(n, ()) for n in names}
 
 
-def _fill(target, cli, monkeypatch) -> None:
-    """The files, then the fixture matches, into ``target``, on one clock."""
-    from fixture_db import build_matches
-
-    from gnubg_blunder.store import insert, open_store, sqlite
+def use_one_clock(monkeypatch) -> None:
+    """Import times from a clock that ticks a second a call, from
+    2026-01-01: two imports of the same files into two databases get the
+    same times (and the same order of undated matches)."""
+    from gnubg_blunder.store import insert, sqlite
 
     ticks = itertools.count()
+
     def clock():
         t = next(ticks)
         return f"2026-01-01T{t // 3600:02d}:{t // 60 % 60:02d}:{t % 60:02d}+00:00"
 
     monkeypatch.setattr(insert, "utc_now", clock)
     monkeypatch.setattr(sqlite, "_now", clock)
+
+
+def _fill(target, cli, monkeypatch) -> None:
+    """The files, then the fixture matches, into ``target``, on one clock."""
+    from fixture_db import build_matches
+
+    from gnubg_blunder.store import open_store
+
+    use_one_clock(monkeypatch)
     for f in FILES:
         cli("import", f, db=target, check=False)
     with open_store(str(target)) as store:

@@ -342,18 +342,11 @@ def _hostile_matches() -> list:
 def _fill(target, monkeypatch) -> None:
     """The hostile matches stored through the store (open_store), on a
     clock ticking a second a match (both engines get the same times)."""
-    import itertools
+    from test_postgres_parity import use_one_clock
 
-    from gnubg_blunder.store import insert, open_store, sqlite
+    from gnubg_blunder.store import open_store
 
-    ticks = itertools.count()
-
-    def clock():
-        t = next(ticks)
-        return f"2026-01-01T00:{t // 60 % 60:02d}:{t % 60:02d}+00:00"
-
-    monkeypatch.setattr(insert, "utc_now", clock)
-    monkeypatch.setattr(sqlite, "_now", clock)
+    use_one_clock(monkeypatch)
     with open_store(str(target)) as store:
         for match in _hostile_matches():
             store.add_match(match)
