@@ -160,6 +160,7 @@ class PostgresServer:
         return result
 
     def _initdb(self) -> None:
+        # a UTF-8 locale, as servers have: there PostgreSQL's lower() folds every script (in "C" only ASCII)
         pwfile = self.folder / "pwfile"
         pwfile.write_text(self.admin_password + "\n")
         os.chmod(pwfile, 0o600)
@@ -168,7 +169,7 @@ class PostgresServer:
         try:
             self._as_server_user([
                 self.bin_dir / "initdb", "-D", self.data_dir, "-U", self.admin_user, f"--pwfile={pwfile}",
-                "-A", "scram-sha-256", "--auth-local=trust", "-E", "UTF8", "--locale=C", "--no-sync",
+                "-A", "scram-sha-256", "--auth-local=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync",
             ])
         finally:
             pwfile.unlink()

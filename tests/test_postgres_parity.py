@@ -115,3 +115,27 @@ def test_the_report_is_the_same_page(engines, cli, tmp_path):
         pages.append(re.sub(r" on \d{4}-\d\d-\d\d \d\d:\d\d\. ", " on TIME. ", text, count=1))
     assert pages[0] == pages[1]
     assert pages[0].count("<svg") > 5
+
+
+def test_names_fold_case_as_sqlite_does(pg_url, tmp_path, cli, monkeypatch):
+    """Aliases and collection names are found without case as SQLite finds
+    them: ASCII letters folded, other letters as written, on both sides of
+    the comparison (a name from the XG file, written in capitals)."""
+    xg = FIXTURES / "real" / "xg" / "Squire-Jorgensen-Harmand-Unger_7pt_2024-08-18.xg"
+    outs = []
+    for target in (tmp_path / "a.db", pg_url):
+        use_one_clock(monkeypatch)  # the collection's time: the same on both
+        cli("import", xg, db=target)
+        cli("alias", "add", "Squire/Jørgensen", "SQUIRE-JØRGENSEN", db=target)
+        cli("collection", "add", "Ørsted", "--position", "4HPwATDgc/ABMA", db=target)
+        outs.append([cli(*args, db=target, check=False) for args in (
+            ("stats", "--player", "SQUIRE-JØRGENSEN", "--format", "json"),
+            ("stats", "--player", "squire-jØrgensen", "--format", "json"),
+            ("alias", "list"),
+            ("collection", "show", "ØRSTED"),
+            ("collection", "show", "Ørsted"),
+        )])
+    for a, b in zip(*outs):
+        assert (a.returncode, a.stdout, a.stderr.replace(str(tmp_path / "a.db"), "DB")) == \
+            (b.returncode, b.stdout, b.stderr.replace(pg_url, "DB"))
+    assert '"decisions": 0' not in outs[0][1].stdout  # the capitals' alias found the player

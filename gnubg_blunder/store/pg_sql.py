@@ -53,7 +53,7 @@ def translate(sql: str) -> tuple:
     s = re.sub(r"\bMAX" + _TWO_ARGS, r"GREATEST(\1, \2)", s)
     s = re.sub(r"\bMIN" + _TWO_ARGS, r"LEAST(\1, \2)", s)
     s = re.sub(r"([\w.]+) COLLATE NOCASE", _ascii_lower, s)
-    s = re.sub(r"\blower\(([\w.]+)\)", _ascii_lower, s)
+    s = re.sub(r"\blower\(([\w.]+|\?)\)", _ascii_lower, s)  # a column or a parameter: both sides alike
     s = re.sub(r"\b(NOT\s+)?LIKE\b", lambda m: (m.group(1) or "") + "ILIKE", s)
     s = s.replace("?", "%s")
     returning = bool(re.match(r"\s*INSERT INTO (%s)\b" % "|".join(_ID_TABLES), s)) and "RETURNING" not in s \
