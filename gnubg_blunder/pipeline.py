@@ -278,6 +278,15 @@ def _read_elsewhere(path: str):
         return None
 
 
+def _python_interpreter() -> bool:
+    """Whether new Python processes can be started from this one: not
+    inside gnubg, whose embedded Python's ``sys.executable`` is gnubg
+    itself (``>bdb("import FOLDER")`` reads alone)."""
+    import sys
+
+    return os.path.basename(sys.executable or "").lower().startswith("python")
+
+
 def _reads(files: list, table, jobs):
     """(file, its matches or None) in the order of ``files``: read by
     ``jobs`` processes at once (default: one a CPU) when there are enough
@@ -287,7 +296,7 @@ def _reads(files: list, table, jobs):
     a plugin's importer).  The processes come from a fork server (a clean
     process, not a fork of this one, which may run threads)."""
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    if jobs <= 1 or len(files) < PARALLEL_MIN_FILES:
+    if jobs <= 1 or len(files) < PARALLEL_MIN_FILES or not _python_interpreter():
         for f in files:
             yield f, None
         return

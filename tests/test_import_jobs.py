@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, needs_gnubg, run_cli
 
 from gnubg_blunder.pipeline import PARALLEL_MIN_FILES
 
@@ -61,3 +61,28 @@ def test_reading_in_several_processes_stores_and_says_the_same(tmp_path):
 def test_jobs_must_be_a_number_of_processes(tmp_path):
     res = run_cli("import", "--jobs", "0", FILES[0], db=tmp_path / "t.db", check=False)
     assert res.returncode == 2 and res.stderr.strip() == "error: --jobs takes a number of processes, 1 or more"
+
+
+@needs_gnubg
+def test_inside_gnubg_a_folder_is_read_alone(tmp_path):
+    """Inside gnubg, ``sys.executable`` is gnubg itself: ``>bdb("import
+    FOLDER")`` of enough files to read in several processes reads them in
+    gnubg's own Python, storing and saying what the command line does."""
+    import os
+    import shutil
+    import subprocess
+
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    for f in FILES:
+        shutil.copy(f, folder / f.name)
+    home = tmp_path / "home"
+    (home / ".gnubg").mkdir(parents=True)
+    env = dict(os.environ, HOME=str(home), GNUBG_BLUNDER_NO_PLUGINS="1", GNUBG_BLUNDER_DB=str(tmp_path / "in.db"))
+    run_cli("install-gnubg", env=env)
+    out = subprocess.run(["/usr/games/gnubg", "-t", "-q"], input=f'>bdb("import {folder}")\n', capture_output=True,
+                         text=True, env=env, timeout=300).stdout
+    alone = run_cli("import", "--jobs", "1", folder, db=tmp_path / "cli.db", check=False)
+    said = alone.stdout.splitlines()
+    assert said[-1] in out and all(line in out for line in said)  # every stored line and the summary
+    assert _rows(tmp_path / "in.db") == _rows(tmp_path / "cli.db")
