@@ -304,16 +304,31 @@ def _reads(files: list, table, jobs):
     import multiprocessing
 
     ahead = 2 * jobs
-    try:
+
+    def start():
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["gnubg_blunder.pipeline", "gnubg_blunder.importers.sgf",
                                         "gnubg_blunder.importers.xg"])
         pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context)
-        pending = [pool.submit(_read_elsewhere, str(f)) for f in files[:ahead]]
-    except (OSError, ValueError, NotImplementedError):  # no processes here (no /dev/shm, a sandbox): read alone
-        for f in files:
-            yield f, None
-        return
+        return pool, [None] + [pool.submit(_read_elsewhere, str(f)) for f in files[1:ahead]]
+
+    # the fork server takes about 0.3 s to start: meanwhile this process reads the first file itself
+    with concurrent.futures.ThreadPoolExecutor(1) as starter:
+        started = starter.submit(start)
+        try:
+            yield files[0], None
+        except GeneratorExit:  # the import stopped at the first file: the pool started meanwhile goes
+            try:
+                started.result()[0].shutdown(cancel_futures=True)
+            except Exception:
+                pass
+            raise
+        try:
+            pool, pending = started.result()
+        except (OSError, ValueError, NotImplementedError):  # no processes here (no /dev/shm, a sandbox)
+            for f in files[1:]:
+                yield f, None
+            return
     with pool:
         try:
             for i, f in enumerate(files):
@@ -322,6 +337,8 @@ def _reads(files: list, table, jobs):
                         pending.append(pool.submit(_read_elsewhere, str(files[i + ahead])))
                     except Exception:  # the pool broke (a process killed): the rest is read here
                         pending.append(None)
+                if i == 0:
+                    continue  # read above, while the pool started
                 try:
                     matches = pending[i].result() if pending[i] is not None else None
                 except Exception:  # the process died, or its result could not be passed back
