@@ -25,6 +25,7 @@ from typing import Optional
 
 from .commands import UserError
 from .progress import PLAIN_FORMAT, Progress
+from .store import is_database_url
 
 # A write transaction of DST holds whole matches: up to this many, or about this many rows.
 BATCH_MATCHES = 200
@@ -40,12 +41,6 @@ ENGINE_KEYS = frozenset({"schema_version", "labels_version", "upgrade_from"})
 
 
 # -- naming the two databases ------------------------------------------------------
-
-def _is_url(target) -> bool:
-    from .store import is_database_url
-
-    return is_database_url(str(target))
-
 
 def _url_key(url: str) -> tuple:
     """(host, port, database) a URL names, for telling two spellings of one
@@ -69,9 +64,9 @@ def same_database(a, b) -> bool:
     """Whether two targets name one database: the same file (by its real
     path, or the same inode), or the same server, port and database name."""
     a, b = str(a), str(b)
-    if _is_url(a) != _is_url(b):
+    if is_database_url(a) != is_database_url(b):
         return False
-    if _is_url(a):
+    if is_database_url(a):
         return _url_key(a) == _url_key(b)
     pa, pb = os.path.expanduser(a), os.path.expanduser(b)
     try:
@@ -695,19 +690,19 @@ def copy_databases(ctx, source: str, target: str) -> int:
     from .store import StoreError, shown_database
 
     source, target = str(source), str(target)
-    if not _is_url(source):
+    if not is_database_url(source):
         source = os.path.expanduser(source)
-    if not _is_url(target):
+    if not is_database_url(target):
         target = os.path.expanduser(target)
     src_name, dst_name = shown_database(source), shown_database(target)
     if same_database(source, target):
         raise UserError(f"--from and --to name the same database ({src_name}): nothing to copy")
-    if not _is_url(source):
+    if not is_database_url(source):
         if not os.path.exists(source):
             raise UserError(f"no database at {src_name} (--from): nothing was copied")
         if not os.path.isfile(source):
             raise UserError(f"{src_name} (--from) is not a database file")
-    if not _is_url(target) and os.path.isdir(target):
+    if not is_database_url(target) and os.path.isdir(target):
         raise UserError(f"{dst_name} (--to) is a folder: name the database file to copy into")
     src = dst = None
     copier = None

@@ -197,10 +197,9 @@ def store_error(exc: Exception, ctx, subject: str = "this file", again: str = "i
     ``subject``: one line with SQLite's own words and what to do.
     ``per_file`` is False when the database cannot be used at all (damaged,
     of a newer schema: the remaining files are not tried)."""
-    from .store import StoreError, default_db_path, is_database_url, shown_database
+    from .store import StoreError, default_db_path, shown_database
 
-    target = ctx.db_path or default_db_path()
-    db = shown_database(target) if is_database_url(str(target)) else shown_path(target)
+    db = shown_database(ctx.db_path or default_db_path())
     code = getattr(exc, "sqlite_errorcode", None)
     code = None if code is None else code & 0xFF
     text = str(exc)

@@ -72,10 +72,9 @@ def analyse_howto(path, ctx) -> str:
     if suffix in (".sgf", ".mat"):
         import shlex
 
-        from .store import is_database_url, shown_database
+        from .store import shown_database
 
-        shown = shown_database(ctx.db_path) if is_database_url(str(ctx.db_path)) else shown_path(ctx.db_path)
-        db = f"--db {shlex.quote(shown)} " if ctx.db_path else ""
+        db = f"--db {shlex.quote(shown_database(ctx.db_path))} " if ctx.db_path else ""
         return (f"in gnubg, Analyse → Analyse match or session, then File → Save... into the folder again; "
                 f"or `gnubg-blunder {db}analyse {shlex.quote(shown_path(path))}`")
     return "analyse it in the program that wrote it, then save it into the folder again"

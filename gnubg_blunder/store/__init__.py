@@ -14,18 +14,22 @@ __all__ = ["open_store", "StoreError", "default_db_path", "SQLiteStore", "StoreR
 
 
 def is_database_url(target) -> bool:
-    """True for a PostgreSQL database (``postgresql://…`` or ``postgres://…``)."""
+    """True for a PostgreSQL database (``postgresql://…`` or ``postgres://…``);
+    False for a file's path (text, bytes or a Path)."""
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
 
 
 def shown_database(target) -> str:
-    """How a database is named in every line we print: a file's path, or a
-    URL with its password as ``***`` (docs/postgres.md)."""
-    if is_database_url(str(target)):
+    """How a database is named in every line we print: a file's path as
+    paths are shown (``importers.files.shown_path``), or a URL with its
+    password as ``***`` (docs/postgres.md)."""
+    if is_database_url(target):
         from .pg_sql import redacted
 
-        return redacted(str(target))
-    return str(target)
+        return redacted(target)
+    from ..importers.files import shown_path
+
+    return shown_path(target)
 
 
 def default_db_path():
