@@ -217,7 +217,7 @@ def test_a_writer_waiting_for_the_lock_finds_the_tables_another_made(pg_url):
     from gnubg_blunder.store import open_store, pg_schema
     from gnubg_blunder.store.pg_sql import PgConnection
 
-    other = PgConnection(pg_url, "the other writer")  # another process making the tables
+    other = PgConnection(pg_url)  # another process making the tables
     other.execute("BEGIN IMMEDIATE")
     opened = {}
 
@@ -231,7 +231,7 @@ def test_a_writer_waiting_for_the_lock_finds_the_tables_another_made(pg_url):
     waiting = threading.Thread(target=second)
     waiting.start()
     try:
-        watch = PgConnection(pg_url, "watch")
+        watch = PgConnection(pg_url)
         deadline = time.monotonic() + 30
         try:  # until the second writer waits for the write lock
             while not watch.execute(

@@ -174,10 +174,9 @@ class PgConnection:
 
     engine = "postgresql"
 
-    def __init__(self, dsn: str, display: str):
+    def __init__(self, dsn: str):
         import psycopg
 
-        self.display = display  # the database's name for messages: never its password
         try:
             self.raw = psycopg.connect(dsn, autocommit=True, application_name="gnubg-blunder")
         except psycopg.Error as exc:

@@ -17,8 +17,6 @@ once).  Readers never wait.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from .pg_sql import PgConnection, PgUniqueViolation, redacted
 from .schema import StoreError
 from .sqlite import ALREADY_STORED, SQLiteStore, StoreResult
@@ -31,20 +29,11 @@ class PostgresStore(SQLiteStore):
 
     def __init__(self, url: str, report=None, upgrade: bool = True):
         from . import pg_schema
-        from .sqlite import _say, busy_timeout
 
         self.url = url
-        self.path = redacted(url)  # how messages name it: never with its password
-        self.report = report if report is not None else _say
-        self.busy_timeout = busy_timeout()
-        self.read_only = False
-        self.read_only_reason: Optional[str] = None
-        self.memory_copy = False
-        self._read_only_uri = None
-        self._compact_pending = False
-        self._manifests: dict = {}
+        self._start(redacted(url), report)  # messages name it without its password
         self._found_whole = True  # the server keeps its pages whole: no quick_check before writing
-        self.conn = PgConnection(url, self.path)
+        self.conn = PgConnection(url)
         try:
             self.conn.execute(f"SET lock_timeout = '{int(self.busy_timeout * 1000)}ms'")
             if not self._may_write():
@@ -92,8 +81,6 @@ class PostgresStore(SQLiteStore):
     def add_match(self, match) -> StoreResult:
         """As on SQLite; a match another writer stored first (its identity
         taken meanwhile) is "already stored"."""
-        if self.read_only:
-            raise StoreError(f"cannot store into it: {self.read_only_reason}")
         try:
             return super().add_match(match)
         except PgUniqueViolation:
@@ -102,29 +89,25 @@ class PostgresStore(SQLiteStore):
                 return StoreResult(ALREADY_STORED, row[0], same[0])
             raise
 
-    def _refuse_if_read_only(self) -> None:
-        if self.read_only:
-            raise StoreError(f"cannot write into it: {self.read_only_reason}")
-
     # writes that SQLite refuses by its file's mode: a read-only role's are refused here, in one line
     def set_meta(self, key: str, value) -> None:
-        self._refuse_if_read_only()
+        self._writable()
         super().set_meta(key, value)
 
     def delete_meta(self, key: str) -> bool:
-        self._refuse_if_read_only()
+        self._writable()
         return super().delete_meta(key)
 
     def add_alias(self, canonical: str, alias: str) -> None:
-        self._refuse_if_read_only()
+        self._writable()
         super().add_alias(canonical, alias)
 
     def remove_alias(self, alias: str) -> bool:
-        self._refuse_if_read_only()
+        self._writable()
         return super().remove_alias(alias)
 
     def relabel(self, progress=None, only_if_stale: bool = False) -> int:
-        self._refuse_if_read_only()
+        self._writable()
         return super().relabel(progress=progress, only_if_stale=only_if_stale)
 
     def _snapshot_connection(self):
@@ -134,12 +117,7 @@ class PostgresStore(SQLiteStore):
         Inside this store's own write transaction: its connection."""
         if self.conn.in_transaction:
             return self.conn, False
-        return PgConnection(self.url, self.path), True
+        return PgConnection(self.url), True
 
     def _end_snapshot(self, conn, owned: bool) -> None:
-        if not owned:
-            conn.execute("COMMIT")
-        # an owned connection keeps its snapshot until the read's handles close it
-
-    def close(self):
-        self.conn.close()
+        pass  # the read's own connection keeps its snapshot until its handles close it

@@ -238,15 +238,7 @@ class SQLiteStore:
         that cannot be written (its file, folder or mount read-only) is
         opened read-only: every read works, a write says why it cannot be
         made (``read_only_reason``).  docs/reliability.md."""
-        self.path = str(path)
-        self.report = report if report is not None else _say
-        self.busy_timeout = busy_timeout()  # seconds a write waits for another program's lock
-        self.read_only = False
-        self.read_only_reason: Optional[str] = None  # why nothing can be written, when read_only
-        self.memory_copy = False  # read from a copy in memory (read-only, brought up to date)
-        self._read_only_uri: Optional[str] = None  # how a read-only file was opened
-        self._compact_pending = False  # an upgrade ran: compact after the cache is built again
-        self._manifests: dict = {}  # {bundle key: (manifest text, parsed)}: parsed once per text
+        self._start(str(path), report)
         if self.path == ":memory:":
             self.conn = self._connect(self.path)
         else:
@@ -256,6 +248,18 @@ class SQLiteStore:
             self.conn.execute("PRAGMA synchronous = NORMAL")
         if upgrade:
             self._migrate()
+
+    def _start(self, path: str, report) -> None:
+        """The store's state before its connection is made (both engines)."""
+        self.path = path  # how messages name the database
+        self.report = report if report is not None else _say
+        self.busy_timeout = busy_timeout()  # seconds a write waits for another program's lock
+        self.read_only = False
+        self.read_only_reason: Optional[str] = None  # why nothing can be written, when read_only
+        self.memory_copy = False  # read from a copy in memory (read-only, brought up to date)
+        self._read_only_uri: Optional[str] = None  # how a read-only file was opened
+        self._compact_pending = False  # an upgrade ran: compact after the cache is built again
+        self._manifests: dict = {}  # {bundle key: (manifest text, parsed)}: parsed once per text
 
     def _connect(self, target: str, uri: bool = False) -> sqlite3.Connection:
         # isolation_level None: no implicit transactions; writes say BEGIN IMMEDIATE ... COMMIT
