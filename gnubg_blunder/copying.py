@@ -18,6 +18,7 @@ settings), the array cache of DST built, and DST checked against SRC.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import time
@@ -155,36 +156,16 @@ def advance_sequences(store) -> None:
                            f"GREATEST((SELECT MAX(id) FROM {table}), 1))")
 
 
-class _Write:
-    """One write transaction of DST (``BEGIN IMMEDIATE``: its writer lock),
-    rolled back on any error; the sequences advanced before COMMIT."""
+@contextlib.contextmanager
+def _transaction(store):
+    """One write transaction of DST (the store's ``write_transaction``: its
+    writer lock, rolled back on any error), the sequences advanced before
+    COMMIT."""
+    from .store.sqlite import write_transaction
 
-    def __init__(self, store):
-        self.store = store
-
-    def __enter__(self):
-        self.store.conn.execute("BEGIN IMMEDIATE")
-        return self.store.conn
-
-    def __exit__(self, exc_type, exc, tb):
-        if exc_type is None:
-            try:
-                advance_sequences(self.store)
-                self.store.conn.execute("COMMIT")
-            except BaseException:
-                self._rollback()
-                raise
-            return False
-        self._rollback()
-        return False
-
-    def _rollback(self):
-        conn = self.store.conn
-        if conn.in_transaction:
-            try:
-                conn.execute("ROLLBACK")
-            except Exception:
-                pass
+    with write_transaction(store.conn) as conn:
+        yield conn
+        advance_sequences(store)
 
 
 # -- the copy ---------------------------------------------------------------------
@@ -265,7 +246,7 @@ class Copier:
         from collections import Counter
 
         got: Counter = Counter()
-        with _Write(self.dst):
+        with _transaction(self.dst):
             self._write_batch(batch, got, labels_version)
         for key, n in got.items():
             self.counts[key] += n
@@ -423,7 +404,7 @@ class Copier:
     def copy_study(self) -> None:
         s, d = self.src.conn, self.dst.conn
         c = self.counts
-        with _Write(self.dst):
+        with _transaction(self.dst):
             # aliases: one already in DST (without case) stays as DST has it; chains end at one name
             for alias, canonical in s.execute("SELECT alias, canonical FROM aliases ORDER BY alias").fetchall():
                 if d.execute("SELECT 1 FROM aliases WHERE lower(alias) = lower(?)", (alias,)).fetchone():

@@ -230,8 +230,9 @@ def migrate(conn, read_only: bool = False, report: Optional[Callable] = None) ->
         what = "has no gnubg-blunder tables yet" if found == 0 else f"is at schema version {found}"
         raise StoreError(f"it {what} and this role may only read it: open it once with a writer role "
                          f"(docs/postgres.md, \"Upgrades\")")
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    from .sqlite import write_transaction
+
+    with write_transaction(conn):
         now = current_version(conn)  # again: another writer may have made them meanwhile
         if now == 0:
             for stmt in _statements(CREATE):
@@ -247,14 +248,6 @@ def migrate(conn, read_only: bool = False, report: Optional[Callable] = None) ->
             now = version
         conn.execute("INSERT INTO meta(key, value) VALUES('schema_version', ?) "
                      "ON CONFLICT(key) DO UPDATE SET value=excluded.value", (str(now),))
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            try:
-                conn.execute("ROLLBACK")
-            except StoreError:
-                pass
-        raise
     if found and report is not None:
         report(f"gnubg-blunder: database upgraded from schema version {found} to {SCHEMA_VERSION}")
     return found

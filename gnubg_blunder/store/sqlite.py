@@ -81,7 +81,7 @@ def write_transaction(conn):
     """One write transaction (the connection has no implicit ones):
     BEGIN IMMEDIATE takes the write lock at once (waiting up to the busy
     timeout), COMMIT at the end, a rollback on any error that does not
-    hide it (docs/reliability.md)."""
+    hide it (docs/reliability.md).  Either engine's connection."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield conn
@@ -98,7 +98,7 @@ def _rollback(conn) -> None:
     if conn.in_transaction:
         try:
             conn.execute("ROLLBACK")
-        except sqlite3.Error:
+        except (sqlite3.Error, StoreError):  # StoreError: PostgreSQL's (store/pg_sql.py), a lost connection
             pass
 
 
