@@ -498,35 +498,17 @@ class Copier:
 
     # -- the array cache ------------------------------------------------------------------
     def build_cache(self) -> None:
-        """DST's array cache for every analysis without one, in bundles as one
-        ``_ensure_arrays`` call would make them (cut at ``BUNDLE_DECISIONS``),
-        a bundle a step of the progress."""
-        from .store.column_cache import BUNDLE_DECISIONS
-
+        """DST's array cache for every analysis without one (the store's own
+        ``_ensure_arrays``), a bundle a step of the progress."""
         dst = self.dst
-        covered = dst._coverage(dst._bundles())
-        missing = [a for (a,) in dst.conn.execute("SELECT id FROM analyses").fetchall() if a not in covered]
+        missing = dst._analyses_without_cache()
         start = time.monotonic()
         if missing:
-            order = dst._selection_order()
-            missing.sort(key=lambda a: order.get(a, (a,)))
-            sizes = dict(dst.conn.execute("SELECT analysis_id, COUNT(*) FROM decisions "
-                                          "GROUP BY analysis_id").fetchall())
-            chunks, part, size = [], [], 0
-            for a in missing:
-                part.append(a)
-                size += sizes.get(a, 0)
-                if size >= BUNDLE_DECISIONS:
-                    chunks.append(part)
-                    part, size = [], 0
-            if part:
-                chunks.append(part)
-            with _Progress(self.ctx, len(missing), "array cache", "analysis", "analyses") as progress:
+            with _Progress(self.ctx, missing, "array cache", "analysis", "analyses") as progress:
                 progress.detail(f"building the array cache of {self.dst_name}")
-                for part in chunks:
-                    dst._ensure_arrays(part)
-                    progress.advance(len(part))
-        self.cache_built = len(missing)
+                dst._ensure_arrays([a for (a,) in dst.conn.execute("SELECT id FROM analyses").fetchall()],
+                                   progress=progress.advance)
+        self.cache_built = missing
         self.cache_seconds = time.monotonic() - start
 
     # -- the check ------------------------------------------------------------------------

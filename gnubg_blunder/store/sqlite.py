@@ -920,10 +920,11 @@ class SQLiteStore:
             self.conn.executemany("DELETE FROM analysis_arrays WHERE analysis_id = ?", [(k,) for k in group])
             self._write_bundle(parts)
 
-    def _ensure_arrays(self, analysis_ids) -> None:
+    def _ensure_arrays(self, analysis_ids, progress=None) -> None:
         """Build the cache of analyses that have none (older databases, new
         formats, relabelled decisions): bundles of up to
-        ``BUNDLE_DECISIONS`` decisions, in one transaction."""
+        ``BUNDLE_DECISIONS`` decisions, in one transaction.  ``progress(n)``
+        is told each bundle's number of analyses as it is written."""
         covered = self._coverage(self._bundles())
         if all(a in covered for a in analysis_ids):
             return
@@ -937,9 +938,13 @@ class SQLiteStore:
                 size += len(parts[-1][1])
                 if size >= BUNDLE_DECISIONS:
                     self._write_bundle(parts)
+                    if progress is not None:
+                        progress(len(parts))
                     parts, size = [], 0
             if parts:
                 self._write_bundle(parts)
+                if progress is not None:
+                    progress(len(parts))
             self._merge_bundles()
         if self._compact_pending:
             self._compact_pending = False
