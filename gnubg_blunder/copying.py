@@ -35,8 +35,6 @@ IN_CHUNK = 500  # ids in one ``IN (...)``
 
 # The tables copied row for row with every column, in the order they are written.
 MATCH_TABLES = ("matches", "games", "analyses", "decisions", "decision_candidates", "rolls")
-# The tables whose ids PostgreSQL gives from a sequence (advanced after explicit ids).
-ID_TABLES = ("matches", "analyses", "decisions", "study_actions", "collections")
 # meta keys that are the engine's, never copied: the rest are the user's settings.
 ENGINE_KEYS = frozenset({"schema_version", "labels_version", "upgrade_from"})
 
@@ -151,6 +149,8 @@ def advance_sequences(store) -> None:
     Nothing to do on SQLite (a new row takes the largest id + 1)."""
     if store.engine != "postgresql":
         return
+    from .store.pg_schema import ID_TABLES
+
     for table in ID_TABLES:
         store.conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                            f"GREATEST((SELECT MAX(id) FROM {table}), 1))")

@@ -286,7 +286,7 @@ def _python_interpreter() -> bool:
     return os.path.basename(sys.executable or "").lower().startswith("python")
 
 
-def _reads(files: list, table, jobs):
+def _reads(files: list, jobs):
     """(file, its matches or None) in the order of ``files``: read by
     ``jobs`` processes at once (default: one a CPU) when there are enough
     files, a few files ahead of the one being stored; None where the
@@ -380,7 +380,7 @@ def import_paths(ctx, paths, jobs=None) -> int:
         return 1
     not_tried = 0
     with Progress(ctx, len(files), "import") as progress:  # a bar on a terminal, else a line every 10 s
-        for i, (f, read) in enumerate(_reads(files, table, jobs)):
+        for i, (f, read) in enumerate(_reads(files, jobs)):
             label = shown_path(f)
             try:
                 matches = read if read is not None else read_match_file(f, table)

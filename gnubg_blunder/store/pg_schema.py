@@ -193,6 +193,10 @@ CREATE INDEX anki_notes_by_position ON anki_notes(position_id);
 STEPS: dict = {}
 CREATED_VERSION = 10
 
+# The tables whose ids are identity columns (an INSERT returns the new id;
+# ids written explicitly, by ``copy``, move the sequence on after them).
+ID_TABLES = ("matches", "analyses", "decisions", "study_actions", "collections")
+
 TABLES = ("meta", "matches", "games", "analyses", "decisions", "decision_candidates", "rolls", "aliases",
           "analysis_arrays", "study_actions", "collections", "collection_positions", "anki_notes")
 

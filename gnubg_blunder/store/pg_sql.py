@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import re
 
+from .pg_schema import ID_TABLES
 from .schema import StoreError
 from .text_codec import MARK, decode_text, encode_text, needs_encoding
 
@@ -25,8 +26,6 @@ from .text_codec import MARK, decode_text, encode_text, needs_encoding
 # take turns as they do on SQLite, readers never wait (docs/postgres.md).
 WRITE_LOCK = 0x6762_6462  # "gbdb"
 
-# The tables whose INSERT gives a new row id (``cursor.lastrowid``).
-_ID_TABLES = ("matches", "analyses", "study_actions", "collections", "decisions")
 
 _ASCII_LOWER = "translate({}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
 _TWO_ARGS = r"\(\s*([\w.]+)\s*,\s*([\w.]+)\s*\)"
@@ -56,7 +55,7 @@ def translate(sql: str) -> tuple:
     s = re.sub(r"\blower\(([\w.]+|\?)\)", _ascii_lower, s)  # a column or a parameter: both sides alike
     s = re.sub(r"\b(NOT\s+)?LIKE\b", lambda m: (m.group(1) or "") + "ILIKE", s)
     s = s.replace("?", "%s")
-    returning = bool(re.match(r"\s*INSERT INTO (%s)\b" % "|".join(_ID_TABLES), s)) and "RETURNING" not in s \
+    returning = bool(re.match(r"\s*INSERT INTO (%s)\b" % "|".join(ID_TABLES), s)) and "RETURNING" not in s \
         and "ON CONFLICT" not in s
     if returning:
         s = s.rstrip().rstrip(";") + " RETURNING id"
