@@ -9,6 +9,7 @@ selects decisions and hands arrays to :mod:`gnubg_blunder.metrics`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 import sys
@@ -215,10 +216,11 @@ def _nocase_order(a: bytes, b: bytes) -> int:
 _ASCII_FOLD = bytes(c + 32 if 65 <= c <= 90 else c for c in range(256))
 
 
-def _nocase_key(row: dict):
-    import functools
+_NOCASE = functools.cmp_to_key(_nocase_order)
 
-    return functools.cmp_to_key(_nocase_order)(str(row["name"]).encode("utf-8", "surrogatepass"))
+
+def _nocase_key(row: dict):
+    return _NOCASE(str(row["name"]).encode("utf-8", "surrogatepass"))
 
 
 class SQLiteStore:
