@@ -50,16 +50,28 @@ def known_luck(sel: Selection) -> np.ndarray:
     return known & nonzero[r.match]
 
 
-def per_side(sel: Selection, thresholds: Thresholds = Thresholds()) -> list:
+def per_side(sel: Selection, thresholds: Thresholds = Thresholds(), matches=None) -> list:
     """One dict per (match, player): the per-side figures of
     ``matches --format json`` (keys documented there).  Interval units of
-    one match side: its games (SPEC §7)."""
+    one match side: its games (SPEC §7).  ``matches``: the indices (in
+    ``sel.matches``, ascending) of the matches wanted, None for all; a
+    side's figures are its own decisions' alone, so they are the same
+    either way (``matches --last``: the report's few rows of 10,000
+    matches)."""
     dec, rolls = sel.decisions, sel.rolls
     nm = sel.n_matches
-    n_sides = 2 * nm
-    key = dec.match.astype(np.int64) * 2 + dec.player
-    rkey = rolls.match.astype(np.int64) * 2 + rolls.player
-    side_groups = np.arange(n_sides, dtype=np.int64).reshape(nm, 2)
+    wanted = np.arange(nm, dtype=np.int64) if matches is None else np.asarray(matches, dtype=np.int64)
+    n_sides = 2 * len(wanted)
+    if matches is None:
+        key = dec.match.astype(np.int64) * 2 + dec.player
+        rkey = rolls.match.astype(np.int64) * 2 + rolls.player
+    else:  # the wanted matches' sides numbered 0, 1, 2, …; every other decision and roll -1 (left out)
+        slot = np.full(nm, -1, dtype=np.int64)
+        slot[wanted] = np.arange(len(wanted), dtype=np.int64)
+        key = np.where(slot[dec.match] >= 0, slot[dec.match] * 2 + dec.player, -1)
+        rkey = np.where(slot[rolls.match] >= 0, slot[rolls.match] * 2 + rolls.player, -1)
+    side_groups = np.full((nm, 2), -1, dtype=np.int64)
+    side_groups[wanted] = np.arange(n_sides, dtype=np.int64).reshape(-1, 2)
     cnt = counted(dec)
     by_side = dict(side_groups=side_groups, unit="game", thresholds=thresholds)
     every = kernel.sums(sel, cnt, key, n_sides, **by_side)
@@ -67,17 +79,18 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds()) -> list:
     takes = kernel.sums(sel, cnt & np.isin(dec.kind, (K_TAKE, K_PASS)), key, n_sides, **by_side)
 
     # gnubg's own way (its screen): every decision, its denominators.
-    unforced = _sum(key[gnubg_unforced(dec)], n_sides)
-    close = _sum(key[gnubg_close_cube(dec)], n_sides)
+    inside = key >= 0
+    unforced = _sum(key[gnubg_unforced(dec) & inside], n_sides)
+    close = _sum(key[gnubg_close_cube(dec) & inside], n_sides)
     g_err = gnubg_error(dec)
-    g_known = ~np.isnan(g_err)
+    g_known = ~np.isnan(g_err) & inside
     g_e = kernel.zero_nan(g_err)
     E_gnubg = _sum(key[g_known], n_sides, g_e[g_known])
     L_gnubg = _sum(key[g_known], n_sides, (g_e * kernel.zero_nan(dec.mwc_per_emg))[g_known])
     analysed = _sum(key[g_known], n_sides)  # does this side have any analysis?
 
     total_moves = _sum(rolls.match, nm)  # both players' rolls, per match
-    lk = known_luck(sel)
+    lk = known_luck(sel) & (rkey >= 0)
     luck = kernel.zero_nan(rolls.luck)
     luck_n = _sum(rkey[lk], n_sides)
     luck_sum = _sum(rkey[lk], n_sides, luck[lk])
@@ -91,10 +104,11 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds()) -> list:
     dbl_n, dbl_e, dbl_ell = doubles.n.tolist(), doubles.e.tolist(), doubles.ell.tolist()
     rsp_n, rsp_e, rsp_ell = takes.n.tolist(), takes.e.tolist(), takes.ell.tolist()
     out = []
-    for mi, m in enumerate(sel.matches):
+    for slot_of_match, mi in enumerate(wanted.tolist()):
+        m = sel.matches[mi]
         money = kernel.is_money(m.length)
         for p in (0, 1):
-            s = 2 * mi + p
+            s = 2 * slot_of_match + p
             fig = every_fig[s]
             gnubg = None
             if m.engine == "gnubg" and analysed[s] + unforced[s] + close[s] > 0:

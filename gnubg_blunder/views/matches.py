@@ -3,16 +3,20 @@ other checks read are documented in docs/commands.md)."""
 
 from __future__ import annotations
 
-from ..commands import View
+from ..commands import UserError, View
 from .formatting import DASH, Table, elo_text, num, safe_text, scope_text, table, table_html
 
 
-def match_objects(selection, thresholds) -> list:
+def match_objects(selection, thresholds, last: int = 0) -> list:
+    """The objects of the matches of ``selection`` (in its order: by date),
+    with ``last``, of its ``last`` most recent ones alone (0: all)."""
     from ..metrics.figures import per_side
 
-    sides = per_side(selection, thresholds)
+    first = max(0, selection.n_matches - last) if last else 0
+    wanted = None if not first else range(first, selection.n_matches)
+    sides = per_side(selection, thresholds, wanted)
     out = []
-    for i, m in enumerate(selection.matches):
+    for i, m in enumerate(selection.matches[first:]):
         used = {"engine": m.engine, "depth": m.depth_label}
         out.append(
             {
@@ -36,8 +40,33 @@ def match_objects(selection, thresholds) -> list:
 
 
 def compute(scope) -> dict:
-    """``matches``: {"matches": [one object per match], "filter"}."""
-    return {"matches": match_objects(scope.selection, scope.thresholds), "filter": scope.filter_json}
+    """``matches``: {"matches": [one object per match], "filter"}; with
+    ``--last N`` also "last" (N) and "in_scope" (how many matches the scope
+    holds: the ones left out are the earlier ones)."""
+    last = parse_last(getattr(scope.args, "last", None))
+    obj = {"matches": match_objects(scope.selection, scope.thresholds, last)}
+    if last:
+        obj.update(last=last, in_scope=scope.selection.n_matches)
+    obj["filter"] = scope.filter_json
+    return obj
+
+
+def parse_last(value) -> int:
+    """``--last N``: a whole number, 0 (or none) for every match."""
+    if value in (None, ""):
+        return 0
+    try:
+        n = int(value)
+    except ValueError:
+        raise UserError(f"--last {value!r}: give a whole number (0 = all)") from None
+    if n < 0:
+        raise UserError(f"--last {value}: give 0 (all) or more")
+    return n
+
+
+def options(parser) -> None:
+    parser.add_argument("--last", default=None, metavar="N",
+                        help="only the N most recent matches of the scope (default: all)")
 
 
 def matches_text(obj: dict) -> str:
@@ -64,7 +93,10 @@ def matches_text(obj: dict) -> str:
                 num(s["luck_emg"], 3, signed=True),
                 f"{m['analysis_used']['engine']} {m['analysis_used']['depth'] or ''}".strip() if k == 0 else "",
             ])
-    return f"Scope: {scope_text(obj['filter'])}\n" + table(
+    shown = ""
+    if obj.get("last") and obj.get("in_scope", 0) > len(objs):
+        shown = f"The {len(objs)} most recent of the scope's {obj['in_scope']} matches (--last 0 for all).\n"
+    return f"Scope: {scope_text(obj['filter'])}\n" + shown + table(
         rows,
         ["id", "date", "length", "player", "result", "decisions", "PR", "MWC lost", "L7", "excess", "avoidable",
          "Elo", "luck EMG", "analysis"],
@@ -79,7 +111,7 @@ def matches_html(obj: dict, limit: int = None) -> str:
     with ``limit``, the most recent ``limit`` matches (matches come in date
     order) and a note of how many earlier ones are left out."""
     objs = obj["matches"]
-    left_out = max(0, len(objs) - limit) if limit else 0
+    left_out = max(0, obj.get("in_scope", len(objs)) - limit) if limit else 0
     if limit:
         objs = objs[-limit:]
     rows = []
@@ -126,4 +158,4 @@ def matches_table(obj: dict) -> Table:
 
 
 VIEW = View("matches", "list stored matches with each side's figures", compute, matches_text, table=matches_table,
-            html=matches_html)
+            html=matches_html, options=options)

@@ -232,7 +232,7 @@ def players_section(ctx: ReportContext) -> str:
 def matches_section(ctx: ReportContext) -> str:
     from .matches import VIEW, matches_html
 
-    return matches_html(ctx.view_object(VIEW), limit=MATCHES_SHOWN)
+    return matches_html(ctx.view_object(VIEW, last=str(MATCHES_SHOWN)), limit=MATCHES_SHOWN)
 
 
 def lists_section(ctx: ReportContext) -> str:
