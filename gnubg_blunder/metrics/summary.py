@@ -192,6 +192,19 @@ def decision_records(sel: Selection, idx, thresholds: Thresholds = Thresholds())
     return out
 
 
+def decision_records_of_lists(sel: Selection, lists, thresholds: Thresholds = Thresholds()) -> list:
+    """:func:`decision_records` of each index array of ``lists`` (a list
+    of lists of records, in that order), made in one call: the columns a
+    record reads for its rows alone (row ids, games, moves, position IDs)
+    are read once for every list, not once a list."""
+    lists = [np.asarray(ix, dtype=np.int64) for ix in lists]
+    if not lists:
+        return []
+    records = decision_records(sel, np.concatenate(lists), thresholds)
+    ends = np.cumsum([len(ix) for ix in lists]).tolist()
+    return [records[end - len(ix):end] for ix, end in zip(lists, ends)]
+
+
 # -- the summary ----------------------------------------------------------------
 
 def _mwc_split(sel: Selection, mask: np.ndarray, thresholds: Thresholds, decision_type: str) -> dict:

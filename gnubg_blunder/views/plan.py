@@ -150,15 +150,16 @@ def member_records(store, selection, flt, thresholds, obj: dict, limit: int = No
     ``limit`` members, largest ℓ − d first) with their ``excess`` (ℓ − d, %
     points)}} of every family of ``obj`` — what :func:`plan_html` lists."""
     from ..metrics.plan import member_lists, plan_mask
-    from ..metrics.summary import decision_records
+    from ..metrics.summary import decision_records_of_lists
     from .positions import attach_moves
 
     limit = LIST_ROWS if limit is None else limit
     names = [fam["family"] for fam in obj["families"]]
     lists = member_lists(selection, plan_mask(selection, flt.decision_type or "all"), thresholds, names, limit)
+    records_of = decision_records_of_lists(selection, [got["index"] for got in lists.values()], thresholds)
+    attach_moves([r for records in records_of for r in records], store)
     out = {}
-    for name, got in lists.items():
-        records = attach_moves(decision_records(selection, got["index"], thresholds), store)
+    for (name, got), records in zip(lists.items(), records_of):
         for r, x in zip(records, got["excess"]):
             r["excess"] = x
         out[name] = {"total": got["total"], "decisions": records}

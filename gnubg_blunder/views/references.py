@@ -97,7 +97,7 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
     import numpy as np
 
     from ..metrics import references as R
-    from ..metrics.summary import decision_records
+    from ..metrics.summary import decision_records_of_lists
 
     _pp = R.percentage_points
     cands = R.candidates(sel, thresholds, decision_type)
@@ -105,11 +105,12 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
     narrow, unstable, confirmed = lesson_flags(store, sel, cands, thresholds)
     res = R.choose(cands, narrow=narrow, unstable=unstable, confirmed=confirmed, studied=studied, limit=limit)
     excess_by_row = dict(zip(cands.rows.tolist(), cands.row_excess.tolist()))
+    orders = [ch.rows[np.lexsort((ch.rows, -np.array([excess_by_row[int(r)] for r in ch.rows])))]
+              for ch in res.chosen]
+    records_of = decision_records_of_lists(sel, orders, thresholds)
     positions = []
-    for rank, ch in enumerate(res.chosen, 1):
+    for rank, (ch, order, records) in enumerate(zip(res.chosen, orders, records_of), 1):
         g = ch.group
-        order = ch.rows[np.lexsort((ch.rows, -np.array([excess_by_row[int(r)] for r in ch.rows])))]
-        records = decision_records(sel, order, thresholds)
         for rec, r in zip(records, order):
             rec["excess"] = _pp(excess_by_row[int(r)])
         own = cands.rows_of(g)
