@@ -11,7 +11,9 @@ database (``relational setup dbtype=SQLite``, game statistics stored), and
 ``bdb.store()`` into a fresh gnubg-blunder database (its schema made before
 the clock starts; its printed summary and review included, sent to
 /dev/null).  Best of R each (default 3); the ratio store / relational add is
-printed per match and for the total.
+printed per match and for the total, and beside them the time of the call
+``bdb.store()`` makes first, ``gnubg.match()`` (gnubg's C building the
+match's Python dict), alone.
 
 It is not a test: run it on demand.  See benchmarks/README.md.
 """
@@ -50,8 +52,11 @@ for k, f in enumerate(files):
     gnubg.command('%%s "%%s"' %% (cmd, f))
     if f.endswith(".mat"):
         gnubg.command("analyse match")  # the bundled match is a .mat: gnubg's own analysis first
-    rel, ours = [], []
+    rel, ours, dump = [], [], []
     for r in range(repeat):
+        t0 = time.perf_counter()
+        gnubg.match()  # what bdb.store() reads first (its defaults: analysis and boards)
+        dump.append(time.perf_counter() - t0)
         if os.path.exists(rel_db):
             os.remove(rel_db)
         with contextlib.redirect_stdout(io.StringIO()):
@@ -69,7 +74,7 @@ for k, f in enumerate(files):
             mid = bdb.store()
             ours.append(time.perf_counter() - t0)
         assert mid is not None, said.getvalue()[-500:]
-    results.append({"file": f, "relational": rel, "store": ours})
+    results.append({"file": f, "relational": rel, "store": ours, "match_dict": dump})
 with open(out, "w") as fh:
     json.dump(results, fh)
 '''
@@ -113,18 +118,21 @@ def main(argv=None) -> int:
             sys.exit(f"error: gnubg did not finish:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}")
         results = json.loads(out.read_text())
     print(f">bdb.store() beside gnubg's relational add match (SQLite), one gnubg process, best of {args.repeat}\n")
-    print(f"{'match':<48} {'KiB':>6} {'relational ms':>14} {'store ms':>9} {'ratio':>6}")
-    tot_rel = tot_store = 0.0
+    print(f"{'match':<48} {'KiB':>6} {'relational ms':>14} {'store ms':>9} {'ratio':>6} {'gnubg.match() ms':>17}")
+    tot_rel = tot_store = tot_dump = 0.0
     for res in results:
-        rel, ours = min(res["relational"]), min(res["store"])
+        rel, ours, dump = min(res["relational"]), min(res["store"]), min(res["match_dict"])
         tot_rel += rel
         tot_store += ours
+        tot_dump += dump
         name = Path(res["file"]).name
         print(f"{name[:48]:<48} {Path(res['file']).stat().st_size / 1024:6.0f} {rel * 1e3:14.1f} "
-              f"{ours * 1e3:9.1f} {ours / rel:6.2f}")
+              f"{ours * 1e3:9.1f} {ours / rel:6.2f} {dump * 1e3:17.1f}")
     print(f"{'total (' + str(len(results)) + ' matches)':<48} {'':>6} {tot_rel * 1e3:14.1f} {tot_store * 1e3:9.1f} "
-          f"{tot_store / tot_rel:6.2f}")
+          f"{tot_store / tot_rel:6.2f} {tot_dump * 1e3:17.1f}")
     print(f"\nratio >bdb.store() / relational add match: {tot_store / tot_rel:.2f} (goal: at most 1.0)")
+    print(f"gnubg.match() alone (gnubg's C making the dict bdb.store() reads) / relational add match: "
+          f"{tot_dump / tot_rel:.2f}")
     return 0
 
 

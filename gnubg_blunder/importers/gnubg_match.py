@@ -86,16 +86,18 @@ def _candidate_columns(moves: list, default_ctx: dict) -> SourceCandidates:
     resolved): every equity is EMG (no match-play rollout to convert)."""
     letters, eqs, probs, depths = [], [], [], []
     labels: dict = {}
+    default_plies = default_ctx.get("plies")
     for c in moves:
-        letters.append(steps_text(_steps(c.get("move"))))
-        probs.append(tuple(c.get("probs") or ()) or None)
-        if c.get("type") == "rollout":
-            eqs.append(_number(c.get("cubeful-eq")))
+        get = c.get
+        letters.append(steps_text(get("move") or ()))  # gnubg's ints as they are (others: the list below)
+        probs.append(tuple(get("probs") or ()) or None)
+        if get("type") == "rollout":
+            eqs.append(_number(get("cubeful-eq")))
             depths.append("rollout")
         else:
-            eqs.append(_number(c.get("score")))
-            ctx = c.get("evalcontext") or {}
-            plies = ctx.get("plies", default_ctx.get("plies"))
+            eqs.append(_number(get("score")))
+            ctx = get("evalcontext")
+            plies = ctx.get("plies", default_plies) if ctx else default_plies
             depth = labels.get(plies)
             if depth is None and plies is not None:
                 depth = labels[plies] = f"{plies}-ply"

@@ -54,9 +54,13 @@ _POINT = {c: k for k, c in enumerate(_LETTERS)}
 SGF_BLACK_TO_MOVER = str.maketrans("abcdefghijklmnopqrstuvwx", "xwvutsrqponmlkjihgfedcba")
 
 
+_STEP_LETTERS = [[a + b for b in _LETTERS] for a in _LETTERS]  # [from][to]: a step's two letters
+
+
 def steps_text(steps) -> str:
-    """Single-checker steps as stored: two letters a step (mover's points)."""
-    return "".join(_LETTERS[a] + _LETTERS[b] for a, b in steps)
+    """Single-checker steps as stored: two letters a step (mover's points).
+    A point that is no int from 0 to 25 raises IndexError or TypeError."""
+    return "".join([_STEP_LETTERS[a][b] for a, b in steps])
 
 
 def text_steps(text: str) -> tuple:
