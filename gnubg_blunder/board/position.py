@@ -159,20 +159,13 @@ class Board:
             raw = base64.b64decode(text + "==", validate=True)
         except (binascii.Error, ValueError) as exc:  # pragma: no cover - regex catches these
             raise ValueError(f"malformed position ID {pid!r}: {exc}") from None
-        key = int.from_bytes(raw, "little")
-        counts = []
-        pos = 0
-        for _ in range(50):  # 25 entries for each side, each = n 1-bits then a 0-bit
-            n = 0
-            while (key >> pos) & 1:  # ends: the key has at most 80 bits
-                n += 1
-                pos += 1
-            counts.append(n)
-            pos += 1
-        if pos > 80:
+        # the 80 bits, least significant first: 25 entries for each side, each n 1-bits then a 0-bit
+        runs = format(int.from_bytes(raw, "little"), "080b")[::-1].split("0")
+        if len(runs) <= 50:  # fewer than 50 0-bits: the entries need more than the 80 bits
             raise ValueError(f"malformed position ID {pid!r}: more than {CHECKERS} checkers a side")
-        if key >> pos:
+        if any(runs[50:]):
             raise ValueError(f"malformed position ID {pid!r}: stray bits after the last point")
+        counts = [len(run) for run in runs[:50]]
         opponent, on_roll = tuple(counts[:25]), tuple(counts[25:])
         try:
             _check(on_roll, opponent)
