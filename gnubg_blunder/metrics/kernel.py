@@ -368,13 +368,8 @@ def sums(
         idx = np.nonzero(np.asarray(mask, dtype=bool) & (groups >= 0))[0]
         g = groups[idx].astype(np.int64, copy=False)
     col = _columns(sel)  # every decision's terms, once per selection; only the decisions summed are read
-    e = col["e"][idx]
-    ell = col["ell"][idx]
     flags = _flags(sel, thresholds)[idx]
-    chk = flags & F_CHECKER
     match = dec.match[idx].astype(np.int64, copy=False)
-    d = col["d"][idx]
-    d_mwc = col["d_mwc"][idx]
 
     n_units = max(sel.n_matches, 1)
     if unit == "game":
@@ -389,6 +384,7 @@ def sums(
             n_units *= n_games
             units, unit_of = _codes(g * n_units + match * n_games + game, n_groups * n_units)
             unit_group = units // n_units
+        del game
     elif _one_match_each(g, match, n_groups):
         # each group within one match (a match, a match side): one unit a group, the same keys
         groups_held, unit_of = _codes(g, n_groups)
@@ -422,15 +418,29 @@ def sums(
         root = np.full(n_groups, float(root_n))
 
     counts = _bincount(g * _N_FLAGS + flags, n_groups * _N_FLAGS).reshape(n_groups, _N_FLAGS)
-    by_kind = g * 2 + chk  # checker decisions at odd keys: their sums, in decision order
+    by_kind = g * 2 + (flags & F_CHECKER)  # checker decisions at odd keys: their sums, in decision order
+    del flags, match
+
+    def summed(term: str) -> tuple:
+        """The term's sums per group, per group's checker plays and per
+        unit; its column taken for the decisions summed here alone, and let
+        go before the next term's (one such copy at a time)."""
+        x = col[term][idx]
+        return (_bincount(g, n_groups, x), _bincount(by_kind, 2 * n_groups, x)[1::2].copy(),
+                _bincount(unit_of, nu, x))
+
+    e, e_checker, unit_e = summed("e")
+    ell, ell_checker, unit_ell = summed("ell")
+    d = _bincount(g, n_groups, col["d"][idx])
+    d_mwc = _bincount(g, n_groups, col["d_mwc"][idx])
     return Sums(
         n=counts.sum(axis=1),
         n_checker=_flag_counts(counts, F_CHECKER),
         n_match_play=_flag_counts(counts, F_MATCH_PLAY),
-        e=_bincount(g, n_groups, e),
-        e_checker=_bincount(by_kind, 2 * n_groups, e)[1::2].copy(),
-        ell=_bincount(g, n_groups, ell),
-        ell_checker=_bincount(by_kind, 2 * n_groups, ell)[1::2].copy(),
+        e=e,
+        e_checker=e_checker,
+        ell=ell,
+        ell_checker=ell_checker,
         errors=_flag_counts(counts, F_ERROR),
         blunders=_flag_counts(counts, F_BLUNDER),
         root_n=root,
@@ -438,11 +448,11 @@ def sums(
         unit_span=span,
         unit_group=unit_group if nu else np.zeros(0, dtype=np.int64),
         unit_n=_bincount(unit_of, nu),
-        unit_e=_bincount(unit_of, nu, e),
-        unit_ell=_bincount(unit_of, nu, ell),
+        unit_e=unit_e,
+        unit_ell=unit_ell,
         unit_root_n=unit_root,
-        d=_bincount(g, n_groups, d),
-        d_mwc=_bincount(g, n_groups, d_mwc),
+        d=d,
+        d_mwc=d_mwc,
         n_d=_flag_counts(counts, F_HAS_D),
         n_truncated=_flag_counts(counts, F_TRUNCATED),
         avoidable=_flag_counts(counts, F_AVOIDABLE),
