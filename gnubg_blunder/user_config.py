@@ -11,8 +11,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import yaml
-
 from .filters import Filter
 
 FILTER_KEYS = ("player", "date_from", "date_to", "lengths", "tournaments", "decision_type", "engine", "min_depth",
@@ -33,6 +31,8 @@ def load_config() -> dict:
     path = config_path()
     if not path.exists():
         return {}
+    import yaml  # here: a command run without a saved filter file imports no YAML
+
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as exc:
@@ -43,6 +43,8 @@ def load_config() -> dict:
 
 
 def save_config(data: dict) -> Path:
+    import yaml
+
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
