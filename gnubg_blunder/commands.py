@@ -30,6 +30,18 @@ class UserError(Exception):
     """A mistake of the user's (bad option, missing file): one line, no traceback."""
 
 
+def count_option(value, option: str) -> int:
+    """A count given to ``option`` (``--limit N``, ``--last N``): a whole
+    number, 0 meaning all; anything else is the user's mistake, in one line."""
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        raise UserError(f"{option} {value!r}: give a whole number (0 = all)") from None
+    if n < 0:
+        raise UserError(f"{option} {value}: give 0 (all) or more")
+    return n
+
+
 @dataclass
 class Command:
     name: str

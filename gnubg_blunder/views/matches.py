@@ -3,7 +3,7 @@ other checks read are documented in docs/commands.md)."""
 
 from __future__ import annotations
 
-from ..commands import UserError, View
+from ..commands import View, count_option
 from .formatting import DASH, Table, elo_text, num, safe_text, scope_text, table, table_html
 
 
@@ -43,7 +43,7 @@ def compute(scope) -> dict:
     """``matches``: {"matches": [one object per match], "filter"}; with
     ``--last N`` also "last" (N) and "in_scope" (how many matches the scope
     holds: the ones left out are the earlier ones)."""
-    last = parse_last(getattr(scope.args, "last", None))
+    last = count_option(getattr(scope.args, "last", 0), "--last")
     obj = {"matches": match_objects(scope.selection, scope.thresholds, last)}
     if last:
         obj.update(last=last, in_scope=scope.selection.n_matches)
@@ -51,22 +51,9 @@ def compute(scope) -> dict:
     return obj
 
 
-def parse_last(value) -> int:
-    """``--last N``: a whole number, 0 (or none) for every match."""
-    if value in (None, ""):
-        return 0
-    try:
-        n = int(value)
-    except ValueError:
-        raise UserError(f"--last {value!r}: give a whole number (0 = all)") from None
-    if n < 0:
-        raise UserError(f"--last {value}: give 0 (all) or more")
-    return n
-
-
 def options(parser) -> None:
-    parser.add_argument("--last", default=None, metavar="N",
-                        help="only the N most recent matches of the scope (default: all)")
+    parser.add_argument("--last", default="0", metavar="N",
+                        help="only the N most recent matches of the scope (default 0: all)")
 
 
 def matches_text(obj: dict) -> str:

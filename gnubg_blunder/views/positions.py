@@ -8,7 +8,7 @@ A view never computes a figure.
 
 from __future__ import annotations
 
-from ..commands import UserError, View
+from ..commands import UserError, View, count_option
 from .formatting import DASH, Table, safe_text, scope_text, table, table_html
 
 COLUMNS = ("position_id", "match_id", "date", "game", "move", "player", "kind", "played", "best", "error_mpt",
@@ -134,13 +134,7 @@ KINDS = ("checker", "nodouble", "double", "take", "pass")
 
 
 def parse_limit(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise UserError(f"--limit {value!r}: give a whole number (0 = all)") from None
-    if n < 0:
-        raise UserError(f"--limit {value}: give 0 (all) or more")
-    return n
+    return count_option(value, "--limit")
 
 
 def listing(scope, criteria: dict, limit: int, order: str = "cost") -> dict:

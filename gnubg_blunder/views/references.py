@@ -14,7 +14,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from ..commands import Command, UserError, View, add_format
+from ..commands import Command, UserError, View, add_format, count_option
 from .formatting import DASH, safe_text, scope_text, table, to_json
 
 if TYPE_CHECKING:  # numpy is imported where a function needs it: building the CLI's parser does without
@@ -22,16 +22,6 @@ if TYPE_CHECKING:  # numpy is imported where a function needs it: building the C
 
 DEFAULT_LIMIT = 20
 SHOWN_ERRORS = 5  # errors listed under each position in the text
-
-
-def _parse_limit(value) -> int:
-    try:
-        n = int(value)
-    except (TypeError, ValueError):
-        raise UserError(f"--limit {value!r}: give a whole number (0 = all)") from None
-    if n < 0:
-        raise UserError(f"--limit {value}: give 0 (all) or more")
-    return n
 
 
 def _options(p):
@@ -153,7 +143,7 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
 
 
 def compute(scope) -> dict:
-    limit = _parse_limit(getattr(scope.args, "limit", DEFAULT_LIMIT))
+    limit = count_option(getattr(scope.args, "limit", DEFAULT_LIMIT), "--limit")
     sel = lean_selection(scope)
     return references_object(scope.store, sel, scope.filter, scope.thresholds,
                               scope.filter.decision_type or "all", limit)
