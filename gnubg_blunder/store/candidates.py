@@ -59,7 +59,7 @@ _STEP_LETTERS = [[a + b for b in _LETTERS] for a in _LETTERS]  # [from][to]: a s
 
 def steps_text(steps) -> str:
     """Single-checker steps as stored: two letters a step (mover's points).
-    A point that is no int from 0 to 25 raises IndexError or TypeError."""
+    A point above 25 raises IndexError, a point that is no int TypeError."""
     return "".join([_STEP_LETTERS[a][b] for a, b in steps])
 
 
