@@ -318,7 +318,3 @@ def scrubbed(text: str, url: str) -> str:
     for secret in sorted((s for s in secrets if s), key=len, reverse=True):
         text = text.replace(secret, "***")
     return text
-
-
-def is_postgres_url(target) -> bool:
-    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
