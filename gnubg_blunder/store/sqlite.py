@@ -933,20 +933,21 @@ class SQLiteStore:
         with write_transaction(self.conn):
             self.conn.execute("DELETE FROM analysis_arrays WHERE format != ?", (ARRAYS_FORMAT,))
             covered = self._coverage(self._bundles())  # again: another process may have built them meanwhile
+            def write(parts):
+                self._write_bundle(parts)
+                if progress is not None:
+                    progress(len(parts))
+
             parts, size = [], 0
             order = self._selection_order()
             for a in sorted(set(analysis_ids) - set(covered), key=lambda a: order.get(a, (a,))):
                 parts.append((a, *self._pack_records(a)))
                 size += len(parts[-1][1])
                 if size >= BUNDLE_DECISIONS:
-                    self._write_bundle(parts)
-                    if progress is not None:
-                        progress(len(parts))
+                    write(parts)
                     parts, size = [], 0
             if parts:
-                self._write_bundle(parts)
-                if progress is not None:
-                    progress(len(parts))
+                write(parts)
             self._merge_bundles()
         if self._compact_pending:
             self._compact_pending = False
