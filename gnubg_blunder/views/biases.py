@@ -116,5 +116,5 @@ def biases_html(obj: dict) -> str:
     return "".join(html)
 
 
-VIEW = View("biases", "signed biases: take/pass, doubles (by score), blots (SPEC §12)", compute, biases_text,
+VIEW = View("biases", "signed biases: take/pass, doubles (by score), blots (docs/biases.md)", compute, biases_text,
             table=biases_table, html=biases_html)

@@ -283,4 +283,4 @@ def plan_card_html(card: dict) -> str:
 
 
 VIEW = View("plan", "the study plan: families of errors (game plan, checker/cube, theme) by recoverable MWC "
-            "(SPEC §9)", compute, plan_text, table=plan_table, html=plan_html)
+            "(docs/plan.md)", compute, plan_text, table=plan_table, html=plan_html)

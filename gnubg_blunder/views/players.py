@@ -183,9 +183,9 @@ def players_text(objs: list, flt: dict, *, total: int, sort: tuple, filters: lis
     else:
         notes.append(f"metric: {metric_words(metric)}; checker and cube parts add up")
     notes.append("excess = Σ(ℓ − d) in % points, MWC lost beyond the difficulty d of the positions (match play); "
-                 "avoidable = errors with d ≤ ℓ/10 (SPEC §6)")
+                 "avoidable = errors with d ≤ ℓ/10 (docs/figures.md)")
     notes.append("Snowie ER = the player's error over both players' moves (×500; gnubg prints twice this); "
-                 "luck/roll in signed mpt over rolls with known luck; W–L from points (SPEC §4)")
+                 "luck/roll in signed mpt over rolls with known luck; W–L from points (docs/figures.md)")
     key, desc = sort
     shown = f"{len(objs)} of {total} players" if len(objs) != total else f"{total} players"
     sort_note = f"sorted by {key}{' (descending)' if desc else ''}, never-measured (—) last"
@@ -444,7 +444,7 @@ def h2h_text(obj: dict) -> str:
     lines.append(table(rows, ["id", "date", "event", "length", "score", "winner", f"{a} n", f"{a} {label}",
                               f"{b} n", f"{b} {label}"], "llllllrrrr"))
     lines.append(f"{label}: Σ/Σ over the common matches (matches as units); points = final scores added up "
-                 "(match play and money alike); winner from points (SPEC §4)")
+                 "(match play and money alike); winner from points (docs/figures.md)")
     return "\n".join(lines)
 
 

@@ -95,7 +95,7 @@ def positions_text(obj: dict, title: str = "Decisions") -> str:
     shown = (f", {obj['shown']} shown ({order}; --limit 0 for all)" if obj["shown"] < n else f", {order}")
     lines = [head + shown,
              decisions_table(obj["decisions"]),
-             "(e in millipoints; MWC % = match winning chances lost, — for money; d = difficulty (SPEC §6) in "
+             "(e in millipoints; MWC % = match winning chances lost, — for money; d = difficulty (docs/figures.md) in "
              "millipoints, + = a lower bound (truncated candidate list); game and move counted from 1)"]
     return "\n".join(lines)
 

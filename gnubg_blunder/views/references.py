@@ -283,7 +283,7 @@ def references_section(ctx) -> str:
 
 REPORT_LIMIT = 10
 
-VIEW = View("references", "reference positions to study (SPEC §10): the few positions whose study covers the most "
+VIEW = View("references", "reference positions to study (docs/references.md): the few positions whose study covers the most "
             "excess (ℓ − d) of their family's errors", compute, references_text, table=references_table,
             html=references_html, options=_options)
 
@@ -294,7 +294,7 @@ MARK_ACTIONS = ("studied", "list", "remove")
 
 
 def _mark_configure(p):
-    p.add_argument("action", choices=MARK_ACTIONS, help="studied: mark a position as studied (SPEC §10-11); "
+    p.add_argument("action", choices=MARK_ACTIONS, help="studied: mark a position as studied (docs/references.md); "
                    "list: the marks; remove: forget a position's marks")
     p.add_argument("position_id", nargs="?", metavar="POSITION_ID", help="a gnubg position ID (14 characters)")
     add_format(p)

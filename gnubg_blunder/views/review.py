@@ -337,7 +337,7 @@ def review_html(obj: dict) -> str:
 
 
 VIEW = View("review", "the match review: three decisions to review, the luck-adjusted result, the pace "
-            "(SPEC §8; default: the last stored match, the main player's side)", compute,
+            "(docs/review.md; default: the last stored match, the main player's side)", compute,
             review_text, table=review_table, html=review_html, options=_options, decision_type=False)
 
 

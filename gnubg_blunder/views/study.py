@@ -216,5 +216,5 @@ def study_card_html(card: dict) -> str:
 
 
 VIEW = View("progress-study", "before / after study: each studied family's error rate before and after its first "
-            "study action, the change with its interval (SPEC §11)", compute, study_text, table=study_table,
+            "study action, the change with its interval (docs/study.md)", compute, study_text, table=study_table,
             html=study_html)

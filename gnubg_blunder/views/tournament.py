@@ -243,5 +243,5 @@ def report_section(ctx) -> str:
                 "</section>")
 
 
-VIEW = View("tournament", "a tournament against the player's usual level (SPEC §13)", compute, tournament_text,
+VIEW = View("tournament", "a tournament against the player's usual level (docs/tournament.md)", compute, tournament_text,
             table=tournament_table, html=tournament_html, options=_options)

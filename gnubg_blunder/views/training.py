@@ -162,7 +162,7 @@ def training_section(ctx) -> str:
 
 
 TRAINING = View("training", "training per week or month: quiz PR, match PR and Anki retention, quiz PR by game plan "
-                "(SPEC §14)", training_compute, training_text, table=training_table, html=training_html,
+                "(docs/study.md)", training_compute, training_text, table=training_table, html=training_html,
                 options=_training_options)
 
 
@@ -250,4 +250,4 @@ def list_section(ctx) -> str:
 
 
 LIST = View("list", "list --type study --days N: study vs play per game plan — positions reviewed, PR before, PR "
-            "since (SPEC §14)", list_compute, list_text, table=list_table, html=list_html, options=_list_options)
+            "since (docs/study.md)", list_compute, list_text, table=list_table, html=list_html, options=_list_options)
