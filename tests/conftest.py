@@ -5,6 +5,7 @@ the real gnubg, and real gnubg-analysed matches made with the project's own
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -126,6 +127,17 @@ def gnubg_match_dump(sgf: Path) -> dict:
             raise RuntimeError(f"gnubg did not dump {sgf}: {res.stdout[-500:]} {res.stderr[-500:]}")
     with open(out, encoding="utf-8") as fh:
         return json.load(fh)
+
+
+# The plain progress line of long work (gnubg_blunder/progress.py): written to
+# standard error at most every 10 s, so whether a run has one depends on how
+# fast the machine is.  Tests that want "nothing on standard error" take it out.
+PROGRESS_LINE = re.compile(r"^[\w-]+: \d+/\d+ files, .* elapsed, about .* left(; .*)?$")
+
+
+def without_progress(stderr: str) -> str:
+    """``stderr`` without its plain progress lines (see PROGRESS_LINE)."""
+    return "".join(line for line in stderr.splitlines(keepends=True) if not PROGRESS_LINE.match(line.rstrip("\n")))
 
 
 def run_cli(*args, db=None, env=None, check=True):

@@ -41,7 +41,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 import test_store_reliability as sqlite_reliability
-from conftest import DATA, FIXTURES, needs_gnubg, run_cli
+from conftest import DATA, FIXTURES, needs_gnubg, run_cli, without_progress
 from pg_processes import TABLES, signature
 
 HERE = Path(__file__).resolve().parent
@@ -140,7 +140,7 @@ def test_eight_importers_and_two_gnubg_sessions_store_at_once(pg_server, new_dat
     p = _importer(clean, files)
     env = sqlite_reliability._gnubg_home(tmp_path)
     out, err = p.communicate(timeout=300)
-    assert (p.returncode, err) == (0, ""), err
+    assert (p.returncode, without_progress(err)) == (0, ""), err
     want = signature(clean)
     assert want["tables"]["matches"] == len(FILES) - 6 + 3  # XG charlot: another analysis; v24..v40 = v08; clocks
     assert want["tables"]["analyses"] == want["tables"]["matches"] + 1
@@ -185,7 +185,7 @@ def test_eight_importers_and_two_gnubg_sessions_store_at_once(pg_server, new_dat
     assert running >= 4  # gnubg stored while importers were storing
 
     for (out, err, code), k in zip(results, range(8)):
-        assert (code, err) == (0, ""), (k, err[-2000:])
+        assert (code, without_progress(err)) == (0, ""), (k, err[-2000:])
         lines = out.splitlines()
         assert len(lines) == len(_shares(files, k)) + 1, out
         assert all(STORED_LINE.search(line) for line in lines[:-1]), out
@@ -295,11 +295,11 @@ def test_a_killed_importer_leaves_each_match_whole_or_absent(pg_server, new_data
     assert sorted({(t["matches"], t["analyses"]) for t in killed}) == [(1, 1), (2, 2), (2, 3)]
     assert {(t["matches"], t["analyses"]) for t in inside} == {(1, 1), (2, 2)}
     again = [t for t in killed + out["random"] if "again" in t]
-    assert len(again) >= 3 + 8
+    assert len(again) >= 3 + 10
     for t in again:
         assert t["again"]["code"] == 0 and t["again"]["err"] == "" and t["complete"], t
         assert t["again"]["summary"][0].endswith(" 0 failed")
-    assert sum(t["killed"] for t in out["random"]) >= 8
+    assert sum(t["killed"] for t in out["random"]) == 10  # landed inside an import, however busy the machine
 
 
 # -- 3. hostile text ---------------------------------------------------------------------

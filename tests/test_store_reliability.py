@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import other_user
 from conftest import DATA, FIXTURES, gnubg_available, run_cli, run_cli_inprocess
 from gnubg_blunder.store import SQLiteStore, StoreError
 from gnubg_blunder.store.schema import MIGRATIONS, SCHEMA_VERSION, _statements
@@ -337,18 +338,6 @@ def test_four_importers_and_gnubg_write_one_database_at_once(tmp_path, selfplay)
 # -- read-only databases ----------------------------------------------------------------------
 
 
-def _as_user() -> list:
-    """The command prefix that runs a command as a user who cannot write
-    what root made (root writes any file whatever its mode)."""
-    if os.geteuid() != 0:
-        return []
-    if shutil.which("runuser"):
-        return ["runuser", "-u", "nobody", "--"]
-    if shutil.which("setpriv"):
-        return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-    pytest.skip("running as root without runuser or setpriv")
-
-
 @pytest.fixture()
 def ro_place():
     """A folder every user can read (pytest's tmp_path is root's alone), with
@@ -371,10 +360,13 @@ def _current_db(path: Path) -> None:
 
 
 def _user_cli(base: Path, *args) -> subprocess.CompletedProcess:
-    env = dict(os.environ, GNUBG_BLUNDER_NO_PLUGINS="1", PYTHONDONTWRITEBYTECODE="1", HOME=str(base / "out"),
-               GNUBG_BLUNDER_CONFIG=str(base / "out" / "config.yaml"))
-    return subprocess.run(_as_user() + [sys.executable, "-m", "gnubg_blunder", *map(str, args)],
-                          capture_output=True, text=True, env=env, timeout=300)
+    """``gnubg-blunder ARGS`` as a user who cannot write what root made
+    (root writes any file whatever its mode), from a copy of the package
+    that user can read (tests/other_user.py)."""
+    env = other_user.environment(dict(os.environ, GNUBG_BLUNDER_NO_PLUGINS="1", HOME=str(base / "out"),
+                                      GNUBG_BLUNDER_CONFIG=str(base / "out" / "config.yaml")))
+    return subprocess.run(other_user.command(*args), capture_output=True, text=True, env=env, timeout=300,
+                          cwd=base)
 
 
 def _reads_and_refuses_to_write(base: Path, db: Path, want_matches: int, reason: str) -> None:
@@ -389,7 +381,8 @@ def _reads_and_refuses_to_write(base: Path, db: Path, want_matches: int, reason:
     html = base / "out" / "report.html"
     report = _user_cli(base, "--db", db, "report", "--html", html)
     assert report.returncode == 0 and html.stat().st_size > 10000, report.stderr
-    imp = _user_cli(base, "--db", db, "import", SGF / "luck_inf_gnubg108_excerpt.sgf")
+    imp = _user_cli(base, "--db", db, "import", other_user.readable_copy(SGF / "luck_inf_gnubg108_excerpt.sgf",
+                                                                          base / "out"))
     assert imp.returncode == 1
     refusals = [line for line in imp.stderr.splitlines() if "cannot store" in line]
     assert len(refusals) == 1 and str(db) in refusals[0] and reason in refusals[0], imp.stderr

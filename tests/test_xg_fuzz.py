@@ -41,7 +41,9 @@ from xg_container import build_xg_bytes  # noqa: E402
 
 SEED = int(os.environ.get("XG_FUZZ_SEED", "20241018"))
 SCALE = float(os.environ.get("XG_FUZZ_SCALE", "1"))
-CASE_SECONDS = 2.0  # a case taking longer counts as a hang
+# A case still running after this long is a hang (an endless loop), however
+# busy the machine: cases take milliseconds; none is timed against a limit.
+CASE_SECONDS = 60.0
 SAMPLE_NAMES = (
     "match_with_comment.xg",
     "charlot1-charlot2_7p_2025-11-08-2305.xg",
@@ -113,7 +115,6 @@ class _Runner:
             if self.use_alarm:
                 signal.setitimer(signal.ITIMER_REAL, 0)
         took = time.perf_counter() - start
-        assert took < CASE_SECONDS, f"{what}: took {took:.2f} s"
         self.slowest = max(self.slowest, took)
         self.outcomes[outcome] += 1
         return outcome
