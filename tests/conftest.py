@@ -99,10 +99,34 @@ def make_selfplay(seed: int, length: int, plies: int = 0) -> Path:
 
 @pytest.fixture(scope="session")
 def selfplay():
-    """Factory: ``selfplay(seed, length, plies=0) -> Path`` to a real analysed SGF."""
+    """Factory: ``selfplay(seed, length, plies=0) -> Path`` to a real analysed
+    SGF made on this machine.  gnubg's net differs in the last digits from one
+    processor to another (and so, rarely, a bot's move): a test of such a file
+    compares with gnubg's own output of that file, never a pinned number."""
     if not gnubg_available():
         pytest.skip("needs /usr/games/gnubg")
     return make_selfplay
+
+
+# Self-play matches committed with the figures the tests expect of them
+# (tests/fixtures/selfplay/README.md): never regenerated.
+COMMITTED_SELFPLAY = FIXTURES / "selfplay"
+
+
+def committed_selfplay_file(seed: int, length: int) -> Path:
+    """The committed self-play match ``m<seed>-<length>.sgf`` (its gnubg
+    screen, ``.stats.txt``, beside it)."""
+    sgf = COMMITTED_SELFPLAY / f"m{seed}-{length}.sgf"
+    if not (sgf.exists() and sgf.with_suffix(".stats.txt").exists()):
+        raise FileNotFoundError(f"{sgf}: no such committed self-play match (tests/fixtures/selfplay/README.md)")
+    return sgf
+
+
+@pytest.fixture(scope="session")
+def committed_selfplay():
+    """Factory: ``committed_selfplay(seed, length) -> Path``, for tests that
+    pin figures of a self-play match (they hold on any processor)."""
+    return committed_selfplay_file
 
 
 _DUMP_SCRIPT = r"""
@@ -121,6 +145,13 @@ def gnubg_match_dump(sgf: Path) -> dict:
     from gnubg_blunder.gnubg.process import run_python
 
     out = sgf.with_suffix(".match.json")
+    if SELFPLAY_CACHE.resolve() not in Path(sgf).resolve().parents:
+        # a file of the repository: the dump goes to the cache, named by the file's content
+        import hashlib
+
+        digest = hashlib.sha256(Path(sgf).read_bytes()).hexdigest()[:16]
+        out = SELFPLAY_CACHE / "dumps" / f"{Path(sgf).stem}-{digest}.match.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
     if not out.exists() or out.stat().st_mtime < sgf.stat().st_mtime:
         res = run_python(_DUMP_SCRIPT % {"sgf": str(sgf.resolve()), "out": str(out)}, timeout=300)
         if not out.exists():

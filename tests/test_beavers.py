@@ -1,5 +1,7 @@
 """Beavers (SPEC §2) on real gnubg money sessions with the Jacoby rule and
-beavers on (``tests/tools/gnubg-selfplay``, LENGTH 0).
+beavers on (``tests/tools/gnubg-selfplay``, LENGTH 0), committed with the
+figures below (tests/fixtures/selfplay/): a session made again on another
+processor may differ in the last digits, or in a bot's move.
 
 The rule: a beaver answers a double and is the responder's take decision,
 judged take vs pass on the double's analysis; the doubler's answer to the
@@ -90,11 +92,11 @@ def screen(text: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def sessions(selfplay, tmp_path_factory):
+def sessions(committed_selfplay, tmp_path_factory):
     """[(seed, gnubg's dump, gnubg's screen, our ``matches`` JSON)]."""
     out = []
     for seed in SEEDS:
-        sgf = selfplay(seed, 0)
+        sgf = committed_selfplay(seed, 0)
         db = tmp_path_factory.mktemp("beavers") / "t.db"
         run_cli("import", sgf, db=db)
         ours = json.loads(run_cli("matches", "--format", "json", db=db).stdout)["matches"]
@@ -172,12 +174,12 @@ def test_the_gnubg_block_still_equals_gnubgs_screen(sessions):
     assert ours["sides"][0]["take_error_emg"] == pytest.approx(0.517965, abs=1e-5)
 
 
-def test_a_database_stored_before_gains_the_beavers(selfplay, tmp_path):
+def test_a_database_stored_before_gains_the_beavers(committed_selfplay, tmp_path):
     """Schema step 6: a database written before the beaver was a decision
     (no beaver rows) gets them back, equal to a fresh import's."""
     import sqlite3
 
-    sgf = selfplay(42, 0)
+    sgf = committed_selfplay(42, 0)
     fresh, old = tmp_path / "fresh.db", tmp_path / "old.db"
     for db in (fresh, old):
         run_cli("import", sgf, db=db)
