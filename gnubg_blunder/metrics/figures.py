@@ -111,6 +111,9 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds(), matches=None
             s = 2 * slot_of_match + p
             fig = every_fig[s]
             gnubg = None
+            has_luck = luck_n[s] > 0
+            side_luck_emg = float(luck_sum[s]) if has_luck else None
+            side_luck_mwc = (None if money else 100 * float(luck_mwc[s])) if has_luck else None
             if m.engine == "gnubg" and analysed[s] + unforced[s] + close[s] > 0:
                 denom = int(unforced[s] + close[s])
                 gnubg = {
@@ -119,9 +122,13 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds(), matches=None
                     "error_emg": float(E_gnubg[s]),
                     "mwc_loss": None if money else 100 * float(L_gnubg[s]),
                     "error_rate_memg": rate(E_gnubg[s], denom, GNUBG_SCALE),
+                    # gnubg's "Error rate mEMG (MWC)" bracket: % points of MWC per decision
+                    "error_rate_mwc": None if money else rate(100 * L_gnubg[s], denom, 1),
                     "snowie_er": rate(E_gnubg[s], total_moves[mi], GNUBG_SCALE),
+                    # the analysis is gnubg's, so is the luck of its rolls ("Luck total EMG")
+                    "luck_emg": side_luck_emg,
+                    "luck_mwc": side_luck_mwc,
                 }
-            has_luck = luck_n[s] > 0
             out.append(
                 {
                     "player": m.players[p],
@@ -146,8 +153,8 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds(), matches=None
                     "snowie_er": rate(E_gnubg[s], total_moves[mi]),
                     "errors": fig["errors"],
                     "blunders": fig["blunders"],
-                    "luck_emg": float(luck_sum[s]) if has_luck else None,
-                    "luck_mwc": (None if money else 100 * float(luck_mwc[s])) if has_luck else None,
+                    "luck_emg": side_luck_emg,
+                    "luck_mwc": side_luck_mwc,
                     "luck_rolls": int(luck_n[s]),
                     "l7": fig["l7"],
                     "l7_ci": fig["l7_ci"],

@@ -56,6 +56,45 @@ def options(parser) -> None:
                         help="only the N most recent matches of the scope (default 0: all)")
 
 
+def _screen(value, digits: int, signed: bool = False, negated: bool = False, percent: bool = False) -> str:
+    """A figure as gnubg's statistics screen prints it: ``digits`` decimals,
+    errors negated ("-1.516", and "-0.000" for none, as gnubg), luck with
+    its sign, "—" where unknown."""
+    if value is None:
+        return DASH
+    value = -value if negated else value
+    return f"{value:{'+' if signed else ''}.{digits}f}" + ("%" if percent else "")
+
+
+def gnubg_own_text(gnubg, money: bool, engine: str) -> str:
+    """A side's gnubg figures (the ``gnubg`` object of ``matches --format
+    json``) under the names of gnubg's ``show statistics match`` screen
+    (Overall, Chequerplay, Cube and Luck statistics), signs and decimals as
+    it prints them; the bracket of a figure is its MWC in match play, gnubg's
+    "Points" in money, which are not computed here ("—")."""
+    if gnubg is None:
+        why = "no decision gnubg analysed" if engine == "gnubg" else f"the analysis used is {engine}'s"
+        return f"{DASH} ({why})"
+    unit = "Points" if money else "MWC"
+
+    def bracket(mwc, **fmt):
+        return f"({DASH if money else _screen(mwc, 3, percent=True, **fmt)})"
+
+    luck = f"Luck total EMG ({unit}) {DASH}" if gnubg["luck_emg"] is None else (
+        f"Luck total EMG ({unit}) {_screen(gnubg['luck_emg'], 3, signed=True)} "
+        + bracket(gnubg["luck_mwc"], signed=True))
+    return "; ".join([
+        f"Error total EMG ({unit}) {_screen(gnubg['error_emg'], 3, negated=True)} "
+        + bracket(gnubg["mwc_loss"], negated=True),
+        f"Error rate mEMG ({unit}) {_screen(gnubg['error_rate_memg'], 1, negated=True)} "
+        + bracket(gnubg["error_rate_mwc"], negated=True),
+        f"Unforced moves {gnubg['unforced']}",
+        f"Close or actual cube decisions {gnubg['close_cube']}",
+        luck,
+        f"Snowie error rate {_screen(gnubg['snowie_er'], 1, negated=True)}",
+    ])
+
+
 def matches_text(obj: dict) -> str:
     objs = obj["matches"]
     if not objs:
@@ -83,6 +122,12 @@ def matches_text(obj: dict) -> str:
     shown = ""
     if obj.get("last") and obj.get("in_scope", 0) > len(objs):
         shown = f"The {len(objs)} most recent of the scope's {obj['in_scope']} matches (--last 0 for all).\n"
+    own = ""
+    if len(objs) == 1:  # one match: gnubg's own figures, to check it against gnubg's screen
+        m = objs[0]
+        own = "".join(f"\ngnubg's own, {safe_text(s['player'])}: "
+                      + gnubg_own_text(s["gnubg"], m["length"] == 0, m["analysis_used"]["engine"])
+                      for s in m["sides"])
     return f"Scope: {scope_text(obj['filter'])}\n" + shown + table(
         rows,
         ["id", "date", "length", "player", "result", "decisions", "PR", "MWC lost", "L7", "excess", "avoidable",
@@ -90,7 +135,7 @@ def matches_text(obj: dict) -> str:
         "lllllrrrrrrrrl",
     ) + ("\n(PR = 500 × error / decisions, XG's counting; MWC, L7 and excess in % points; "
          "excess = Σ(ℓ − d), MWC lost beyond the difficulty of the positions; avoidable = errors with d ≤ ℓ/10; "
-         "Elo against the engine)")
+         "Elo against the engine)") + own
 
 
 def matches_html(obj: dict, limit: int = None) -> str:

@@ -14,6 +14,7 @@ from html import escape
 from ..commands import UserError, View
 from ..filters import Filter
 from .formatting import DASH, Table, num, percent, safe_text, scope_text, table
+from .matches import gnubg_own_text
 
 KIND_WORDS = {"checker": "checker play", "nodouble": "no double", "double": "double", "take": "take",
               "pass": "pass"}
@@ -116,9 +117,11 @@ def review_object(store, sel, players, thresholds, flt_json: dict, transcript: b
     """The JSON of the review of ``sel``'s one match for the sides
     ``players`` (0, 1); with ``transcript``, every decision too."""
     from ..metrics import review as rv
+    from ..metrics.figures import per_side as side_figures
 
     m = sel.matches[0]
     luck = rv.luck_adjusted(sel, 0)
+    gnubg_own = [side["gnubg"] for side in side_figures(sel, thresholds, [0])]
     per_side, row_ids = [], []
     for p in players:
         recs = [rv.review_record(sel, i) for i in rv.review_indices(sel, 0, p, thresholds)]
@@ -140,6 +143,7 @@ def review_object(store, sel, players, thresholds, flt_json: dict, transcript: b
                                        "luck_coverage", "luck_rolls", "rolls")},
             "pace": pace,
             "pace_reason": None if pace is not None else rv.NO_DURATIONS,
+            "gnubg": gnubg_own[p],
         })
     obj = {
         "match_id": m.id,
@@ -291,6 +295,7 @@ def review_text(obj: dict, boards: bool = True) -> str:
         lines.append("")
         lines.append(f"{safe_text(side['player'])}")
         lines.append("  " + luck_line(side))
+        lines.append("  gnubg's own: " + gnubg_own_text(side["gnubg"], obj["length"] == 0, obj["analysis"]["engine"]))
         n = len(side["review"])
         if not n:
             lines.append("  Decisions to review: none (no error whose cost exceeds its difficulty)")
