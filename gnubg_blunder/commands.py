@@ -76,6 +76,17 @@ class Context:
     use_config: bool = True
     _store: object = None
 
+    @property
+    def database(self):
+        """This run's database as given (``--db``), else the user's
+        (``store.default_db_path``): what the store opens, and whose saved
+        filter applies."""
+        if self.db_path is not None:
+            return self.db_path
+        from .store import default_db_path
+
+        return default_db_path()
+
     def store(self):
         if self._store is None:
             from .store import open_store
@@ -262,13 +273,13 @@ def add_filter_arguments(parser, decision_type: bool = True) -> None:
 
 
 def filter_from_args(args, ctx: Optional[Context] = None):
-    """The filter of this run: the saved one (unless --no-config) with this
-    run's flags over it."""
+    """The filter of this run: its database's saved one (unless --no-config)
+    with this run's flags over it."""
     from .user_config import filter_flags, merged_filter
 
     try:
         use = (ctx.use_config if ctx is not None else True) and not getattr(args, "no_saved_filter", False)
-        return merged_filter(filter_flags(args), use)
+        return merged_filter(filter_flags(args), (ctx or Context()).database, use)
     except ValueError as exc:
         raise UserError(str(exc)) from None
 
@@ -304,13 +315,13 @@ def unknown_player(name: str, names: list, what: str = "stored match") -> UserEr
 def check_player(store, flt) -> None:
     """Refuse a filter's player whom no stored match has, and a collection
     that does not exist (SPEC §14: a typo must not print an empty view as if
-    it were a figure)."""
+    it were a figure); a saved one's refusal says where it came from."""
     if flt.player:
         names = store.player_names()
         if store.canonical_name(flt.player).casefold() not in {n.casefold() for n in names}:
-            raise unknown_player(flt.player, names)
+            raise UserError(f"{unknown_player(flt.player, names)}{flt.origin('player')}")
     if getattr(flt, "collection", None) and hasattr(store, "collection") and store.collection(flt.collection) is None:
-        raise unknown_collection(store, flt.collection)
+        raise UserError(f"{unknown_collection(store, flt.collection)}{flt.origin('collection')}")
 
 
 def unknown_collection(store, name: str) -> UserError:

@@ -3,10 +3,26 @@
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Optional
 
 DECISION_TYPES = ("all", "checker", "cube")
+
+
+@dataclass(frozen=True)
+class SavedFrom:
+    """Which values of a filter are a database's saved filter's (``filter
+    set``), so that a refusal of one of them says where it came from."""
+
+    database: str  # the database, as messages name it
+    keys: frozenset  # the filter's keys whose value is the saved one
+
+    def note(self, *keys) -> str:
+        """`` (from the saved filter of DB; --no-config ignores it)`` when
+        one of ``keys`` has the saved value (none given: any), else ``""``."""
+        if not (self.keys & set(keys) if keys else self.keys):
+            return ""
+        return f" (from the saved filter of {self.database}; --no-config ignores it)"
 
 
 @dataclass
@@ -21,6 +37,7 @@ class Filter:
     min_depth: Optional[float] = None  # gnubg plies
     family: Optional[str] = None  # a study-plan family "GAME PLAN/checker|cube/THEME" (SPEC §9; metrics/plan.py)
     collection: Optional[str] = None  # a collection's name: decisions at its positions (docs/collections.md)
+    saved_from: Optional[SavedFrom] = field(default=None, compare=False, repr=False)  # not a criterion
 
     def __post_init__(self):
         for name in ("date_from", "date_to"):
@@ -51,8 +68,14 @@ class Filter:
             if not self.collection:
                 raise ValueError("collection: the name is empty (give a collection's name; `collection list`)")
 
+    def origin(self, *keys) -> str:
+        """What a refusal of ``keys``' values adds: where the saved ones came
+        from (:meth:`SavedFrom.note`); ``""`` when they were given for this run."""
+        return self.saved_from.note(*keys) if self.saved_from is not None else ""
+
     def to_json(self) -> dict:
         d = asdict(self)
+        del d["saved_from"]
         for k in ("lengths", "tournaments"):
             if d[k] is not None:
                 d[k] = list(d[k])

@@ -1,9 +1,11 @@
 """The user's own configuration: a YAML file in the user's config directory.
 
-The saved filter lives here (SPEC §14: "the filter persists between runs";
-it belongs to the user, not to a database), and the report's automatic
-path.  Settings that travel with a database (thresholds, main player, PR
-goal) live in its metadata table: :mod:`.db_settings`.
+The saved filters live here (SPEC §14: "the filter persists between runs"),
+one per database, keyed by :func:`database_key`: they belong to the user,
+not to the database, but a player or a collection of one database is
+usually in no other.  The report's automatic path lives here too.  Settings
+that travel with a database (thresholds, main player, PR goal) live in its
+metadata table: :mod:`.db_settings`.  docs/commands.md.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .filters import Filter
+from .filters import Filter, SavedFrom
 
 FILTER_KEYS = ("player", "date_from", "date_to", "lengths", "tournaments", "decision_type", "engine", "min_depth",
                "family", "collection")
@@ -53,28 +55,113 @@ def save_config(data: dict) -> Path:
     return path
 
 
-def saved_filter() -> dict:
-    """The saved filter's values (only those set)."""
-    f = load_config().get("filter") or {}
-    return {k: v for k, v in f.items() if k in FILTER_KEYS and v is not None}
+FILTERS = "filters"  # the config's mapping: database key -> its saved filter
+OLD_GLOBAL_FILTER = "filter"  # the one filter of every database, as versions before per-database filters saved it
 
 
-def save_filter(values: dict) -> Path:
+def database_key(database) -> str:
+    """How the config file names a database: a file's path made absolute
+    (``my.db`` and ``./my.db`` are one database), a PostgreSQL URL without
+    its password (the config file keeps no secret)."""
+    from .store import is_database_url, shown_database
+
+    if is_database_url(database):
+        from .store.pg_sql import without_password
+
+        return without_password(database)
+    return shown_database(Path(os.fsdecode(os.fspath(database))).expanduser().resolve())
+
+
+def _is_default(database) -> bool:
+    from .store import default_db_path
+
+    return database_key(database) == database_key(default_db_path())
+
+
+def _saved_entry(data: dict, database) -> tuple:
+    """``(values, old)``: the database's saved filter as the config holds it,
+    and whether it is the old global one.  That one (saved before filters
+    were per database) is the default database's until the default database
+    saves its own: it no longer applies to any other database."""
+    filters = data.get(FILTERS) or {}
+    if not isinstance(filters, dict):
+        raise ValueError(f"{config_path()}: '{FILTERS}' is not a mapping of databases to filters")
+    key = database_key(database)
+    if key in filters:
+        return filters[key] or {}, False
+    old = data.get(OLD_GLOBAL_FILTER)
+    if old and _is_default(database):
+        return old, True
+    return {}, False
+
+
+def saved_filter(database) -> dict:
+    """The saved filter's values of ``database`` (only those set)."""
+    values, _ = _saved_entry(load_config(), database)
+    if not isinstance(values, dict):
+        raise ValueError(f"{config_path()}: the saved filter of {database_key(database)} is not a mapping")
+    return {k: v for k, v in values.items() if k in FILTER_KEYS and v is not None}
+
+
+def is_old_global_filter(database) -> bool:
+    """The database's saved filter is the old global one (:func:`_saved_entry`)."""
+    return _saved_entry(load_config(), database)[1]
+
+
+def save_filter(database, values: dict) -> Path:
+    """Save ``database``'s filter (none set: forget it).  The default
+    database's own replaces the old global filter."""
     data = load_config()
-    data["filter"] = {k: v for k, v in values.items() if k in FILTER_KEYS and v is not None}
+    filters = data.get(FILTERS) or {}
+    if not isinstance(filters, dict):
+        raise ValueError(f"{config_path()}: '{FILTERS}' is not a mapping of databases to filters")
+    kept = {k: v for k, v in values.items() if k in FILTER_KEYS and v is not None}
+    key = database_key(database)
+    if kept:
+        filters[key] = kept
+    else:
+        filters.pop(key, None)
+    if filters:
+        data[FILTERS] = filters
+    else:
+        data.pop(FILTERS, None)
+    if _is_default(database):
+        data.pop(OLD_GLOBAL_FILTER, None)
     return save_config(data)
 
 
-def merged_filter(flags: dict, use_config: bool = True) -> Filter:
-    """The saved filter, overridden by the flags given for this run (SPEC
-    §14: flags apply to one run)."""
-    values = saved_filter() if use_config else {}
-    values.update({k: v for k, v in flags.items() if v is not None})
-    if values.get("lengths") is not None:
-        values["lengths"] = tuple(values["lengths"])
-    if values.get("tournaments") is not None:
-        values["tournaments"] = tuple(values["tournaments"])
-    return Filter(**{k: values[k] for k in FILTER_KEYS if k in values})
+def merged_filter(flags: dict, database, use_config: bool = True) -> Filter:
+    """``database``'s saved filter, overridden by the flags given for this
+    run (SPEC §14: flags apply to one run).  The filter knows which values
+    are the saved ones (``Filter.origin``), and a value refused here because
+    of a saved one says so."""
+    given = {k: v for k, v in flags.items() if v is not None}
+    saved = saved_filter(database) if use_config else {}
+    values = {**saved, **given}
+    from_saved = frozenset(k for k in saved if k not in given)
+    saved_from = None
+    if from_saved:
+        from .store import shown_database
+
+        saved_from = SavedFrom(shown_database(database), from_saved)
+    try:
+        return _filter_of(values, saved_from)
+    except ValueError as exc:
+        if saved_from is None:
+            raise
+        try:
+            _filter_of(given, None)
+        except ValueError:
+            raise exc from None  # the flags alone are refused: theirs is the mistake
+        raise ValueError(f"{exc}{saved_from.note()}") from None
+
+
+def _filter_of(values: dict, saved_from) -> Filter:
+    values = dict(values)
+    for k in ("lengths", "tournaments"):
+        if values.get(k) is not None:
+            values[k] = tuple(values[k])
+    return Filter(**{k: values[k] for k in FILTER_KEYS if k in values}, saved_from=saved_from)
 
 
 def filter_flags(args) -> dict:

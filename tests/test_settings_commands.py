@@ -4,6 +4,7 @@ aliases, the main player, the goal, the thresholds, the saved filter."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -92,10 +93,11 @@ def test_from_later_than_to_is_refused(cli, db):
 
 
 def test_from_later_than_to_is_refused_across_the_saved_filter(cli, db):
-    assert cli("filter", "set", "--from", "2025-05-01")[0] == 0
-    _one_line_error(cli("stats", "--to", "2025-01-01", db=db), "later")
-    _one_line_error(cli("filter", "set", "--to", "2025-01-01"), "later")
-    assert "date to" not in cli("filter", "show")[1]  # nothing saved
+    assert cli("filter", "set", "--from", "2025-05-01", db=db)[0] == 0
+    err = _one_line_error(cli("stats", "--to", "2025-01-01", db=db), "later")
+    assert err.endswith(f" (from the saved filter of {db}; --no-config ignores it)\n"), err
+    _one_line_error(cli("filter", "set", "--to", "2025-01-01", db=db), "later")
+    assert "date to" not in cli("filter", "show", db=db)[1]  # nothing saved
 
 
 def test_filter_refuses_from_later_than_to():
@@ -103,6 +105,96 @@ def test_filter_refuses_from_later_than_to():
 
     with pytest.raises(ValueError, match="later"):
         Filter(date_from="2025-02-01", date_to="2025-01-31")
+
+
+# -- each database has its own saved filter (issue 23) -----------------------------
+
+
+@pytest.fixture()
+def bot_db(tmp_path, selfplay, cli):
+    """my.db: one real gnubg bot match, Weakbot against Strongbot."""
+    path = tmp_path / "my.db"
+    status, _, err = cli("import", selfplay(1, 7), db=path)
+    assert status == 0, err
+    return path
+
+
+def test_a_saved_filter_applies_to_its_own_database_only(cli, bot_db, db, monkeypatch):
+    """`--db my.db filter set --player Weakbot`, then `--db example.db
+    stats`: was `error: no player 'Weakbot' in any stored match`, exit 2."""
+    monkeypatch.chdir(bot_db.parent)
+    assert cli("filter", "set", "--player", "Weakbot", db="my.db")[0] == 0
+    status, out, err = cli("stats", db=db)
+    assert (status, err) == (0, "") and out.startswith("Scope: every stored match, both sides\n"), (out, err)
+    for name in ("my.db", "./my.db", bot_db):  # one database, however its path is written
+        assert cli("stats", db=name)[1].startswith("Scope: player Weakbot\n")
+    mine, other = cli("filter", "show", db=bot_db)[1], cli("filter", "show", db=db)[1]
+    assert mine.startswith(f"saved filter of {bot_db.resolve()} (") and mine.endswith("): player Weakbot\n"), mine
+    assert other.startswith(f"saved filter of {db.resolve()} (") and other.endswith(
+        "): none (every match, both sides)\n"), other
+
+
+def test_a_saved_value_refused_names_the_saved_filter_it_came_from(cli, db, monkeypatch):
+    monkeypatch.chdir(db.parent)
+    assert cli("filter", "set", "--player", "Weakbot", db=db.name)[0] == 0
+    assert _one_line_error(cli("stats", db=db.name)) == (
+        "error: no player 'Weakbot' in any stored match (from the saved filter of fixture-copy.db; "
+        "--no-config ignores it)\n")
+    assert cli("--no-config", "stats", db=db.name)[0] == 0
+    # given for this run, the same name is the run's own mistake
+    assert _one_line_error(cli("stats", "--player", "Weakbot", db=db.name)) == (
+        "error: no player 'Weakbot' in any stored match\n")
+    assert cli("filter", "reset", "--player", db=db.name)[0] == 0
+    assert cli("filter", "set", "--collection", "nope", db=db.name)[0] == 0
+    assert _one_line_error(cli("positions", db=db.name)).endswith(
+        "(from the saved filter of fixture-copy.db; --no-config ignores it)\n")
+    assert cli("filter", "reset", db=db.name)[0] == 0
+    assert cli("filter", "set", "--engine", "gnubg", db=db.name)[0] == 0
+    assert _one_line_error(cli("h2h", "charlot1", "charlot2", db=db.name), "engine/depth").endswith(
+        "(from the saved filter of fixture-copy.db; --no-config ignores it)\n")
+
+
+def test_an_old_global_saved_filter_stays_the_default_database_s_only(cli, db, tmp_path, monkeypatch):
+    """A config written before filters were per database has one `filter`:
+    it is the default database's until that database saves its own."""
+    import shutil
+
+    import yaml
+
+    default = Path(shutil.copy(db, tmp_path / "default.db"))
+    monkeypatch.setenv("GNUBG_BLUNDER_DB", str(default))
+    config = tmp_path / "config.yaml"
+    config.write_text("filter:\n  player: charlot2\n  lengths: [7]\nreport:\n  auto: report.html\n")
+    assert cli("stats")[1].startswith("Scope: player charlot2, lengths 7\n")
+    assert cli("stats", db=default)[1].startswith("Scope: player charlot2, lengths 7\n")
+    assert cli("stats", db=db)[1].startswith("Scope: every stored match, both sides\n")
+    shown = cli("filter", "show")[1]
+    assert shown.startswith(f"saved filter of {default.resolve()} (") and "saved before" in shown
+    assert shown.endswith("): player charlot2, lengths [7]\n"), shown
+    assert cli("filter", "set", "--length", "5", db=db)[0] == 0  # another database's: the old one stays
+    assert yaml.safe_load(config.read_text())["filter"] == {"player": "charlot2", "lengths": [7]}
+    assert cli("filter", "set", "--length", "5")[0] == 0  # the default database's own replaces it
+    assert yaml.safe_load(config.read_text()) == {
+        "filters": {str(default.resolve()): {"player": "charlot2", "lengths": [5]},
+                    str(db.resolve()): {"lengths": [5]}},
+        "report": {"auto": "report.html"}}
+    assert "saved before" not in cli("filter", "show")[1]
+
+
+def test_a_postgresql_database_is_keyed_by_its_url_without_the_password(cli):
+    import yaml
+
+    url = "postgresql://me:SECRET@127.0.0.1:5432/games?sslmode=disable&password=SECRET"
+    status, out, _ = cli("filter", "set", "--player", "charlot1", db=url)  # no server asked
+    assert status == 0 and "SECRET" not in out
+    assert out.startswith("saved filter of postgresql://me@127.0.0.1:5432/games?sslmode=disable (")
+    from gnubg_blunder.user_config import config_path
+
+    assert "SECRET" not in config_path().read_text()
+    assert yaml.safe_load(config_path().read_text())["filters"] == {
+        "postgresql://me@127.0.0.1:5432/games?sslmode=disable": {"player": "charlot1"}}
+    # the same database without the password in its URL (a password file gives it): the same filter
+    assert "player charlot1" in cli("filter", "show", db="postgresql://me@127.0.0.1:5432/games?sslmode=disable")[1]
 
 
 # -- an empty player name -------------------------------------------------------

@@ -13,33 +13,39 @@ from ..commands import add_filter_arguments
 
 def _filter_configure(p):
     sub = p.add_subparsers(dest="filter_command", metavar="SUBCOMMAND")
-    s = sub.add_parser("set", help="save a filter (the flags given replace those saved)")
+    s = sub.add_parser("set", help="save this database's filter (the flags given replace those saved)")
     add_filter_arguments(s)
-    r = sub.add_parser("reset", help="clear the saved filter, all but the player")
+    r = sub.add_parser("reset", help="clear this database's saved filter, all but the player")
     r.add_argument("--player", dest="forget_player", action="store_true", help="forget the saved player too")
-    sub.add_parser("show", help="show the saved filter")
+    sub.add_parser("show", help="show this database's saved filter")
 
 
 def _filter_run(args, ctx):
-    from ..user_config import config_path, filter_flags, save_filter, saved_filter
+    """Each database has its own saved filter (``--db``, else the user's
+    database): docs/commands.md."""
+    from ..user_config import config_path, database_key, filter_flags, is_old_global_filter, save_filter, saved_filter
     from ..filters import Filter
 
     cmd = args.filter_command or "show"
+    database = ctx.database
     try:
+        of = f"of {database_key(database)}"
         if cmd == "set":
-            values = saved_filter()
+            values = saved_filter(database)
             values.update({k: (list(v) if isinstance(v, tuple) else v)
                            for k, v in filter_flags(args).items() if v is not None})
             Filter(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in values.items()})  # validate
-            path = save_filter(values)
-            ctx.print(f"saved filter ({path}): {_describe(values)}")
+            path = save_filter(database, values)
+            ctx.print(f"saved filter {of} ({path}): {_describe(values)}")
         elif cmd == "reset":
             keep = () if args.forget_player else ("player",)
-            values = {k: v for k, v in saved_filter().items() if k in keep}
-            path = save_filter(values)
-            ctx.print(f"filter reset ({path}): {_describe(values)}")
+            values = {k: v for k, v in saved_filter(database).items() if k in keep}
+            path = save_filter(database, values)
+            ctx.print(f"filter {of} reset ({path}): {_describe(values)}")
         else:
-            ctx.print(f"saved filter ({config_path()}): {_describe(saved_filter())}")
+            old = (", the global one saved before each database had its own: the default database's only"
+                   if is_old_global_filter(database) else "")
+            ctx.print(f"saved filter {of} ({config_path()}{old}): {_describe(saved_filter(database))}")
     except ValueError as exc:
         raise UserError(str(exc)) from None
     return 0

@@ -278,6 +278,19 @@ def _register_types(conn) -> None:
 def redacted(url: str) -> str:
     """``url`` with its password (if any) replaced by ``***``: how a
     PostgreSQL database is named in every line, JSON and page we print."""
+    return _password_replaced(url, "***")
+
+
+def without_password(url: str) -> str:
+    """``url`` with no password at all: the same database whether its
+    password is written in the URL or not (the key of its saved filter in
+    the user's config file, which keeps no secret)."""
+    return _password_replaced(url, None)
+
+
+def _password_replaced(url: str, mark) -> str:
+    """``url`` with its password, in the user part and in ``?password=``,
+    written ``mark`` (None: left out)."""
     from urllib.parse import urlsplit, urlunsplit
 
     try:
@@ -290,8 +303,11 @@ def redacted(url: str) -> str:
     if parts.password is not None:
         user_info, _, host = netloc.rpartition("@")
         user = user_info.split(":", 1)[0]
-        netloc = f"{user}:***@{host}"
-    query = re.sub(r"(^|&)password=[^&]*", r"\1password=***", parts.query or "")
+        netloc = f"{user}@{host}" if mark is None else f"{user}:{mark}@{host}"
+    if mark is None:
+        query = "&".join(p for p in (parts.query or "").split("&") if p and not p.startswith("password="))
+    else:
+        query = re.sub(r"(^|&)password=[^&]*", rf"\1password={mark}", parts.query or "")
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 

@@ -528,13 +528,12 @@ def _resolve(scope, players, name):
 
 
 def _refuse_engine_depth(scope, view):
-    flt, args = scope.filter, scope.args
+    flt = scope.filter
     if flt.engine is None and flt.min_depth is None:
         return
-    given = getattr(args, "engine", None) is not None or getattr(args, "min_depth", None) is not None
-    where = "" if given else " (it comes from the saved filter: run with --no-config, or `filter reset`)"
     raise UserError(f"{view} does not take the engine/depth filter (--engine, --min-depth): it compares matches "
-                    f"analysed by different engines and depths, each with its own analysis{where}")
+                    f"analysed by different engines and depths, each with its own analysis"
+                    f"{flt.origin('engine', 'min_depth')}")
 
 
 def _two_selected(scope, refuse_engine_depth_for=None) -> tuple:

@@ -327,12 +327,11 @@ def command():
 
 def auto_report(store, context) -> None:
     """After a newly stored match: write the report to the file that
-    ``report --auto FILE`` saved (the saved filter applies); nothing when
-    none is saved.  A failure is one line on ``context``'s error stream:
-    the match is stored all the same."""
+    ``report --auto FILE`` saved (the store's database's saved filter
+    applies); nothing when none is saved.  A failure is one line on
+    ``context``'s error stream: the match is stored all the same."""
     from ..db_settings import thresholds_for
-    from ..filters import Filter
-    from ..user_config import load_config, saved_filter
+    from ..user_config import load_config, merged_filter
 
     try:
         path = (load_config().get("report") or {}).get("auto")
@@ -341,7 +340,7 @@ def auto_report(store, context) -> None:
     if not path:
         return
     try:
-        flt = Filter(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in saved_filter().items()})
+        flt = merged_filter({}, getattr(store, "url", None) or store.path)  # a PostgreSQL store's path is redacted
         write_report(store, flt, thresholds_for(store), path)
         context.print(f"report updated: {path}")
     except Exception as exc:  # the match is stored; the report is a convenience

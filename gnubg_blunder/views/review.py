@@ -81,7 +81,8 @@ def _sides(scope, sel, what: str = "review") -> list:
         found = [p for p in (0, 1) if names[p] == want]
         if not found:
             raise UserError(f"{what} {m.id}: {safe_text(scope.filter.player)} did not play this match "
-                            f"({safe_text(m.players[0])} vs {safe_text(m.players[1])})")
+                            f"({safe_text(m.players[0])} vs {safe_text(m.players[1])})"
+                            f"{scope.filter.origin('player')}")
         return found
     main = main_player(scope.store)
     if main:

@@ -40,7 +40,8 @@ def compute(scope) -> dict:
     main = scope.store.canonical_name(main) if main else None
     asked = scope.store.canonical_name(flt.player) if flt.player else None
     event = getattr(scope.args, "event", None)
-    if event is None and flt.tournaments and len(flt.tournaments) == 1:
+    event_of_filter = event is None and flt.tournaments and len(flt.tournaments) == 1
+    if event_of_filter:
         event = flt.tournaments[0]
     # the review's own windows: every stored match with the filter's analysis choice
     whole_filter = Filter(decision_type=flt.decision_type, engine=flt.engine, min_depth=flt.min_depth)
@@ -57,9 +58,11 @@ def compute(scope) -> dict:
             raise UserError(f"no tournament '{safe_text(event)}': no stored match names an event") from None
         near = closest_names(event, names)
         hint = f" (closest event names: {', '.join(safe_text(n) for n in near)})" if near else ""
-        raise UserError(f"no tournament '{safe_text(event)}' in any stored match{hint}") from None
+        raise UserError(f"no tournament '{safe_text(event)}' in any stored match{hint}"
+                        f"{flt.origin('tournaments') if event_of_filter else ''}") from None
     except ValueError:
-        raise UserError(f"player '{safe_text(flt.player)}' did not play in '{safe_text(event)}'") from None
+        raise UserError(f"player '{safe_text(flt.player)}' did not play in '{safe_text(event)}'"
+                        f"{flt.origin('player')}") from None
     obj["note"] = None
     return obj
 
