@@ -450,6 +450,85 @@ def test_mark_studied_stores_a_study_action_and_references_stops_proposing_it(re
     assert again["position_id"] == pid
 
 
+def _a_stored_position(db, k: int = 0) -> str:
+    """The k-th position (by its ID) at which a decision is stored."""
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT DISTINCT position_id FROM decisions WHERE position_id IS NOT NULL "
+                           "ORDER BY position_id LIMIT 1 OFFSET ?", (k,)).fetchone()[0]
+    finally:
+        con.close()
+
+
+def _marks(db, cli) -> list:
+    return [(a["position_id"], a["action"], a["at"])
+            for a in json.loads(cli("mark", "list", "--format", "json", db=db).stdout)["actions"]]
+
+
+def test_mark_studied_refuses_a_position_in_no_stored_match(real_copy, cli):
+    res = cli("mark", "studied", "AAAAAAAAAAAAAA", db=real_copy, check=False)  # a readable ID: no checker at all
+    assert (res.returncode, res.stdout) == (2, "")
+    assert res.stderr == ("error: position AAAAAAAAAAAAAA is in no stored match: nothing marked "
+                          "(`references` and `positions --errors` list your positions)\n")
+    assert _marks(real_copy, cli) == []
+
+
+def test_a_second_mark_of_the_same_utc_day_stores_nothing(real_copy, cli):
+    pid = _a_stored_position(real_copy)
+    first = json.loads(cli("mark", "studied", pid, "--format", "json", db=real_copy).stdout)
+    assert first["stored"] is True and first["position_id"] == pid
+    again = cli("mark", "studied", pid, db=real_copy)
+    assert again.stdout == f"{pid} is already marked studied today (at {first['at']}): nothing stored\n"
+    assert json.loads(cli("mark", "studied", pid, "--format", "json", db=real_copy).stdout) == {
+        "position_id": pid, "action": "studied", "at": first["at"], "stored": False}
+    assert _marks(real_copy, cli) == [(pid, "studied", first["at"])]
+
+
+def test_the_day_of_a_mark_is_its_utc_day(real_copy, cli):
+    """Yesterday's mark, or a quiz answer of today, holds no mark back; a
+    mark written at 22:30 the day before at UTC-2 is of today (UTC)."""
+    import datetime as dt
+
+    from gnubg_blunder.store import open_store
+
+    now = dt.datetime.now(dt.timezone.utc)
+    yesterday = (now - dt.timedelta(days=1)).isoformat(timespec="seconds")
+    early_today = now.replace(hour=0, minute=30, second=0, microsecond=0).astimezone(
+        dt.timezone(dt.timedelta(hours=-2))).isoformat()
+    assert early_today[:10] < now.date().isoformat()  # written on the day before, by its own clock
+    marked_yesterday, quizzed, marked_early = (_a_stored_position(real_copy, k) for k in (1, 2, 3))
+    with open_store(real_copy) as store:
+        store.add_study_action(marked_yesterday, "studied", at=yesterday)
+        store.add_study_action(quizzed, "quiz", grade=10, at=now.isoformat(timespec="seconds"))
+        store.add_study_action(marked_early, "studied", at=early_today)
+    assert cli("mark", "studied", marked_yesterday, db=real_copy).stdout.startswith(f"marked {marked_yesterday} ")
+    assert cli("mark", "studied", quizzed, db=real_copy).stdout.startswith(f"marked {quizzed} ")
+    assert cli("mark", "studied", marked_early, db=real_copy).stdout == (
+        f"{marked_early} is already marked studied today (at {early_today}): nothing stored\n")
+    marks = _marks(real_copy, cli)
+    assert [m[:2] for m in marks].count((marked_yesterday, "studied")) == 2
+    assert [m[:2] for m in marks].count((marked_early, "studied")) == 1
+
+
+def test_mark_studied_on_postgresql(pg_url, cli):
+    """The store's rule is shared: the same refusals on the server."""
+    from fixture_db import P_HOLD, build_matches
+
+    from gnubg_blunder.store import open_store
+
+    with open_store(pg_url) as store:
+        for match in build_matches():
+            store.add_match(match)
+    res = cli("mark", "studied", "AAAAAAAAAAAAAA", db=pg_url, check=False)
+    assert res.returncode == 2 and res.stderr.startswith("error: position AAAAAAAAAAAAAA is in no stored match")
+    first = json.loads(cli("mark", "studied", P_HOLD, "--format", "json", db=pg_url).stdout)
+    assert first["stored"] is True
+    assert cli("mark", "studied", P_HOLD, db=pg_url).stdout.startswith(f"{P_HOLD} is already marked studied today")
+    assert _marks(pg_url, cli) == [(P_HOLD, "studied", first["at"])]
+
+
 def test_a_comment_in_the_imported_file_makes_a_position_studied(real_db):
     from gnubg_blunder.store import open_store
 
@@ -542,7 +621,7 @@ def test_an_unstable_cube_verdict_is_read_from_the_other_analysis_and_halved(tmp
 
 
 def test_check_knows_the_study_actions(real_copy, cli):
-    cli("mark", "studied", line(2), db=real_copy)
+    cli("mark", "studied", _a_stored_position(real_copy), db=real_copy)
     report = json.loads(cli("check", "--format", "json", db=real_copy).stdout)
     assert report["ok"] and report["checked"]["study_actions"] == 1
     assert "1 study action" in cli("check", db=real_copy).stdout

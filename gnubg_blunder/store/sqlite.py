@@ -1163,6 +1163,31 @@ class SQLiteStore:
                               "VALUES (?, ?, ?, ?, ?)", (position_id, action, grade, decision_id, at))
         return at
 
+    def mark_studied(self, position_id: str) -> tuple:
+        """``mark studied``: a "studied" study action at ``position_id``,
+        now.  ``(at, True)`` when stored; ``(the earlier mark's at, False)``
+        when the position has a mark of this UTC day already: nothing is
+        stored (one mark a day; a family's study is dated by its day).
+        ValueError when no stored decision is at the position: a mistyped
+        ID, or another database's position, is not marked."""
+        from ..metrics.study import STUDIED, utc_day
+
+        self._writable()
+        at = _now()
+        with write_transaction(self.conn):
+            if self.conn.execute("SELECT 1 FROM decisions WHERE position_id = ? LIMIT 1",
+                                 (position_id,)).fetchone() is None:
+                raise ValueError(f"position {position_id} is in no stored match: nothing marked "
+                                 "(`references` and `positions --errors` list your positions)")
+            today = utc_day(at)
+            for (earlier,) in self.conn.execute("SELECT at FROM study_actions WHERE position_id = ? AND action = ? "
+                                                "ORDER BY at, id", (position_id, STUDIED)).fetchall():
+                if utc_day(earlier) == today:
+                    return earlier, False
+            self.conn.execute("INSERT INTO study_actions(position_id, action, grade, decision_id, at) "
+                              "VALUES (?, ?, NULL, NULL, ?)", (position_id, STUDIED, at))
+        return at, True
+
     def remove_study_actions(self, position_id: str, action: str = "studied") -> int:
         """Forget a position's ``action`` rows; how many there were."""
         if self.read_only:

@@ -315,9 +315,16 @@ def _mark_run(args, ctx) -> int:
     store = ctx.store()
     if args.action == "studied":
         pid = _check_position(args.position_id)
-        at = store.add_study_action(pid, "studied")
-        ctx.print(to_json({"position_id": pid, "action": "studied", "at": at}) if args.format == "json"
-                  else f"marked {pid} studied at {at} (UTC): `references` no longer proposes it")
+        try:
+            at, stored = store.mark_studied(pid)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+        if args.format == "json":
+            ctx.print(to_json({"position_id": pid, "action": "studied", "at": at, "stored": stored}))
+        elif stored:
+            ctx.print(f"marked {pid} studied at {at} (UTC): `references` no longer proposes it")
+        else:
+            ctx.print(f"{pid} is already marked studied today (at {at}): nothing stored")
         return 0
     if args.action == "remove":
         pid = _check_position(args.position_id)
