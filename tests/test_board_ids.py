@@ -395,8 +395,9 @@ DOUBLED_XGIDS = [
 
 
 @pytest.fixture(scope="module")
-def gnubg_probe(selfplay):
-    sgfs = [str(Path(selfplay(*m)).resolve()) for m in ((1, 7), (3, 0), (26, 11))]
+def gnubg_probe(committed_selfplay):
+    # committed: the states covered below (a resigned game, a cube of 16) are those of these matches
+    sgfs = [str(Path(committed_selfplay(*m)).resolve()) for m in ((1, 7), (3, 0), (26, 11))]
     src = PROBE % dict(sgfs=sgfs, xgids=_probe_xgids() + DOUBLED_XGIDS, script=SCRIPT)
     proc = run_python(src, timeout=300)
     lines = [l for l in proc.stdout.splitlines() if l.startswith("JSON")]

@@ -124,14 +124,14 @@ def test_an_impossible_value_refuses_the_file_by_name(case, stored_db, cli, tmp_
     assert "stored as match 2" in cli("import", CHARLOT, db=stored_db).stdout
 
 
-def test_real_money_equities_pass_and_beyond_the_bound_is_refused(selfplay, cli, tmp_path):
+def test_real_money_equities_pass_and_beyond_the_bound_is_refused(committed_selfplay, cli, tmp_path):
     """A real gnubg money session reaches 5.7 EMG (a double/take, normalised
     to the cube before the double): stored.  17 (past the documented 16) is
     refused, naming its game and move."""
     from gnubg_blunder.importers.build import MONEY_EQUITY_BOUND
     from gnubg_blunder.importers.sgf import read_match
 
-    real = selfplay(42, 0)
+    real = committed_selfplay(42, 0)  # committed: its largest equity (5.74) lies between the bounds
     m = read_match(real)
     seen = max(abs(v) for d in m.decisions() for v in [d.nd, d.dt] + [c.equity for c in d.candidates or []]
                if v is not None)
@@ -149,13 +149,13 @@ def test_real_money_equities_pass_and_beyond_the_bound_is_refused(selfplay, cli,
     assert _snapshot(db) == before
 
 
-def test_the_live_gnubg_match_refuses_nan_and_keeps_minus_inf_luck_unknown(selfplay):
+def test_the_live_gnubg_match_refuses_nan_and_keeps_minus_inf_luck_unknown(committed_selfplay):
     """``gnubg.match()`` (the real dump of a gnubg-analysed match): a nan
     candidate score is refused by game and move; luck-value -inf is unknown."""
     from gnubg_blunder.importers.gnubg_match import match_from_dict
     from gnubg_blunder.importers.records import MatchImportError
 
-    dump = gnubg_match_dump(selfplay(11, 5))
+    dump = gnubg_match_dump(committed_selfplay(11, 5))  # committed: it has a game 2 with an analysed move
     records = dump["games"][1]["game"]
     k = next(i for i, r in enumerate(records) if (r.get("analysis") or {}).get("moves"))
     bad = copy.deepcopy(dump)
