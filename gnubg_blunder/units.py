@@ -31,3 +31,19 @@ def mpt(e):
     if e is None or e != e:
         return None
     return round(1000 * float(e), 3)
+
+
+NEGLIGIBLE = 1e-12  # EMG or MWC: a millionth of the analysers' last decimal (gnubg writes 6)
+
+
+def decision_figure(x, scale: float = 1.0):
+    """One decision's ℓ or d (EMG or a fraction of MWC) times ``scale``,
+    as lists give it: None where unknown (None, NaN), 0.0 under
+    ``NEGLIGIBLE``.  Why: a take whose pass costs 1.5 EMG has d = 1.5 /
+    (1 + e^60) ≈ 10⁻²⁶ EMG, exact by the rule but beyond any analysis'
+    precision, and "1.08e-23" in a CSV reads as float noise where 0 is
+    meant; sums are kept (under 10⁻¹² a decision)."""
+    if x is None or x != x:
+        return None
+    x = float(x)
+    return 0.0 if abs(x) < NEGLIGIBLE else scale * x

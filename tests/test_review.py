@@ -245,3 +245,20 @@ def test_pace_splits_at_the_median_by_hand():
     assert p["checker"]["considered"] == {"n": 2, "pr": pytest.approx(500 * 0.020 / 2)}
     assert p["cube"] is None
     assert pace(sel, 0, 1) is None
+
+
+def test_a_difficulty_no_analyser_can_carry_is_zero(tmp_path, cli):
+    """charlot2's wrong pass in tests/fixtures/sgf/analysed_eval.sgf (take
+    best by DP − DT = 1.505035 EMG): d = 1.505035 / (1 + e^(1.505035 /
+    0.025)) = 1.08·10⁻²⁶ EMG, under 10⁻¹²: the review and its transcript
+    give 0 (docs/figures.md), not 1.0774643724271735e-26; ℓ stays as it was."""
+    from conftest import FIXTURES
+
+    db = tmp_path / "eval.db"
+    cli("import", FIXTURES / "sgf" / "analysed_eval.sgf", db=db)
+    rows = cli("--no-config", "review", "--format", "csv", db=db).stdout.splitlines()
+    assert "charlot2,1,1,8,pass,pass,take,1.5050354599952698,22.266998668969862,0.0,0.0,4DnxAFjEZ/DBAA" in rows
+    t = json.loads(cli("--no-config", "review", "--transcript", "--format", "json", db=db).stdout)["transcript"]
+    (wrong_pass,) = [r for r in t if r["kind"] == "pass"]
+    assert (wrong_pass["difficulty"], wrong_pass["difficulty_emg"]) == (0.0, 0.0)
+    assert wrong_pass["mwc_loss"] == 22.266998668969862

@@ -134,3 +134,20 @@ def test_text(db):
 def test_bad_criteria_are_one_line_errors(db, args):
     res = cli("--no-config", "positions", *args, db=db, check=False)
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1, res.stderr
+
+
+def test_a_difficulty_no_analyser_can_carry_is_zero_not_float_noise(tmp_path):
+    """The wrong pass of tests/fixtures/sgf/analysed_eval.sgf: gnubg's take
+    is best by DP − DT = 1.505035 EMG, so d = 1.505035 / (1 + e^(1.505035 /
+    0.025)) = 1.08·10⁻²⁶ EMG (SPEC §6) — the rule's exact value, but far under
+    10⁻¹² EMG (a millionth of gnubg's last decimal): CSV and JSON give 0, not
+    1.0774643724271735e-23 mpt.  e and ℓ stay as they were, to the digit."""
+    from conftest import FIXTURES
+
+    db = tmp_path / "eval.db"
+    cli("import", FIXTURES / "sgf" / "analysed_eval.sgf", db=db)
+    lines = cli("--no-config", "positions", "--kind", "pass", "--format", "csv", db=db).stdout.splitlines()
+    assert lines[1:] == ["4DnxAFjEZ/DBAA,1,2025-11-08,1,8,charlot2,pass,pass,take,1505.035,22.266998668969862,"
+                         "0.0,0.0,False"]
+    (record,) = positions(db, "--kind", "pass")["decisions"]
+    assert (record["difficulty_mpt"], record["difficulty_mwc"]) == (0.0, 0.0)

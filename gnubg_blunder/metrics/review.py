@@ -19,6 +19,7 @@ from typing import Optional
 
 import numpy as np
 
+from ..units import decision_figure
 from .arrays import Selection
 from .counting import K_CHECKER, Thresholds, counted
 from .figures import known_luck
@@ -107,9 +108,9 @@ def review_record(sel: Selection, i: int) -> dict:
         "move": int(dec.seq[i]) + 1,
         "kind": KIND_NAMES[int(dec.kind[i])],
         "error_emg": e,
-        "mwc_loss": None if money or math.isnan(factor) else 100 * e * factor,
-        "difficulty": None if money or math.isnan(d) or math.isnan(factor) else 100 * d * factor,
-        "difficulty_emg": None if math.isnan(d) else d,
+        "mwc_loss": None if money or math.isnan(factor) else decision_figure(e * factor, 100),
+        "difficulty": None if money or math.isnan(factor) else decision_figure(d * factor, 100),
+        "difficulty_emg": decision_figure(d),
         "cube_value": int(dec.cube_value[i]),
         "dice": None if dice < 0 else [dice // 10, dice % 10],
     }
@@ -230,7 +231,7 @@ def transcript(sel: Selection, match: int) -> list:
         i = int(i)
         p = int(dec.player[i])
         e, factor, d = float(dec.error[i]), float(dec.mwc_per_emg[i]), float(d_all[i])
-        ell = None if money or math.isnan(e) or math.isnan(factor) else 100 * e * factor
+        ell = None if money or math.isnan(factor) else decision_figure(e * factor, 100)
         if cnt[i]:
             cum_e[p] += e
             cum_l[p] += 0.0 if ell is None else ell
@@ -245,8 +246,8 @@ def transcript(sel: Selection, match: int) -> list:
             "counted": bool(cnt[i]),
             "error_emg": None if math.isnan(e) else e,
             "mwc_loss": ell,
-            "difficulty": None if money or math.isnan(d) or math.isnan(factor) else 100 * d * factor,
-            "difficulty_emg": None if math.isnan(d) else d,
+            "difficulty": None if money or math.isnan(factor) else decision_figure(d * factor, 100),
+            "difficulty_emg": decision_figure(d),
             "cum_mwc_loss": None if money else list(cum_l),
             "cum_error_emg": list(cum_e),
         })

@@ -24,7 +24,7 @@ from typing import Optional
 
 import numpy as np
 
-from ..units import micro, mpt
+from ..units import decision_figure, micro, mpt
 from . import kernel, vocabulary
 from .arrays import KIND_NAMES, LABELS, Selection, position_ids_at
 from .counting import Thresholds, counted, kind_mask
@@ -155,7 +155,7 @@ def decision_records(sel: Selection, idx, thresholds: Thresholds = Thresholds())
     (d of SPEC §6 in millipoints EMG, None where unknown),
     ``difficulty_mwc`` (d in % points of MWC, None for money) and
     ``difficulty_truncated`` (d stands on a truncated candidate list, a
-    lower bound)."""
+    lower bound); ℓ and d under 10⁻¹² are 0 (``units.decision_figure``)."""
     dec = sel.decisions
     idx = np.asarray(idx, dtype=np.int64)
     err, blunder = thresholds.classify(dec.error[idx]) if len(idx) else (np.zeros(0, bool), np.zeros(0, bool))
@@ -182,11 +182,11 @@ def decision_records(sel: Selection, idx, thresholds: Thresholds = Thresholds())
             "kind": KIND_NAMES[int(dec.kind[i])],
             "position_id": position_ids[k],
             "error_mpt": mpt(e),
-            "mwc_loss": None if math.isnan(ell[k]) else 100 * float(ell[k]),
+            "mwc_loss": decision_figure(ell[k], 100),
             "error": bool(err[k]),
             "blunder": bool(blunder[k]),
-            "difficulty_mpt": None if math.isnan(dec.difficulty[i]) else 1000 * float(dec.difficulty[i]),
-            "difficulty_mwc": None if math.isnan(d_mwc[k]) else 100 * float(d_mwc[k]),
+            "difficulty_mpt": decision_figure(dec.difficulty[i], 1000),
+            "difficulty_mwc": decision_figure(d_mwc[k], 100),
             "difficulty_truncated": bool(dec.difficulty_truncated[i] == 1),
         })
     return out
