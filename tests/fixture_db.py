@@ -147,9 +147,17 @@ def _decision(match, game_no, seq, player, kind, error, position, theme, comment
     return Decision(kind=kind, nd=nd, dt=dt, dp=1.0, played_move=kind, best_move=best, **base)
 
 
-def build_matches() -> list:
+# Match 1 moved two years before the others: a database spanning years, whose
+# weeks and months are mostly empty (tests of the views by period).
+YEARS_APART = {1: "2023-01-10"}
+
+
+def build_matches(dates: dict = None, matches: list = None) -> list:
+    """The matches of ``matches`` (default MATCHES, whose form a test's own
+    table takes); ``dates`` ({match id: date}) over their own."""
     out = []
-    for m in MATCHES:
+    for m in MATCHES if matches is None else matches:
+        m = dict(m, date=(dates or {}).get(m["id"], m["date"]))
         games = []
         score = [0, 0]
         for g, (winner, points) in enumerate(m["games"]):
@@ -175,11 +183,12 @@ def build_matches() -> list:
     return out
 
 
-def build_fixture_db(path):
-    """Write the fixture database at ``path``; returns the path."""
+def build_fixture_db(path, dates: dict = None):
+    """Write the fixture database at ``path`` (``dates``: see
+    :func:`build_matches`); returns the path."""
     from gnubg_blunder.store import SQLiteStore
 
     with SQLiteStore(path) as st:
-        for match in build_matches():
+        for match in build_matches(dates):
             st.add_match(match)
     return path

@@ -286,6 +286,37 @@ def test_training_per_month_and_the_filter_restricts_matches_only(study_db, cli)
     assert w[0]["match_pr"] is None and close(w[0]["quiz_pr"], 18.75) and close(w[0]["anki_retention"], 2 / 3)
 
 
+def test_training_over_years_leaves_the_empty_windows_out_of_the_text(tmp_path, cli):
+    """tests/fixture_db.py with match 1 moved to Tuesday 2023-01-10
+    (YEARS_APART) and one quiz answer of 30 mpt on Wednesday 2024-06-05:
+    ISO weeks from Monday 2023-01-09 to Monday 2025-03-31 (match 4,
+    2025-04-05), 812 days = 117 weeks.  Five hold something: 2023-01-09 (m1,
+    10 decisions, Σe .360: match PR 18.00), 2024-06-03 (the quiz: 500 × .030 =
+    15.00), 2025-02-10 (m2: 7, .500 → 35.71), 2025-03-17 (m3: 6, .190 →
+    15.83), 2025-03-31 (m4: 4, .130 → 16.25); 112 nothing.  By month: 2023-01
+    to 2025-04, 28 months, 5 with something, 23 left out.  JSON and CSV keep
+    every window."""
+    from fixture_db import YEARS_APART, build_fixture_db
+    from gnubg_blunder.store import SQLiteStore
+
+    db = build_fixture_db(tmp_path / "years.db", YEARS_APART)
+    with SQLiteStore(db) as st:
+        st.add_study_action(P_OPEN, "quiz", grade=30, at="2024-06-05T10:00:00+00:00")
+    assert len(_json(cli, db, "training")["windows"]) == 117
+    assert len(cli("--no-config", "training", "--format", "csv", db=db).stdout.splitlines()) == 1 + 117
+    text = cli("--no-config", "training", db=db).stdout.splitlines()
+    rows = [ln.split()[:5] for ln in text if ln[:2] == "20"]
+    assert rows == [["2023-01-09", "2023-01-15", "—", "0", "18.00"], ["2024-06-03", "2024-06-09", "15.00", "1", "—"],
+                    ["2025-02-10", "2025-02-16", "—", "0", "35.71"], ["2025-03-17", "2025-03-23", "—", "0", "15.83"],
+                    ["2025-03-31", "2025-04-06", "—", "0", "16.25"]]
+    assert "112 weeks without any match or study left out (JSON and CSV list every week)" in text
+    assert len(_json(cli, db, "training", "--by", "month")["windows"]) == 28
+    text = cli("--no-config", "training", "--by", "month", db=db).stdout
+    assert [ln[:10] for ln in text.splitlines() if ln[:2] == "20"] == [
+        "2023-01-01", "2024-06-01", "2025-02-01", "2025-03-01", "2025-04-01"]
+    assert "23 months without any match or study left out (JSON and CSV list every month)" in text
+
+
 # -- study vs play -----------------------------------------------------------------------------------
 
 def test_study_vs_play_by_hand(study_db, cli):

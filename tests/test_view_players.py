@@ -463,8 +463,30 @@ def test_windows_one_month_player(db):
     assert [w["decisions"] for w in ws] == [5, 3, 0, 2]
     text = cli("windows", "--months", "1", "--player", "charlot1", "--no-config", db=db).stdout
     assert "undated matches left out: 1" in text
-    mar = next(ln for ln in text.splitlines() if ln.startswith("2025-03-01"))
-    assert "—" in mar
+    # March holds no match of charlot1's: the text leaves it out and says so (JSON above keeps it)
+    assert not any(ln.startswith("2025-03-01") for ln in text.splitlines())
+    assert "1 window without any match left out (JSON and CSV list every window)" in text
+
+
+def test_windows_over_years_leave_the_empty_ones_out_of_the_text(tmp_path):
+    """Match 1 moved to 2023-01-10 (fixture_db.YEARS_APART): one 3-month
+    window ends at each month end from 2023-01 to 2025-04, 28 windows; those
+    ending 2023-01, -02, -03 hold match 1, those ending 2025-02 (m2), 2025-03
+    (m2, m3) and 2025-04 (m2, m3, m4) the others: 6 hold a match, 22 none.
+    The text shows the 6 and says 22 are left out; JSON and CSV keep all 28."""
+    from fixture_db import YEARS_APART, build_fixture_db
+
+    db = build_fixture_db(tmp_path / "years.db", YEARS_APART)
+    assert len(cli_json(db, "windows", "--months", "3")["windows"]) == 28
+    csv = cli("windows", "--months", "3", "--format", "csv", "--no-config", db=db).stdout.splitlines()
+    assert len(csv) == 1 + 28 and csv[2].startswith("2022-12-01,2023-02-28,True,1,")
+    assert any(ln.startswith("2024-11-01,2025-01-31,False,0,0,,") for ln in csv)  # empty: counts 0, figures empty
+    text = cli("windows", "--months", "3", "--no-config", db=db).stdout.splitlines()
+    rows = [ln.split()[:4] for ln in text if ln[:4] in ("2022", "2023", "2024", "2025")]
+    assert rows == [["2022-11-01", "…", "2023-01-31", "1"], ["2022-12-01", "…", "2023-02-28", "1"],
+                    ["2023-01-01", "2023-03-31", "1", "10"], ["2024-12-01", "2025-02-28", "1", "7"],
+                    ["2025-01-01", "2025-03-31", "2", "13"], ["2025-02-01", "2025-04-30", "3", "17"]]
+    assert "22 windows without any match left out (JSON and CSV list every window)" in text
 
 
 def test_windows_equal_stats_over_the_same_dates(db):

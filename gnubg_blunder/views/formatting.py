@@ -33,6 +33,22 @@ def elo_text(elo: Optional[float], bound: bool) -> str:
     return ("≤ " if bound else "") + f"{round(elo) + 0:d}"
 
 
+def without_empty_periods(periods: list, is_empty, unit: str, nothing: str) -> tuple:
+    """(the periods a text table shows, the line saying how many it left
+    out, or None): a view by period (``training``, ``windows``) leaves the
+    periods holding nothing out of its text — over years most weeks are
+    empty rows — and says how many, e.g. "155 weeks without any match or
+    study left out"; its JSON and CSV keep every period (a regular time axis
+    for a chart).  ``unit``: "week", "month", "window"; ``nothing``: what an
+    empty one lacks ("any match")."""
+    shown = [p for p in periods if not is_empty(p)]
+    n = len(periods) - len(shown)
+    if not n:
+        return shown, None
+    units = unit if n == 1 else unit + "s"
+    return shown, f"{n} {units} without {nothing} left out (JSON and CSV list every {unit})"
+
+
 # -- user text in text output (docs/reliability.md, "Hostile text and impossible values") --------
 #
 # Names, events, comments and move notations come from the files: in text

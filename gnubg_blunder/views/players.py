@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..commands import UserError, View
 from ..metrics.vocabulary import metric as metric_named
 from . import formatting
-from .formatting import DASH, Table, interval, num, safe_text, table, table_html
+from .formatting import DASH, Table, interval, num, safe_text, table, table_html, without_empty_periods
 from .table_filters import Column
 
 # -- shared -------------------------------------------------------------------
@@ -483,13 +483,16 @@ def windows_text(obj: dict) -> str:
         lines.append("No dated match in this selection.")
     else:
         rows = []
-        for w in obj["windows"]:
+        shown, left_out = without_empty_periods(obj["windows"], lambda w: not w["matches"], "window", "any match")
+        for w in shown:
             ci = w.get(ci_key) if ci_key else None
             rows.append([w["start"] + (" …" if w["partial"] else ""), w["end"], w["matches"], w["decisions"],
                          num(w[key])] + ([interval(ci) if ci else DASH] if ci_key else []))
         headers = ["from", "to", "matches", "decisions", label] + ([f"95% {label}"] if ci_key else [])
         lines.append(table(rows, headers, "llrrr" + ("r" if ci_key else "")))
         lines.append("one window ending at each month end; … = the window starts before the first dated match")
+        if left_out:
+            lines.append(left_out)
     if obj["undated"]:
         lines.append(f"undated matches left out: {obj['undated']}")
     lines.append(f"metric: {metric_words(obj['metric'])}")

@@ -14,7 +14,8 @@ import datetime as _dt
 from html import escape
 
 from ..commands import UserError, View
-from .formatting import DASH, Table, num, percent, safe_text, scope_text, table, table_html
+from .formatting import (DASH, Table, num, percent, safe_text, scope_text, table, table_html,
+                         without_empty_periods)
 
 LOG_NOTE = "The filter restricts the matches only: quiz answers and Anki reviews have no player."
 
@@ -51,6 +52,15 @@ def _window_cells(w: dict) -> list:
             w["matches"], percent(w["anki_retention"]), w["anki_reviews"]]
 
 
+def _shown_windows(obj: dict) -> tuple:
+    """The windows the text and the report's table show (those holding a
+    match, a quiz answer or an Anki review) and the line counting the others."""
+    def empty(w):
+        return not (w["matches"] or w["quiz_answers"] or w["anki_reviews"])
+
+    return without_empty_periods(obj["windows"], empty, obj["by"], "any match or study")
+
+
 def _plan_cells(p: dict) -> list:
     return [p["game_plan"] or "(game plan unknown)", num(p["quiz_pr"]), p["quiz_answers"]]
 
@@ -67,7 +77,10 @@ def rule_text() -> str:
 def training_text(obj: dict) -> str:
     lines = [f"Training per {obj['by']} — scope: {scope_text(obj['filter'])}", rule_text(), LOG_NOTE, ""]
     if obj["windows"]:
-        lines.append(table([_window_cells(w) for w in obj["windows"]], T_HEADERS, "llrrrrrrr"))
+        shown, left_out = _shown_windows(obj)
+        lines.append(table([_window_cells(w) for w in shown], T_HEADERS, "llrrrrrrr"))
+        if left_out:
+            lines.append(left_out)
     else:
         lines.append("No quiz answer, Anki review or dated match.")
     if obj["quiz_by_game_plan"]:
@@ -145,8 +158,11 @@ def training_html(obj: dict) -> str:
     html = [f'<section id="training"><h2>Training per {escape(obj["by"])}</h2>',
             f'<p class="note">{escape(rule_text())} {escape(LOG_NOTE)}</p>']
     if obj["windows"]:
-        html.append(table_html([_window_cells(w) for w in obj["windows"]], T_HEADERS, "llrrrrrrr"))
-        html.append(windows_chart(obj["windows"]))
+        shown, left_out = _shown_windows(obj)
+        html.append(table_html([_window_cells(w) for w in shown], T_HEADERS, "llrrrrrrr"))
+        if left_out:
+            html.append(f'<p class="note">{escape(left_out)}.</p>')
+        html.append(windows_chart(obj["windows"]))  # every window: an empty one breaks the lines
     else:
         html.append('<p class="muted">No quiz answer, Anki review or dated match.</p>')
     if obj["quiz_by_game_plan"]:
