@@ -168,12 +168,13 @@ def matches_html(obj: dict, limit: int = None) -> str:
 
 
 def side_columns() -> tuple:
-    """The CSV's columns of a match side."""
+    """The CSV's columns of a match side (``elo_bound``: true where the Elo
+    is only a bound, the text's "≤")."""
     from ..metrics.figures import DIFFICULTY_KEYS
 
     return ("decisions", "checker_decisions", "double_decisions", "take_decisions", "error_emg", "pr",
-            "checker_pr", "cube_pr", "mwc_loss", "l7", "elo", "errors", "blunders", "snowie_er", "luck_emg",
-            "luck_rolls", *DIFFICULTY_KEYS)
+            "checker_pr", "cube_pr", "mwc_loss", "l7", "elo", "elo_bound", "errors", "blunders", "snowie_er",
+            "luck_emg", "luck_rolls", *DIFFICULTY_KEYS)
 
 
 def matches_table(obj: dict) -> Table:
