@@ -324,6 +324,7 @@ XG_COUNTS = (3, 670, 579, 367)
 
 # -- the upgrade of a database of the previous schema (v6) --------------------------------------
 
+GNUBG_KEYS_SINCE = ("error_rate_mwc", "luck_emg", "luck_mwc")
 DIFFICULTY_KEYS = ("difficulty", "difficulty_emg", "excess", "ratio", "avoidable_errors", "difficulty_truncated")
 
 
@@ -372,7 +373,11 @@ def test_a_v6_database_gets_d_without_reimport_and_keeps_its_figures(tmp_path):
     assert len(after) == len(before) == 7
     for a, b in zip(after, before):
         for sa, sb in zip(a["sides"], b["sides"]):
-            assert {k: v for k, v in sa.items() if k not in DIFFICULTY_KEYS} == sb
+            got = {k: v for k, v in sa.items() if k not in DIFFICULTY_KEYS}
+            # the gnubg block has gained the figures of the "gnubg's own" line since 7463960
+            got["gnubg"] = {k: v for k, v in got["gnubg"].items() if k not in GNUBG_KEYS_SINCE} \
+                if got.get("gnubg") is not None else got.get("gnubg")
+            assert got == sb
             assert sa["difficulty_emg"] is not None and sa["difficulty_emg"] >= 0
     # the same d as a fresh import of the same files
     fresh = tmp_path / "fresh.db"
