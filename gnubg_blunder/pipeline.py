@@ -14,17 +14,13 @@ import stat
 from pathlib import Path
 
 from .importers.files import NotAMatchFile, check_match_file, os_reason, shown_path
+from .importers.transcript import TRANSCRIPT_SUFFIXES, is_transcript
 from .plugins import get_plugin_manager, importers
 from .progress import Progress
 from .views.formatting import safe_text
 
 # The store (numpy) and the importers' records are imported where a match is
 # stored or read: ``import --help`` builds its text here without them.
-
-# Match files that hold no analysis and that ``gnubg-blunder analyse`` loads
-# (gnubg/batch.py LOADERS): an import of one says where it goes, unless an
-# installed importer reads that suffix.
-ANALYSE_FIRST = (".mat",)
 
 
 def _is_dir(path) -> bool:
@@ -138,13 +134,35 @@ def importer_suffixes(table=None) -> list:
 
 
 def analyse_first_suffixes(table) -> list:
-    """Suffixes of match files without analysis that no importer reads."""
-    return [s for s in ANALYSE_FIRST if s not in table]
+    """Suffixes of match files without analysis that no importer reads:
+    match transcripts (importers/transcript.py), which ``gnubg-blunder
+    analyse`` loads.  An import of one says where it goes."""
+    return [s for s in TRANSCRIPT_SUFFIXES if s not in table]
 
 
-def analyse_hint(suffix: str, target: str = "FILE") -> str:
-    return (f"a {suffix} file holds no analysis: use `gnubg-blunder analyse {target}` "
-            "(gnubg analyses it, then it is stored)")
+def analyse_first(path, table) -> bool:
+    """A match transcript that no importer reads (by its suffix): a file for
+    ``analyse``, not ``import``."""
+    return Path(path).suffix.lower() not in table and is_transcript(path)
+
+
+def analyse_command(ctx, targets) -> str:
+    """``gnubg-blunder [--db DB] analyse TARGET...`` to type: the database
+    this run was given (none: the default one), paths quoted for a shell."""
+    from .store import shown_database
+
+    db = f"--db {shlex.quote(shown_database(ctx.db_path))} " if ctx is not None and ctx.db_path else ""
+    return f"gnubg-blunder {db}analyse {' '.join(_quote(t) for t in targets) or 'FILE'}"
+
+
+def analyse_hint(ctx, targets, kinds: str, many: bool = False) -> str:
+    """Where match transcripts go (an import of one refused, or of a folder
+    of them): ``analyse`` with this run's database."""
+    command = analyse_command(ctx, targets)
+    kinds = f" ({kinds})" if kinds else ""
+    if many:
+        return f"match transcripts{kinds} hold no analysis: use `{command}` (gnubg analyses them, then stores them)"
+    return f"a match transcript{kinds} holds no analysis: use `{command}` (gnubg analyses it, then it is stored)"
 
 
 def import_help(table=None) -> tuple:
@@ -155,9 +173,11 @@ def import_help(table=None) -> tuple:
     readers = "; ".join(f"{name} ({', '.join(sfx)})" for name, sfx in importer_suffixes(table))
     paths_help = f"files or folders (folders: every {suffixes} file inside, sub-folders too)"
     epilog = f"Importers loaded: {readers}. Installed plugins may add others (`gnubg-blunder plugins`)."
-    for suffix in analyse_first_suffixes(table):
-        epilog += (f" A {suffix} file holds no analysis: `gnubg-blunder analyse FILE` has gnubg analyse it,"
-                   " then stores it.")
+    transcripts = analyse_first_suffixes(table)
+    if transcripts:
+        names = " or ".join(transcripts)
+        epilog += (f" Match transcripts ({names}; any name but .mat is told by its first lines) hold no analysis:"
+                   " `gnubg-blunder analyse FILE` has gnubg analyse one, then stores it.")
     return paths_help.replace("%", "%%"), epilog
 
 
@@ -235,18 +255,19 @@ def _busy_timeout() -> float:
     return busy_timeout()
 
 
-def read_match_file(f: Path, table=None) -> list:
+def read_match_file(f: Path, table=None, ctx=None) -> list:
     """The matches of one file, read by the importer of its suffix (a
     plugin's too) after the file check: the one read of ``import`` and
-    ``watch``.  Raises NotAMatchFile, MatchImportError (a .mat: where it
-    goes; an unknown suffix) or what the importer raises."""
+    ``watch``.  Raises NotAMatchFile, MatchImportError (a match transcript:
+    where it goes, with ``ctx``'s --db; an unknown suffix) or what the
+    importer raises."""
     from .importers.records import MatchImportError
 
     table = importers() if table is None else table
     check_match_file(f)
     importer = table.get(f.suffix.lower())
-    if importer is None and f.suffix.lower() in analyse_first_suffixes(table):
-        raise MatchImportError(analyse_hint(f.suffix.lower(), _quote(f)))
+    if importer is None and is_transcript(f):
+        raise MatchImportError(analyse_hint(ctx, [f], f.suffix.lower()))
     if importer is None:
         raise MatchImportError(f"unknown file type {f.suffix or '(none)'} (known: {', '.join(sorted(table))})")
     return importer.read(f)
@@ -366,8 +387,8 @@ def import_paths(ctx, paths, jobs=None) -> int:
     direct = {Path(p) for p in paths if not _is_dir(Path(p))}
     files = [f for f in found if f in direct or f.suffix.lower() in table]
     folders = [p for p in paths if _is_dir(Path(p))]
-    # .mat files in the folders given: not imported, said once
-    skipped = [f for f in found if f not in direct and f.suffix.lower() not in table]
+    # match transcripts in the folders given: not imported, said once (other .txt files: not match files)
+    skipped = [f for f in found if f not in direct and analyse_first(f, table)]
     for folder, reason in unreadable:
         ctx.error(f"{shown_path(folder)}: error: {reason}")
     counts = {"stored": 0, "already stored": 0, "analysis added": 0, "failed": 0}
@@ -375,7 +396,7 @@ def import_paths(ctx, paths, jobs=None) -> int:
         line = "no importable files found in: " + ", ".join(shown_path(p) for p in paths)
         if skipped:
             kinds = "/".join(sorted({f.suffix.lower() for f in skipped}))
-            line += f" ({_files(len(skipped), kinds)}: " + analyse_hint(kinds, " ".join(map(_quote, folders))) + ")"
+            line += f" ({_files(len(skipped), kinds)}: " + analyse_hint(ctx, folders, kinds, many=True) + ")"
         ctx.error(line)
         return 1
     not_tried = 0
@@ -383,7 +404,7 @@ def import_paths(ctx, paths, jobs=None) -> int:
         for i, (f, read) in enumerate(_reads(files, jobs)):
             label = shown_path(f)
             try:
-                matches = read if read is not None else read_match_file(f, table)
+                matches = read if read is not None else read_match_file(f, table, ctx)
                 try:
                     ctx.store()
                 except (sqlite3.Error, StoreError) as exc:
@@ -406,7 +427,7 @@ def import_paths(ctx, paths, jobs=None) -> int:
                 progress.error(f"{label}: error: {reason}")
             progress.advance()
     skipped_note = (f"; {_files(len(skipped), '/'.join(sorted({f.suffix.lower() for f in skipped})))} not imported "
-                    "(no analysis: use `gnubg-blunder analyse`)" if skipped else "")
+                    f"(no analysis: use `{analyse_command(ctx, [])}`)" if skipped else "")
     ctx.print(summary_line(len(files), counts, not_tried, unreadable, skipped_note))
     return 1 if counts["failed"] or not_tried or unreadable else 0
 

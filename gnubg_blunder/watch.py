@@ -24,6 +24,7 @@ import os
 import queue
 import signal
 import stat
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,10 +39,20 @@ OPEN_WAIT = 60.0
 LOCKED_RETRY = 10.0
 # The longest sleep of the loop: it then checks that the observer still runs.
 HEARTBEAT = 5.0
+# After SIGINT/SIGTERM the watch ends within this: what Python cannot
+# interrupt (SQLite waiting up to its busy timeout for another program's
+# lock, one long statement) is left by exiting at once, which SQLite's
+# transactions make safe (docs/watch.md).
+STOP_GRACE = 0.5
+# How long the end waits for watchdog's threads to stop (daemon threads: one
+# still running then ends with the process; watchdog 7 stops them at once).
+OBSERVER_JOIN = 0.5
 
 
-class _Stop(Exception):
-    """SIGINT or SIGTERM while the loop waits: end the watch."""
+class _Stop(BaseException):
+    """SIGINT or SIGTERM: end the watch wherever it is.  Not an Exception,
+    so that no ``except Exception`` (a file's failure) takes it; a match
+    being stored is rolled back (``add_match``) and read at the next start."""
 
 
 @dataclass
@@ -63,20 +74,27 @@ def file_sig(path) -> Optional[tuple]:
     return st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino
 
 
+def _signalled(wakeup_fd: int) -> bool:
+    """Wait on the pipe Python writes each signal's number to as it arrives
+    (``signal.set_wakeup_fd``): True once SIGINT or SIGTERM came, False when
+    the pipe closed (the watch ended by itself)."""
+    stopping = {int(signal.SIGINT), int(signal.SIGTERM)}
+    while True:
+        got = os.read(wakeup_fd, 64)
+        if not got:
+            return False
+        if stopping & set(got):
+            return True
+
+
 def analyse_howto(path, ctx) -> str:
-    """What to do with a match file that holds no analysis, for a file the
+    """What to do with a gnubg file that holds no analysis, for a file the
     watcher refused: analyse it and save it into the folder again."""
-    from .importers.files import shown_path
+    from .pipeline import analyse_command
 
-    suffix = Path(path).suffix.lower()
-    if suffix in (".sgf", ".mat"):
-        import shlex
-
-        from .store import shown_database
-
-        db = f"--db {shlex.quote(shown_database(ctx.db_path))} " if ctx.db_path else ""
+    if Path(path).suffix.lower() == ".sgf":
         return (f"in gnubg, Analyse → Analyse match or session, then File → Save... into the folder again; "
-                f"or `gnubg-blunder {db}analyse {shlex.quote(shown_path(path))}`")
+                f"or `{analyse_command(ctx, [path])}`")
     return "analyse it in the program that wrote it, then save it into the folder again"
 
 
@@ -84,14 +102,14 @@ class Watcher:
     """The watch of some folders, run by :meth:`run` until SIGINT/SIGTERM."""
 
     def __init__(self, ctx, folders, settle: float = DEFAULT_SETTLE):
-        from .pipeline import ANALYSE_FIRST
+        from .importers.transcript import TRANSCRIPT_SUFFIXES
         from .plugins import importers
 
         self.ctx = ctx
         self.settle = settle
         self.roots = [os.path.abspath(f) for f in folders]
         self.table = importers()
-        self.suffixes = set(self.table) | set(ANALYSE_FIRST)  # .mat: refused, with where it goes
+        self.suffixes = set(self.table) | set(TRANSCRIPT_SUFFIXES)  # match transcripts: refused, with where they go
         self.events: queue.Queue = queue.Queue()
         self.pending: dict = {}  # path -> _Pending
         self.handled: dict = {}  # path -> file_sig it was handled at
@@ -99,8 +117,11 @@ class Watcher:
         self.counts = {"stored": 0, "analysis added": 0, "already stored": 0, "refused": 0}
         self.startup = {"stored": 0, "analysis added": 0, "already stored": 0, "refused": 0}
         self.startup_said = False
-        self.idle = False
+        self.running = False  # from the first line to the end: a signal ends the watch at once
         self.stop_signal = None
+        self.finished = threading.Event()  # the summary said: nothing left to do
+        self.summary_lock = threading.Lock()
+        self.summary_said = False
 
     # -- output ---------------------------------------------------------------
 
@@ -236,14 +257,17 @@ class Watcher:
 
         from .importers.files import shown_path
         from .importers.records import NoAnalysis
-        from .pipeline import file_failure, read_match_file, store_error, store_matches
+        from .pipeline import analyse_first, file_failure, read_match_file, store_error, store_matches
         from .store import ALREADY_STORED, ANALYSIS_ADDED, STORED, StoreError
 
         p = self.pending.pop(path)
         sig = file_sig(path)
         label = shown_path(path)
+        if Path(path).suffix.lower() not in self.table and not analyse_first(path, self.table):
+            self.handled[path] = sig  # a .txt that is no match transcript: not a match file, ignored
+            return
         try:
-            matches = read_match_file(Path(path), self.table)
+            matches = read_match_file(Path(path), self.table, self.ctx)
         except Exception as exc:
             if file_sig(path) != sig:
                 self.touch(path, time.monotonic())  # written while read: read when quiet again
@@ -302,10 +326,45 @@ class Watcher:
                 f"{c['analysis added']} analyses added, {c['already stored']} already stored, "
                 f"{c['refused']} refused")
 
+    def say_summary(self, wait: float = -1) -> None:
+        """The last line, said once: by the loop's end or by
+        :meth:`_stop_anyway` (which waits ``wait`` seconds at most for the
+        other to say it)."""
+        if not self.summary_lock.acquire(timeout=wait):
+            return
+        try:
+            if not self.summary_said:
+                self.summary_said = True
+                self.say(self.summary())
+        finally:
+            self.summary_lock.release()
+
     def _signal(self, signum, frame):
+        first = self.stop_signal is None
         self.stop_signal = signum
-        if self.idle:
-            raise _Stop()  # out of the wait at once; while a file is read, after it
+        if first and self.running:
+            raise _Stop()  # out of the wait, the read or the store at once; a second signal changes nothing
+
+    def _stop_anyway(self, wakeup_fd: int) -> None:
+        """A thread: once SIGINT or SIGTERM has come, the watch has
+        :data:`STOP_GRACE` to end; if it has not (the main thread inside
+        SQLite, where Python's own handler waits for it), the counts are
+        said and the process exits 0 at once: a transaction not committed
+        is nothing to SQLite or PostgreSQL."""
+        try:
+            if _signalled(wakeup_fd) and not self.finished.wait(STOP_GRACE):
+                self.say_summary(wait=STOP_GRACE)
+                for stream in (self.ctx.out, self.ctx.err):
+                    try:
+                        stream.flush()
+                    except (OSError, ValueError):
+                        pass
+                os._exit(0)
+            while os.read(wakeup_fd, 64):  # the watch ended by itself: until it closes the pipe
+                pass
+        except OSError:
+            pass
+        os.close(wakeup_fd)
 
     def run(self) -> int:
         from watchdog.events import FileSystemEventHandler
@@ -334,8 +393,12 @@ class Watcher:
                 old[signum] = signal.signal(signum, self._signal)
             except ValueError:  # not the main thread: Ctrl-C stays KeyboardInterrupt
                 pass
+        wakeup = self._start_stop_anyway() if old else None
         status = 1  # an error ends the watch (commands.run says which), the counts said all the same
         try:
+            self.running = True
+            if self.stop_signal is not None:  # came while the observer started
+                raise _Stop()
             self.say(f"watching {where} (sub-folders too; a file is read {self.settle:g} s after its last change); "
                      "Ctrl-C stops")
             for root in self.roots:
@@ -344,13 +407,39 @@ class Watcher:
         except (_Stop, KeyboardInterrupt):
             status = 0
         finally:
-            self.idle = False
+            self.running = False
             for signum, handler in old.items():
                 signal.signal(signum, handler)
             observer.stop()
-            observer.join(timeout=10)
-            self.say(self.summary())
+            observer.join(timeout=OBSERVER_JOIN)
+            self.say_summary()
+            self.finished.set()
+            if wakeup is not None:
+                self._end_stop_anyway(*wakeup)
         return status
+
+    def _start_stop_anyway(self):
+        """Signals also written to a pipe that :meth:`_stop_anyway` reads:
+        (the pipe's write end, the wakeup fd it replaced), or None where the
+        system has none."""
+        try:
+            read_end, write_end = os.pipe()
+        except OSError:
+            return None
+        os.set_blocking(write_end, False)  # a signal handler never waits on the pipe
+        try:
+            previous = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+        except (ValueError, OSError):
+            os.close(read_end)
+            os.close(write_end)
+            return None
+        threading.Thread(target=self._stop_anyway, args=(read_end,), name="watch-stop", daemon=True).start()
+        return write_end, previous
+
+    @staticmethod
+    def _end_stop_anyway(write_end: int, previous: int) -> None:
+        signal.set_wakeup_fd(previous)
+        os.close(write_end)  # the thread reads the end of the pipe, closes its end and ends
 
     def loop(self, observer) -> int:
         """Read the files due, wait for events; the exit status."""
@@ -368,15 +457,10 @@ class Watcher:
                 return 1
             now = time.monotonic()
             wait = min([p.due for p in self.pending.values()], default=now + HEARTBEAT) - now
-            self.idle = True
             try:
-                if self.stop_signal is not None:
-                    return 0
                 when, event = self.events.get(timeout=min(max(wait, 0.0), HEARTBEAT))
             except queue.Empty:
                 continue
-            finally:
-                self.idle = False
             self.note(when, event)
             while True:
                 try:

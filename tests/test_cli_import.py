@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from conftest import gnubg_available, needs_gnubg, run_cli_inprocess, without_progress
+from transcript_files import backgammon_studio_txt
 
 CHARLOT = "charlot1-charlot2_7p_2025-11-08-2305"
 TABLES = ("matches", "games", "analyses", "decisions", "rolls")
@@ -410,10 +411,8 @@ def test_import_mat_says_use_analyse(charlot, tmp_path, builtin_plugins):
     db = tmp_path / "t.db"
     status, out, err = _run_here("--db", db, "import", mat)
     assert status == 1
-    err_lines = lines(err)
-    assert len(err_lines) == 1, err
-    assert mat.name in err_lines[0] and "gnubg-blunder analyse" in err_lines[0], err_lines[0]
-    assert "no analysis" in err_lines[0], err_lines[0]
+    assert lines(err) == [f"{mat}: error: a match transcript (.mat) holds no analysis: use "
+                          f"`gnubg-blunder --db {db} analyse {mat}` (gnubg analyses it, then it is stored)"], err
     assert "1 failed" in out
     assert row_counts(db)["matches"] == 0
     # a folder holding only .mat files says the same, once
@@ -422,8 +421,47 @@ def test_import_mat_says_use_analyse(charlot, tmp_path, builtin_plugins):
     shutil.copy(mat, folder / mat.name)
     status, out, err = _run_here("--db", db, "import", folder)
     assert status == 1
-    err_lines = lines(err)
-    assert len(err_lines) == 1 and "gnubg-blunder analyse" in err_lines[0] and ".mat" in err_lines[0], err
+    assert lines(err) == [f"no importable files found in: {folder} (1 .mat file: match transcripts (.mat) hold no "
+                          f"analysis: use `gnubg-blunder --db {db} analyse {folder}` (gnubg analyses them, then "
+                          "stores them))"], err
+
+
+def test_the_hint_of_a_transcript_carries_the_db_given_quoted(charlot, tmp_path, builtin_plugins):
+    """Following the hint stores into the database the import was given
+    (none given: none said, the default one); paths quoted for a shell.
+    A .txt is a transcript by its first lines."""
+    folder = tmp_path / "my matches"
+    folder.mkdir()
+    mat = Path(shutil.copy(charlot.with_suffix(".mat"), folder / "a.mat"))
+    txt = backgammon_studio_txt(mat, folder / "b.txt")
+    notes = folder / "notes.txt"
+    notes.write_text("not a match\n", encoding="utf-8")
+    db = tmp_path / "a db" / "t.db"
+    db.parent.mkdir()
+    status, out, err = _run_here("--db", db, "import", mat, txt, notes)
+    assert status == 1
+    assert lines(err) == [
+        f"{mat}: error: a match transcript (.mat) holds no analysis: use "
+        f"`gnubg-blunder --db '{db}' analyse '{mat}'` (gnubg analyses it, then it is stored)",
+        f"{txt}: error: a match transcript (.txt) holds no analysis: use "
+        f"`gnubg-blunder --db '{db}' analyse '{txt}'` (gnubg analyses it, then it is stored)",
+        f"{notes}: error: unknown file type .txt (known: .sgf, .xg, .xgp)",
+    ], err
+    # no --db: the hint names none
+    status, out, err = _run_here("import", mat)
+    assert lines(err) == [f"{mat}: error: a match transcript (.mat) holds no analysis: use "
+                          f"`gnubg-blunder analyse '{mat}'` (gnubg analyses it, then it is stored)"], err
+    # a folder: its two transcripts said once, notes.txt is not a match file
+    status, out, err = _run_here("--db", db, "import", folder)
+    assert lines(err) == [f"no importable files found in: {folder} (2 .mat/.txt files: match transcripts "
+                          f"(.mat/.txt) hold no analysis: use `gnubg-blunder --db '{db}' analyse '{folder}'` "
+                          "(gnubg analyses them, then stores them))"], err
+    # beside a match imported: the summary's note carries the --db too
+    shutil.copy(charlot, folder / charlot.name)
+    status, out, err = _run_here("--db", db, "import", folder)
+    assert status == 0, err
+    assert lines(out)[-1] == ("1 file: 1 stored, 0 analyses added, 0 already stored, 0 failed; 2 .mat/.txt files not "
+                              f"imported (no analysis: use `gnubg-blunder --db '{db}' analyse FILE`)"), out
 
 
 def test_already_stored_names_the_stored_players(tmp_path, builtin_plugins):

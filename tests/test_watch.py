@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import DATA, FIXTURES, needs_gnubg, run_cli
+from transcript_files import backgammon_studio_txt
 
 SETTLE = 1.0  # the appends below pause SETTLE / 5: a wide margin on a loaded machine
 # gnubg-analysed (1.08, SGF) and XG-analysed (.xg) real matches
@@ -34,8 +35,8 @@ class Watch:
     """A ``gnubg-blunder watch`` process; its stdout and stderr lines are
     collected as they come (threads), for :meth:`wait_for`."""
 
-    def __init__(self, db: Path, folder: Path, settle: float = SETTLE):
-        env = {**os.environ, "GNUBG_BLUNDER_NO_PLUGINS": "1"}
+    def __init__(self, db: Path, folder: Path, settle: float = SETTLE, env: dict = None):
+        env = {**os.environ, "GNUBG_BLUNDER_NO_PLUGINS": "1", **(env or {})}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gnubg_blunder", "--db", str(db), "watch", str(folder), "--settle", str(settle)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
@@ -67,9 +68,16 @@ class Watch:
                 pytest.fail(f"no {what} after {timeout:g} s:\n" + "\n".join(self.lines()))
             time.sleep(0.05)
 
-    def stop(self, signum=signal.SIGINT) -> int:
+    def stop(self, signum=signal.SIGINT, timeout: float = 30) -> int:
+        """Send ``signum``; the exit status (the test fails if the process
+        is still running ``timeout`` seconds later)."""
         self.proc.send_signal(signum)
-        rc = self.proc.wait(timeout=30)
+        try:
+            rc = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            pytest.fail(f"watch still running {timeout:g} s after signal {signum}:\n" + "\n".join(self.lines()))
         for t in self._threads:
             t.join(timeout=10)
         return rc
@@ -179,6 +187,29 @@ def test_watch_stores_each_analysed_file_once_and_refuses_the_unanalysed(tmp_pat
     assert sorted((m["id"], m["games"]) for m in _stored(db)) == sorted((m["id"], m["games"]) for m in matches)
 
 
+def test_watch_refuses_match_transcripts_saying_how_to_analyse_them_into_its_database(tmp_path):
+    """A .mat, and a .txt whose lines are a transcript's (Backgammon
+    Studio's export), are refused with the `analyse` to type, the watch's
+    --db in it; a .txt that holds no transcript is not a match file."""
+    db, folder = tmp_path / "my db.sqlite", tmp_path / "folder"
+    folder.mkdir()
+    mat = shutil.copy(CHARLOT.with_suffix(".mat"), folder / "a.mat")
+    txt = backgammon_studio_txt(CHARLOT.with_suffix(".mat"), folder / "b.txt")
+    shutil.copy(ANALYSED_SMALL, folder / "notes.txt")  # an analysed SGF, under a name no match file has
+    w = Watch(db, folder)
+    startup = "start-up: 2 match files already in the folder: 0 stored, 0 analyses added, 0 already stored, 2 refused"
+    w.wait_for(lambda w: any(line.startswith(startup) for line in w.out), "start-up line")
+    assert sorted(w.err) == [
+        f"{mat}: refused: a match transcript (.mat) holds no analysis: use "
+        f"`gnubg-blunder --db '{db}' analyse {mat}` (gnubg analyses it, then it is stored)",
+        f"{txt}: refused: a match transcript (.txt) holds no analysis: use "
+        f"`gnubg-blunder --db '{db}' analyse {txt}` (gnubg analyses it, then it is stored)",
+    ], w.lines()
+    assert not w.mentions("notes.txt")
+    assert w.stop(signal.SIGTERM, timeout=STOPPED_WITHIN) == 0, w.lines()
+    assert w.out[-1] == "watch stopped: 0 stored, 0 analyses added, 0 already stored, 2 refused"
+
+
 def test_watch_refuses_a_missing_folder_in_one_line(tmp_path):
     res = run_cli("watch", tmp_path / "nowhere", db=tmp_path / "db.sqlite", check=False)
     assert res.returncode == 2
@@ -220,3 +251,54 @@ def test_watch_is_refused_inside_gnubg(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     assert run(["watch", str(tmp_path)], Context(out=out, err=err, inside_gnubg=True, db_path=str(tmp_path / "d"))) == 2
     assert err.getvalue().count("\n") == 1 and "not in gnubg" in err.getvalue() and out.getvalue() == ""
+
+
+# A stopped watch is gone at once: measured by hand at 0.03-0.06 s when waiting, 0.5 s (STOP_GRACE) when
+# SQLite waits for another program's lock.  The bound below is for a loaded machine, far below the
+# busy timeout the watch would otherwise sit out.
+STOPPED_WITHIN = 15.0
+
+
+def test_sigterm_ends_a_waiting_watch_with_its_counts(tmp_path):
+    db, folder = tmp_path / "db.sqlite", tmp_path / "folder"
+    folder.mkdir()
+    w = Watch(db, folder)
+    w.wait_for(lambda w: any(line.startswith("watching ") for line in w.out), "watching line")
+    assert w.stop(signal.SIGTERM, timeout=STOPPED_WITHIN) == 0, w.lines()
+    assert w.out[-1] == "watch stopped: 0 stored, 0 analyses added, 0 already stored, 0 refused", w.lines()
+    assert w.err == []
+
+
+def test_sigterm_ends_a_watch_that_waits_for_a_locked_database(tmp_path):
+    """Another program holds the database's write lock (a gnubg storing a
+    match, a long ``check``): the watch waits inside SQLite for up to its
+    busy timeout, where Python runs no signal handler.  SIGTERM ends it all
+    the same, with exit status 0, its counts, and nothing of the file
+    stored; the next start stores it."""
+    import sqlite3
+
+    db, folder = tmp_path / "db.sqlite", tmp_path / "folder"
+    folder.mkdir()
+    run_cli("matches", db=db)  # the database made, so that the watch opens it without writing
+    shutil.copy(CHARLOT, folder / "match.sgf")
+    os.utime(folder / "match.sgf", (time.time() - 3600,) * 2)  # quiet for long: read as soon as the watch starts
+    lock = sqlite3.connect(db, isolation_level=None)
+    lock.execute("BEGIN IMMEDIATE")
+    try:
+        w = Watch(db, folder, env={"GNUBG_BLUNDER_BUSY_TIMEOUT": "600"})
+        w.wait_for(lambda w: any(line.startswith("watching ") for line in w.out), "watching line")
+        time.sleep(1.0)  # the file is being stored: waiting for the lock (a signal sooner ends the watch too)
+        assert w.stop(signal.SIGTERM, timeout=STOPPED_WITHIN) == 0, w.lines()
+    finally:
+        lock.execute("ROLLBACK")
+        lock.close()
+    assert w.out[-1] == "watch stopped: 0 stored, 0 analyses added, 0 already stored, 0 refused", w.lines()
+    assert not w.mentions("match.sgf"), w.lines()
+    assert _stored(db) == []
+
+    w2 = Watch(db, folder)
+    startup = "start-up: 1 match file already in the folder: 1 stored, 0 analyses added, 0 already stored, 0 refused"
+    w2.wait_for(lambda w: any(line.startswith(startup) for line in w.out), "start-up line")
+    assert w2.stop(signal.SIGTERM, timeout=STOPPED_WITHIN) == 0, w2.lines()
+    (match,) = _stored(db)
+    assert match["players"] == ["charlot1", "charlot2"] and match["games"] == 4

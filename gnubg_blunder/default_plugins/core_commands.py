@@ -79,7 +79,8 @@ def _install_run(args, ctx):
 
 
 def _analyse_configure(p):
-    p.add_argument("paths", nargs="+", metavar="FILE", help=".mat or .sgf files (or folders of them)")
+    p.add_argument("paths", nargs="+", metavar="FILE",
+                   help=".sgf files and match transcripts (.mat, or .txt holding one), or folders of them")
     p.add_argument("--plies", type=int, metavar="N",
                    help="analysis depth in plies (default: gnubg's own analysis settings)")
 
@@ -98,5 +99,5 @@ def register_commands(registry):
     registry.add(Command("plugins", "list the loaded plugins and their hooks", _plugins_run, _plugins_configure))
     registry.add(Command("install-gnubg", "make gnubg load the plugin at start-up (for this user)",
                          _install_run, _install_configure))
-    registry.add(Command("analyse", "analyse .mat/.sgf files in gnubg (headless) and store them",
+    registry.add(Command("analyse", "analyse .sgf files and match transcripts in gnubg (headless) and store them",
                          _analyse_run, _analyse_configure))

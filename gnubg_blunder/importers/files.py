@@ -89,19 +89,31 @@ def check_match_file(path, limit: int = MAX_MATCH_FILE_SIZE) -> os.stat_result:
     return st
 
 
-def read_match_bytes(path, limit: int = MAX_MATCH_FILE_SIZE) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes.  The open
-    never blocks (O_NONBLOCK: a FIFO has no writer to wait for), the open
-    file is checked again (the path may have changed since it was checked)
-    and no more than ``limit`` + 1 bytes are ever read (a file growing while
-    it is read).  Raises :class:`NotAMatchFile` or the OSError met."""
+def _open_regular(path, limit: int) -> int:
+    """A file descriptor of ``path`` opened without ever blocking (O_NONBLOCK:
+    a FIFO has no writer to wait for), checked again once open (the path may
+    have changed since it was checked).  Raises :class:`NotAMatchFile` or
+    the OSError met."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     fd = os.open(path, flags)
     try:
-        st = os.fstat(fd)
-        reason = _refusal(st, limit)
-        if reason:
-            raise NotAMatchFile(reason)
+        reason = _refusal(os.fstat(fd), limit)
+    except BaseException:
+        os.close(fd)
+        raise
+    if reason:
+        os.close(fd)
+        raise NotAMatchFile(reason)
+    return fd
+
+
+def read_match_bytes(path, limit: int = MAX_MATCH_FILE_SIZE) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes, opened by
+    :func:`_open_regular`; no more than ``limit`` + 1 bytes are ever read (a
+    file growing while it is read).  Raises :class:`NotAMatchFile` or the
+    OSError met."""
+    fd = _open_regular(path, limit)
+    try:
         chunks, total = [], 0
         while total <= limit:
             chunk = os.read(fd, min(1 << 20, limit + 1 - total))
@@ -111,6 +123,24 @@ def read_match_bytes(path, limit: int = MAX_MATCH_FILE_SIZE) -> bytes:
             total += len(chunk)
         if total > limit:
             raise NotAMatchFile(f"too large: above the limit of {size_text(limit)} for a match file")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_match_head(path, size: int) -> bytes:
+    """At most the first ``size`` bytes of a match file, opened as
+    :func:`read_match_bytes` opens it: what tells a file's format by its
+    content (importers/transcript.py)."""
+    fd = _open_regular(path, MAX_MATCH_FILE_SIZE)
+    try:
+        chunks, total = [], 0
+        while total < size:
+            chunk = os.read(fd, size - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
         return b"".join(chunks)
     finally:
         os.close(fd)

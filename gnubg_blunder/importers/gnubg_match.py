@@ -200,6 +200,8 @@ def _record(rec: dict, default_ctx: dict, match_play: bool) -> SourceRecord:
     raise MatchImportError(f"unknown gnubg record action {action!r}")
 
 
-def match_from_dict(d: dict, source_path: Optional[str] = None) -> Match:
-    """``gnubg.match()`` (or its JSON dump) -> :class:`Match`."""
-    return build_match(source_from_dict(d, source_path))
+def match_from_dict(d: dict, source_path: Optional[str] = None, require_analysis: bool = True) -> Match:
+    """``gnubg.match()`` (or its JSON dump) -> :class:`Match`; without
+    ``require_analysis``, a match gnubg loaded and did not analyse (its
+    identity: ``analyse`` asks the store before gnubg analyses)."""
+    return build_match(source_from_dict(d, source_path), require_analysis=require_analysis)

@@ -457,6 +457,13 @@ class SQLiteStore:
         """Is this analysis of ``match`` (its engine and depth) stored?"""
         return self._stored(match)[1] is not None
 
+    def stored_analysis(self, match: Match) -> Optional[StoreResult]:
+        """What storing ``match`` would be when its analysis (engine and
+        depth) is stored already: that "already stored" result, else None.
+        ``analyse`` asks before gnubg analyses a file it has stored."""
+        row, same = self._stored(match)
+        return StoreResult(ALREADY_STORED, row[0], same[0]) if same else None
+
     def add_match(self, match: Match) -> StoreResult:
         """Store a match in one transaction.  A match already stored is a
         no-op; a new analysis of a stored match is added beside the others."""
