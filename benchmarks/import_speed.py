@@ -54,31 +54,9 @@ CACHE = HERE / ".cache"
 GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
 
 
-# issue 13's archive: 24 matches of 1 to 31 points and 3 money sessions (seeds 1-24)
-ISSUE13_LENGTHS = (1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 15, 15, 17, 19, 21, 25, 31, 0, 0, 0)
-
-
-def make_matches(n: int, length, plies: int, first_seed: int) -> list:
-    """N analysed matches, seeds first_seed.., made by gnubg once and kept;
-    ``length`` one length, or one a match."""
-    out_dir = CACHE / f"p{plies}"
-    files = []
-    lengths = list(length) if isinstance(length, (list, tuple)) else [length] * n
-    for seed, length in zip(range(first_seed, first_seed + n), lengths):
-        sgf = out_dir / f"m{seed}-{length}.sgf"
-        if not (sgf.exists() and sgf.stat().st_size > 0):
-            print(f"making {sgf.relative_to(ROOT)} with gnubg (seed {seed}, {length} points, "
-                  f"{plies}-ply analysis) ...", file=sys.stderr, flush=True)
-            t0 = time.perf_counter()
-            r = subprocess.run(
-                ["bash", str(SELFPLAY_TOOL), str(out_dir), str(seed), str(length), str(plies)],
-                capture_output=True, text=True, timeout=1800, env=dict(os.environ, GNUBG=GNUBG),
-            )
-            if r.returncode != 0 or not sgf.exists():
-                sys.exit(f"error: gnubg-selfplay failed for seed {seed}:\n{r.stdout}{r.stderr}")
-            print(f"  done in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
-        files.append(sgf)
-    return files
+# issue 13's archive: the study half's self-play corpus (selfplay_corpus.py)
+sys.path.insert(0, str(HERE))
+from selfplay_corpus import CORPUS_LENGTHS as ISSUE13_LENGTHS, make_matches  # noqa: E402
 
 
 # -- our import --------------------------------------------------------------
