@@ -29,19 +29,20 @@ WINDOW = 0.200  # SPEC §2: a no double counts while ND - min(DT, DP) < 0.200 EM
 # -- the interval and the verdict at the edges ------------------------------------------
 
 def test_interval_and_verdict_at_the_edges():
-    # all P: B = 1, no spread, a zero-width interval at 1; 19 decisions are too few, 20 give the verdict
-    assert signed_interval(19, 0, 19) == [1.0, 1.0]
-    assert verdict(19, [1.0, 1.0]) == "insufficient"
-    assert verdict(20, signed_interval(20, 0, 20)) == "too much"
+    # all P: B = 1, no spread: no interval (SPEC §7: never a zero-width one); the verdict reads B itself,
+    # 19 decisions are too few, 20 give it
+    assert signed_interval(19, 0, 19) is None
+    assert verdict(19, None, 1.0) == "insufficient"
+    assert verdict(20, signed_interval(20, 0, 20), 1.0) == "too much"
     # all M: too little
-    assert signed_interval(0, 20, 20) == [-1.0, -1.0] and verdict(20, [-1.0, -1.0]) == "too little"
+    assert signed_interval(0, 20, 20) is None and verdict(20, None, -1.0) == "too little"
     # B = 0 with spread: balanced, symmetric interval
     lo, hi = signed_interval(5, 5, 20)
     half = 1.96 * np.sqrt((10 / 20) / 20)
     assert lo == pytest.approx(-half) and hi == pytest.approx(half) and verdict(20, [lo, hi]) == "balanced"
-    # B = 0 without a wrong decision: [0, 0], balanced from 20
-    assert signed_interval(0, 0, 20) == [0.0, 0.0] and verdict(20, [0.0, 0.0]) == "balanced"
-    assert verdict(19, [0.0, 0.0]) == "insufficient"
+    # B = 0 without a wrong decision: no interval, balanced from 20
+    assert signed_interval(0, 0, 20) is None and verdict(20, None, 0.0) == "balanced"
+    assert verdict(19, None, 0.0) == "insufficient"
     # the closed form: P = 8, M = 2, N = 20: B = 0.3, Var = (0.5 - 0.09)/20
     lo, hi = signed_interval(8, 2, 20)
     sd = np.sqrt((0.5 - 0.09) / 20)
@@ -50,6 +51,8 @@ def test_interval_and_verdict_at_the_edges():
     # clamped to [-1, 1]: a difference of two rates
     assert signed_interval(19, 0, 20)[1] == 1.0
     assert signed_interval(0, 0, 0) is None and verdict(0, None) == "insufficient"
+    # under 3 decisions no interval even with spread (P = 1, M = 1, N = 2: Var = 1/2 > 0)
+    assert signed_interval(1, 1, 2) is None and signed_interval(1, 1, 3) is not None
 
 
 def test_bias_of_hand_made_sets():
@@ -59,7 +62,11 @@ def test_bias_of_hand_made_sets():
     assert (r["n"], r["p"], r["m"], r["b"], r["verdict"]) == (19, 19, 0, 1.0, "insufficient")
     assert r["cost_p_mpt"] == pytest.approx(190.0) and r["cost_m_mpt"] == 0.0
     r = bias(np.array([1] * 20), np.full(20, 0.010))
-    assert r["verdict"] == "too much" and r["ci"] == [1.0, 1.0]
+    assert r["verdict"] == "too much" and r["ci"] is None and r["ci_note"] == "no interval: no spread"
+    r = bias(np.zeros(20, dtype=np.int8), np.zeros(20))
+    assert (r["b"], r["ci"], r["ci_note"], r["verdict"]) == (0.0, None, "no interval: no spread", "balanced")
+    r = bias(np.array([1, -1]), np.array([0.02, 0.05]))
+    assert (r["ci"], r["ci_note"]) == (None, "no interval: 2 decisions")
     r = bias(np.array([1, -1] * 10 + [0] * 5), np.array([0.02, 0.05] * 10 + [0.0] * 5))
     assert (r["n"], r["p"], r["m"], r["b"], r["verdict"]) == (25, 10, 10, 0.0, "balanced")
     assert r["cost_p_mpt"] == pytest.approx(200.0) and r["cost_m_mpt"] == pytest.approx(500.0)

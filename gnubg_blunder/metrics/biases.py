@@ -3,9 +3,10 @@
 Each counted decision of a family gets x = +1 (too bold), -1 (too cautious)
 or 0; with P, M the counts of +1 and -1 among N: B = (P - M)/N,
 Var = ((P + M)/N - B²)/N, interval B ± 1.96 √Var (clamped to [-1, 1], a
-difference of two rates).  A decision is wrong when it disagrees with the
-analysis' best action (e > 0 in micro-EMG), so B is the player's rate of the
-bold action minus the bot's.  Families:
+difference of two rates; none under 3 decisions or without spread, SPEC
+§7: all P, all M or no wrong decision).  A decision is wrong when it
+disagrees with the analysis' best action (e > 0 in micro-EMG), so B is the
+player's rate of the bold action minus the bot's.  Families:
 
 - take/pass: counted takes and passes (a beaver is a take): P = wrong takes,
   M = wrong passes;
@@ -34,7 +35,7 @@ from ..board.position import Board
 from .arrays import LABEL_CODES, Selection, position_ids_at
 from .breakdowns import score_keys
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, counted, kind_mask
-from .intervals import Z95, side_of_zero
+from .intervals import MIN_UNITS, side_of_zero, symmetric_interval
 from .kernel import error_micro, side_mask
 from .memo import memo
 
@@ -53,39 +54,56 @@ WORDS = {
 
 def signed_interval(p: int, m: int, n: int) -> Optional[list]:
     """[low, high] of B = (P - M)/N (SPEC §12), clamped to [-1, 1]; None
-    when N = 0.  A set without spread (all P, all M or none) has a zero-width
-    interval at B."""
+    under 3 decisions or without spread (all P, all M or none: Var = 0),
+    SPEC §7 — never a zero-width interval."""
     if n <= 0:
         return None
     b = (p - m) / n
-    var = max(0.0, ((p + m) / n - b * b) / n)
-    half = Z95 * float(np.sqrt(var))
-    return [max(-1.0, b - half), min(1.0, b + half)]
+    ci = symmetric_interval(b, ((p + m) / n - b * b) / n, n)
+    return None if ci is None else [max(-1.0, ci[0]), min(1.0, ci[1])]
 
 
-def verdict(n: int, ci: Optional[list]) -> str:
+def interval_note(p: int, m: int, n: int) -> Optional[str]:
+    """Why B has no interval (None when it has one): the kernel's words
+    ("no interval: 2 decisions", "no interval: no spread")."""
+    if signed_interval(p, m, n) is not None:
+        return None
+    if n < MIN_UNITS:
+        return f"no interval: {n} decision{'s' if n != 1 else ''}"
+    return "no interval: no spread"
+
+
+def verdict(n: int, ci: Optional[list], b: Optional[float] = None) -> str:
     """"too much" (low > 0), "too little" (high < 0), else "balanced"; from
-    ``MIN_DECISIONS`` decisions, else "insufficient"."""
-    if n < MIN_DECISIONS or ci is None:
+    ``MIN_DECISIONS`` decisions, else "insufficient".  A set without spread
+    (no interval) reads B itself: all P is "too much", all M "too little",
+    no wrong decision "balanced"."""
+    if n < MIN_DECISIONS:
         return INSUFFICIENT
+    if ci is None:
+        if b is None:
+            return INSUFFICIENT
+        ci = [b, b]
     return side_of_zero(ci, TOO_MUCH, TOO_LITTLE, BALANCED)
 
 
 def bias(x: np.ndarray, error: np.ndarray) -> dict:
     """The bias of decisions with signs ``x`` (+1, -1, 0) and errors
-    ``error`` (EMG): n, p, m, b, ci, verdict and the summed cost of P and of
-    M in millipoints."""
+    ``error`` (EMG): n, p, m, b, ci (None: no interval, ``ci_note`` says
+    why), verdict and the summed cost of P and of M in millipoints."""
     x = np.asarray(x)
     e = np.nan_to_num(np.asarray(error, dtype=np.float64))
     n, p, m = int(len(x)), int((x > 0).sum()), int((x < 0).sum())
     ci = signed_interval(p, m, n)
+    b = (p - m) / n if n else None
     return {
         "n": n,
         "p": p,
         "m": m,
-        "b": (p - m) / n if n else None,
+        "b": b,
         "ci": ci,
-        "verdict": verdict(n, ci),
+        "ci_note": interval_note(p, m, n),
+        "verdict": verdict(n, ci, b),
         "cost_p_mpt": round(float(e[x > 0].sum()) * 1000, 3),
         "cost_m_mpt": round(float(e[x < 0].sum()) * 1000, 3),
     }

@@ -2,7 +2,10 @@
 
 The unit resampled is the largest independent one: the games of a match, the
 matches of an aggregate (both sides of a match are one unit when there is no
-player filter).  Fewer than 3 units, or no spread, give no interval (None).
+player filter).  Fewer than 3 units, or no spread, give no interval (None):
+never a zero-width one, in any view (:func:`symmetric_interval` is the rule
+for the intervals made of a variance elsewhere: the plan's, the study's,
+the biases').
 """
 
 from __future__ import annotations
@@ -13,6 +16,17 @@ import numpy as np
 
 Z95 = 1.96
 MIN_UNITS = 3
+
+
+def symmetric_interval(centre: float, var: float, units: Optional[int] = None) -> Optional[list]:
+    """[centre − 1.96·√var, centre + 1.96·√var], not floored; None without
+    spread (var ≤ 0: a zero-width interval is certainty where there is none)
+    or, when ``units`` is given, under ``MIN_UNITS`` units (SPEC §7)."""
+    if not var > 0 or (units is not None and units < MIN_UNITS):
+        return None
+    half = Z95 * float(np.sqrt(var))
+    low, high = centre - half, centre + half
+    return [low, high] if high > low else None  # a spread lost in the float's last digit is none
 
 
 def ratio_interval(e_units, n_units, scale: float = 1.0) -> Optional[tuple]:
@@ -77,7 +91,8 @@ def sum_intervals(unit_values, starts, lengths, widths, scale=1.0) -> list:
 
 def _bounds(out: list, rows, centre, var, scale) -> None:
     """centre ± 1.96·√var, the lower bound floored at 0, × scale, into
-    ``out[rows]`` where var > 0."""
+    ``out[rows]`` where var > 0 and the bounds differ (never a zero-width
+    interval)."""
     ok = var > 0
     if not ok.all():
         rows, centre, var, scale = rows[ok], centre[ok], var[ok], scale[ok]
@@ -86,7 +101,8 @@ def _bounds(out: list, rows, centre, var, scale) -> None:
     low = np.where(low > 0.0, low, 0.0) * scale  # max(0.0, low)
     high = (centre + half) * scale
     for i, lo, hi in zip(rows.tolist(), low.tolist(), high.tolist()):
-        out[i] = (lo, hi)
+        if hi > lo:
+            out[i] = (lo, hi)
 
 
 def _rows(arrays, starts, lengths, widths):

@@ -51,7 +51,7 @@ import numpy as np
 
 from ..labels import ALL_GAME_PLANS, CHECKER_THEMES, CUBE_THEMES, THEMES
 from .arrays import LABEL_CODES, Selection
-from .intervals import Z95
+from .intervals import Z95, symmetric_interval
 from .counting import K_CHECKER, Thresholds, counted
 from .groups import base_mask
 from .kernel import classified, money_matches
@@ -222,11 +222,11 @@ def recoverable(excess) -> tuple:
     return r, interval_of(r, float((x * x).sum()))
 
 
-def interval_of(r: float, sum_squares: float) -> list:
+def interval_of(r: float, sum_squares: float) -> Optional[list]:
     """[R − 1.96 √Σ(ℓ − d)², R + 1.96 √Σ(ℓ − d)²] (SPEC §9: the member
-    count Poisson, Var(R) = Σ(ℓ − d)²); not floored."""
-    half = Z95 * math.sqrt(max(0.0, sum_squares))
-    return [r - half, r + half]
+    count Poisson, Var(R) = Σ(ℓ − d)²); not floored.  None without spread
+    (every ℓ − d = 0): no zero-width interval (SPEC §7)."""
+    return symmetric_interval(r, sum_squares)
 
 
 def error_rows(thresholds: Thresholds = Thresholds(), themed: bool = False):

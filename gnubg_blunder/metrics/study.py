@@ -27,7 +27,6 @@ sums and counted apart (not measured).
 from __future__ import annotations
 
 import datetime as _dt
-import math
 from typing import Optional
 
 import numpy as np
@@ -35,9 +34,9 @@ import numpy as np
 from ..labels import ALL_GAME_PLANS
 from .arrays import LABEL_CODES, Selection
 from .counting import K_CHECKER, Thresholds
-from .intervals import side_of_zero
+from .intervals import side_of_zero, symmetric_interval
 from .kernel import classified, distinct, money_matches, mwc_loss_of, rate
-from .plan import FAMILIES, FAMILY_INDEX, FAMILY_NAMES, NATURE_THEMES, Z95, family_codes, family_name, plan_mask
+from .plan import FAMILIES, FAMILY_INDEX, FAMILY_NAMES, NATURE_THEMES, family_codes, family_name, plan_mask
 
 STUDIED, QUIZ = "studied", "quiz"
 # the actions ``anki sync`` stores (store/anki_notes.py REVIEW_ACTIONS: Anki's review log kinds)
@@ -127,17 +126,20 @@ def change(sum_b: float, sq_b: float, n_b: int, sum_a: float, sq_a: float, n_a: 
     delta = ci = None
     if r_b is not None and r_a is not None:
         delta = r_b - r_a
-        var = RATE_SCALE ** 2 * (sq_b / n_b ** 2 + sq_a / n_a ** 2)
-        half = Z95 * math.sqrt(var)
-        ci = [delta - half, delta + half]
+        # no error in either window: no spread, no interval (SPEC §7), never a zero-width one
+        ci = symmetric_interval(delta, RATE_SCALE ** 2 * (sq_b / n_b ** 2 + sq_a / n_a ** 2))
     return {"r_before": r_b, "r_after": r_a, "delta": delta, "delta_ci": ci, "verdict": verdict_of(n_b, n_a, ci)}
 
 
 def verdict_of(n_b: int, n_a: int, ci) -> str:
     """SPEC §11: insufficient under 30 decisions in either window; improving
-    when the lower bound of Δ > 0; regressing when its upper bound < 0."""
-    if n_b < MIN_DECISIONS or n_a < MIN_DECISIONS or ci is None:
+    when the lower bound of Δ > 0; regressing when its upper bound < 0;
+    undetermined otherwise — and without an interval (no error in either
+    window: Δ = 0, no change to tell)."""
+    if n_b < MIN_DECISIONS or n_a < MIN_DECISIONS:
         return INSUFFICIENT
+    if ci is None:
+        return UNDETERMINED
     return side_of_zero(ci, IMPROVING, REGRESSING, UNDETERMINED)
 
 

@@ -37,8 +37,11 @@ def compute(scope, cells: bool = True) -> dict:
     return obj
 
 
-def _ci(ci) -> str:
-    return DASH if not ci else f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"
+def interval_text(r: dict) -> str:
+    """B's interval, or "no interval (n = N)" (SPEC §7: under 3 decisions
+    or without spread there is none, never a zero-width one)."""
+    ci = r["ci"]
+    return f"no interval (n = {r['n']})" if not ci else f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"
 
 
 def _cell_label(c: dict) -> str:
@@ -49,7 +52,7 @@ HEADERS = ["", "N", "P", "M", "B", "95% interval", "verdict", "cost P mpt", "cos
 
 
 def _row(label: str, r: dict) -> list:
-    return [label, r["n"], r["p"], r["m"], num(r["b"], 3, signed=True), _ci(r["ci"]), r["verdict"],
+    return [label, r["n"], r["p"], r["m"], num(r["b"], 3, signed=True), interval_text(r), r["verdict"],
             num(r["cost_p_mpt"], 1), num(r["cost_m_mpt"], 1)]
 
 

@@ -13,6 +13,7 @@ from ..commands import UserError, View
 from ..metrics.vocabulary import metric as metric_named
 from .plan import plan_card, plan_card_html, plan_card_text
 from .study import study_card, study_card_html, study_card_text
+from .biases import interval_text
 from .formatting import DASH, POOLED, elo_text, interval, num, scope_text, table_html
 from .positions import DEFAULT_LIMIT, decisions_table, listing, parse_limit, positions_object, positions_text
 
@@ -160,7 +161,7 @@ def biases_card_text(b: dict) -> str:
 
 def biases_card_html(b: dict) -> str:
     rows = [[name, b[key]["n"], num(b[key]["b"], 3, signed=True),
-             DASH if not b[key]["ci"] else f"[{b[key]['ci'][0]:+.3f}, {b[key]['ci'][1]:+.3f}]", b[key]["verdict"]]
+             interval_text(b[key]), b[key]["verdict"]]
             for key, name in BIAS_NAMES]
     return ('<h3 id="biases-card">Signed biases</h3>'
             + table_html(rows, ["", "N", "B", "95% interval", "verdict"], "lrrll",
