@@ -325,7 +325,8 @@ XG_COUNTS = (3, 670, 579, 367)
 # -- the upgrade of a database of the previous schema (v6) --------------------------------------
 
 GNUBG_KEYS_SINCE = ("error_rate_mwc", "luck_emg", "luck_mwc")
-DIFFICULTY_KEYS = ("difficulty", "difficulty_emg", "excess", "ratio", "avoidable_errors", "difficulty_truncated")
+DIFFICULTY_KEYS = ("difficulty", "difficulty_emg", "excess", "excess_emg", "ratio", "avoidable_errors",
+                   "avoidable_errors_money", "difficulty_truncated")
 
 
 def _difficulty_by_decision(conn) -> dict:
@@ -418,15 +419,19 @@ def test_positions_show_d_and_every_figure_adds_up_from_them(name, tmp_path):
         assert csv.splitlines()[0].endswith("difficulty_mpt,difficulty_mwc,difficulty_truncated")
         text = run_cli_inprocess("positions", "--player", p, "--limit", "3", db=db).stdout
         assert "d mpt" in text and "d = difficulty" in text
-    # the text tables of `matches` and `players` print the same excess and avoidable count
+    # the text tables of `matches` (difficulty, excess, ratio, avoidable) and `players` (excess, avoidable)
+    # print the JSON's figures
     matches_text = run_cli_inprocess("matches", db=db).stdout.splitlines()
     players_text = run_cli_inprocess("players", db=db).stdout.splitlines()
-    assert "excess  avoidable" in matches_text[1] and "excess  avoidable" in players_text[1]
+    assert "difficulty  excess  ratio  avoidable" in matches_text[1] and "excess  avoidable" in players_text[1]
     for s in sides:
-        for lines in (matches_text, players_text):
-            row = next(line for line in lines if s["player"] in line).split()
-            at = row.index(f"{s['excess']:.2f}")
-            assert row[at + 1] == str(s["avoidable_errors"])
+        row = next(line for line in matches_text if s["player"] in line).split()
+        at = row.index(f"{s['excess']:.2f}")
+        assert row[at - 1:at + 3] == [f"{s['difficulty']:.2f}", f"{s['excess']:.2f}",
+                                      "—" if s["ratio"] is None else f"{s['ratio']:.2f}", str(s["avoidable_errors"])]
+        row = next(line for line in players_text if s["player"] in line).split()
+        at = row.index(f"{s['excess']:.2f}")
+        assert row[at + 1] == str(s["avoidable_errors"])
 
 
 def test_relabel_makes_d_again_from_the_stored_rows(tmp_path):
@@ -447,3 +452,60 @@ def test_relabel_makes_d_again_from_the_stored_rows(tmp_path):
     after = c.execute("SELECT id, difficulty, difficulty_truncated FROM decisions ORDER BY id").fetchall()
     c.close()
     assert after == before and sum(1 for _, d, _ in after if d is not None) > 100
+
+
+# -- money's avoidable errors apart; the matches table's difficulty and ratio (issue 25) --------------
+
+def test_money_avoidable_errors_are_kept_apart_and_said_in_emg(db):
+    """Money has no MWC: its avoidable errors (d ≤ e/10 in EMG) are
+    ``avoidable_errors_money``, not in ``avoidable_errors`` (match play,
+    d ≤ ℓ/10 in MWC).  The fixture database (tests/fixture_db.py): a checker
+    play of 5 candidates 0.075 EMG apart has d = 3.92956 mpt, a missed
+    double ND 0.5 / DT 0.6 d = 0.1 / (1 + e⁴) = 1.80 mpt; every error of
+    charlot1 is avoidable: match 1's 0.080, match 2's 0.050, 0.100 (the
+    missed double) and 0.120 — 4 in match play — and the money session's
+    0.090 — 1 money (EMG)."""
+    def json_of(*args):
+        return json.loads(run_cli_inprocess("--no-config", *args, "--format", "json", db=db).stdout)
+
+    matches = {m["id"]: m for m in json_of("matches")["matches"]}
+    money = {s["player"]: s for s in matches[4]["sides"]}
+    assert (money["charlot1"]["avoidable_errors"], money["charlot1"]["avoidable_errors_money"]) == (None, 1)
+    assert (money["charlot2"]["avoidable_errors"], money["charlot2"]["avoidable_errors_money"]) == (None, 0)
+    first = matches[1]["sides"][0]
+    assert (first["player"], first["avoidable_errors"], first["avoidable_errors_money"]) == ("charlot1", 1, None)
+    stats = json_of("stats", "--player", "charlot1")
+    assert (stats["avoidable_errors"], stats["avoidable_errors_money"]) == (4, 1)
+    players = {p["player"]: p for p in json_of("players")["players"]}
+    assert (players["charlot1"]["avoidable_errors"], players["charlot1"]["avoidable_errors_money"]) == (4, 1)
+    assert (players["Squire/Jørgensen"]["avoidable_errors"], players["Squire/Jørgensen"]["avoidable_errors_money"]) \
+        == (2, None)
+    # the texts say the unit of money's, and their notes the rule
+    stats_text = run_cli_inprocess("--no-config", "stats", "--player", "charlot1", db=db).stdout
+    assert "avoidable errors: 4 + 1 money (EMG)" in stats_text and "d ≤ e/10 in EMG" in stats_text
+    players_text = run_cli_inprocess("--no-config", "players", db=db).stdout
+    row = next(line for line in players_text.splitlines() if line.startswith("charlot1 "))
+    assert row.endswith("4 + 1 money (EMG)") and "d ≤ e/10 in EMG" in players_text
+    matches_text = run_cli_inprocess("--no-config", "matches", db=db).stdout.splitlines()
+    money_rows = [line for line in matches_text[3:-1] if "money (EMG)" in line]  # the rows, not the note
+    assert len(money_rows) == 2 and "1 money (EMG)" in money_rows[0] and "0 money (EMG)" in money_rows[1]
+    assert "d ≤ e/10 in EMG" in matches_text[-1]
+    # the players CSV has the column
+    csv_text = run_cli_inprocess("--no-config", "players", "--format", "csv", db=db).stdout
+    assert "avoidable_errors,avoidable_errors_money" in csv_text.splitlines()[0]
+
+
+def test_the_matches_table_shows_difficulty_and_ratio(db):
+    """Fixture match 1, charlot1: ℓ = 5.00 % (e 0.100 EMG × 0.5 MWC per
+    EMG), Σd = (4 × 3.92956 + 0.0018) mpt × 0.5 = 0.786 % (4 checker plays
+    and the take), excess 4.21 %, ratio 5.00 / 0.786 = 6.36; match 2,
+    charlot1: Σd = (2 × 3.92956 + 1.80) mpt × 0.5 = 0.48 % < 0.5 %: no
+    ratio (—)."""
+    obj = json.loads(run_cli_inprocess("--no-config", "matches", "--format", "json", db=db).stdout)
+    first = obj["matches"][0]["sides"][0]
+    assert first["difficulty"] == pytest.approx(0.78600, abs=1e-5) and first["ratio"] == pytest.approx(6.3613, abs=1e-4)
+    assert obj["matches"][1]["sides"][0]["ratio"] is None
+    text = run_cli_inprocess("--no-config", "matches", db=db).stdout.splitlines()
+    assert text[1].split()[9:14] == ["L7", "difficulty", "excess", "ratio", "avoidable"]
+    assert text[3].split()[-8:-4] == ["0.79", "4.21", "6.36", "1"]
+    assert text[5].split()[-8:-4] == ["0.48", "13.02", "—", "3"]

@@ -57,8 +57,12 @@ def test_luck_adjusted_result_equals_gnubgs_line(reviewed):
             own, opp = match["sides"][k]["mwc_loss"], match["sides"][1 - k]["mwc_loss"]
             assert side["error_difference"] == pytest.approx(opp - own, abs=1e-9)
             assert side["luck_coverage"] == 1.0  # gnubg's analysis: luck on every roll
-            assert (f"Luck-adjusted result {side['luck_adjusted']:+.2f} % MWC (difference of errors, "
-                    f"opponent's minus own: {side['error_difference']:+.2f} %)") in text
+            won = obj["winner"] == side["player"]
+            assert side["luck_reading"] == {(True, True): "won by play", (True, False): "won by the dice",
+                                            (False, True): "lost to the dice",
+                                            (False, False): "lost by play"}[won, side["luck_adjusted"] > 0]
+            assert (f"Luck-adjusted result {side['luck_adjusted']:+.2f} % MWC, {side['luck_reading']} (difference "
+                    f"of errors, opponent's minus own: {side['error_difference']:+.2f} %)") in text
         seen.add(length)
     assert seen == {1, 2, 3, 5, 7, 11, 25}
 
@@ -262,3 +266,96 @@ def test_a_difficulty_no_analyser_can_carry_is_zero(tmp_path, cli):
     (wrong_pass,) = [r for r in t if r["kind"] == "pass"]
     assert (wrong_pass["difficulty"], wrong_pass["difficulty_emg"]) == (0.0, 0.0)
     assert wrong_pass["mwc_loss"] == 22.266998668969862
+
+
+# -- the reading of A in words, the side's excess (SPEC §8) ------------------------------------
+
+def test_the_reading_of_the_luck_adjusted_result():
+    """Seed 000 §8: lost with A > 0 = lost to the dice, A < 0 = lost by
+    play; won with A < 0 = won by the dice, A > 0 = won by play.  A = 0
+    (the play even, to float noise): the dice made the result."""
+    from gnubg_blunder.metrics.review import luck_reading
+
+    assert luck_reading(False, 10.0) == "lost to the dice"
+    assert luck_reading(False, -0.01) == "lost by play"
+    assert luck_reading(True, -10.0) == "won by the dice"
+    assert luck_reading(True, 0.01) == "won by play"
+    assert luck_reading(False, 0.0) == "lost to the dice" and luck_reading(True, 0.0) == "won by the dice"
+    assert luck_reading(True, 1e-14) == "won by the dice" and luck_reading(False, -1e-14) == "lost to the dice"
+
+
+def _luck_db(path):
+    """Two 5-point matches of charlot1 v charlot2, both won 5-0 by charlot2
+    in two games, 0.5 MWC per EMG (tests/fixture_db.py's arithmetic):
+    - match 1: charlot1's luck −1.2 EMG (−0.6 MWC), charlot2's 0:
+      A(charlot1) = 100 × [(0 − 0.5) − (−0.6 − 0)] = +10 (lost to the dice),
+      A(charlot2) = 100 × [(1 − 0.5) − (0 + 0.6)] = −10 (won by the dice);
+    - match 2: charlot1's luck −1.0 EMG (−0.5 MWC): A = 0 on both sides
+      (lost to the dice, won by the dice)."""
+    from fixture_db import P_HOLD, P_OPEN, build_matches
+    from gnubg_blunder.store import SQLiteStore
+
+    def match(mid, luck):
+        return dict(id=mid, date=f"2025-05-0{mid}", event=None, length=5, players=("charlot1", "charlot2"),
+                    games=[(1, 3), (1, 2)],
+                    decisions=[(0, 0, "checker", 0.080, P_HOLD, "too many blots", None),
+                               (0, 1, "checker", 0.000, P_OPEN, None, None)],
+                    luck=luck)
+
+    with SQLiteStore(path) as st:
+        for m in build_matches(matches=[match(1, (-1.2, 0.0)), match(2, (-1.0, 0.0))]):
+            st.add_match(m)
+    return path
+
+
+def test_the_review_says_the_reading_beside_a_in_text_json_and_the_match_page(tmp_path, cli):
+    db = _luck_db(tmp_path / "luck.db")
+    expected = {1: {"charlot1": (10.0, "lost to the dice"), "charlot2": (-10.0, "won by the dice")},
+                2: {"charlot1": (0.0, "lost to the dice"), "charlot2": (0.0, "won by the dice")}}
+    for mid, sides in expected.items():
+        obj = json.loads(cli("--no-config", "review", mid, "--format", "json", db=db).stdout)
+        got = {s["player"]: (s["luck_adjusted"], s["luck_reading"]) for s in obj["sides"]}
+        assert {k: (pytest.approx(a, abs=1e-9), r) for k, (a, r) in expected[mid].items()} == got
+        text = cli("--no-config", "review", mid, db=db).stdout
+        page = tmp_path / f"m{mid}.html"
+        cli("--no-config", "report", "--match", mid, "--html", page, db=db)
+        html = page.read_text(encoding="utf-8")
+        for name, (a, reading) in sides.items():
+            line = f"Luck-adjusted result {a:+.2f} % MWC, {reading} (difference of errors"
+            assert line in text and line in html, (mid, name)
+    # the fixture's matches: every A is won or lost by play (match 1: charlot1 +30.00, charlot2 -30.00)
+    obj = json.loads(cli("--no-config", "review", 1, "--format", "json", db=_fixture(tmp_path)).stdout)
+    assert [(s["player"], round(s["luck_adjusted"], 9), s["luck_reading"]) for s in obj["sides"]] == [
+        ("charlot1", 30.0, "won by play"), ("charlot2", -30.0, "lost by play")]
+    # no A, no reading: money, unfinished
+    for mid in (4, 5):
+        obj = json.loads(cli("--no-config", "review", mid, "--format", "json", db=_fixture(tmp_path)).stdout)
+        assert all(s["luck_adjusted"] is None and s["luck_reading"] is None for s in obj["sides"])
+
+
+def _fixture(tmp_path):
+    from fixture_db import build_fixture_db
+
+    path = tmp_path / "fixture.db"
+    return path if path.exists() else build_fixture_db(path)
+
+
+def test_the_review_shows_the_sides_excess_in_its_unit(db, cli):
+    """Σ(ℓ − d) of the side's counted decisions in % MWC (= matches'
+    ``excess``); money: Σ(e − d) in EMG.  Fixture match 1, charlot1: e
+    0 + 0.020 + 0.080 + 0 (race) + the take's 0 = 0.100 EMG, ℓ = 5.00 %;
+    d of 4 checker plays of 5 candidates 0.075 apart, 3.92956 mpt each, and
+    of the take (0.3 / (1 + e¹²) EMG): Σd = 0.015720 EMG = 0.786 %; excess
+    4.2140 %.  Money match 4, charlot1: e 0.030 + 0.090 − 2 × 0.00392956 =
+    +0.11214 EMG."""
+    obj = json.loads(cli("--no-config", "review", 1, "--format", "json", db=db).stdout)
+    side = obj["sides"][0]
+    assert side["player"] == "charlot1" and side["excess_unit"] == "% MWC"
+    assert side["excess"] == pytest.approx(4.213995, abs=1e-6)
+    matches = json.loads(cli("--no-config", "matches", "--format", "json", db=db).stdout)["matches"]
+    assert side["excess"] == matches[0]["sides"][0]["excess"]
+    assert "Excess Σ(ℓ − d): +4.21 % MWC" in cli("--no-config", "review", 1, db=db).stdout
+    money = json.loads(cli("--no-config", "review", 4, "--format", "json", db=db).stdout)["sides"][0]
+    assert money["player"] == "charlot1" and money["excess_unit"] == "EMG"
+    assert money["excess"] == pytest.approx(0.112141, abs=1e-6)
+    assert "Excess Σ(e − d): +0.112 EMG" in cli("--no-config", "review", 4, db=db).stdout

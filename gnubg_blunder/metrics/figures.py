@@ -30,7 +30,8 @@ from .memo import memo
 from .kernel import GNUBG_SCALE, rate
 
 # SPEC §6, made by kernel.difficulty_figures (docs/commands.md)
-DIFFICULTY_KEYS = ("difficulty", "difficulty_emg", "excess", "ratio", "avoidable_errors", "difficulty_truncated")
+DIFFICULTY_KEYS = ("difficulty", "difficulty_emg", "excess", "excess_emg", "ratio", "avoidable_errors",
+                   "avoidable_errors_money", "difficulty_truncated")
 
 
 def _sum(keys, n, weights=None):

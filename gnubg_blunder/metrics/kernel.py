@@ -209,13 +209,15 @@ class Sums:
     unit_ell: np.ndarray
     unit_root_n: np.ndarray
     # SPEC §6: Σd (EMG, decisions with d), Σd in MWC (match play), how many
-    # decisions have d and how many of those stand on a truncated list,
-    # avoidable errors
+    # decisions have d (money's among them) and how many of those stand on a
+    # truncated list, avoidable errors (money's among them)
     d: Optional[np.ndarray] = None
     d_mwc: Optional[np.ndarray] = None
     n_d: Optional[np.ndarray] = None
     n_truncated: Optional[np.ndarray] = None
     avoidable: Optional[np.ndarray] = None
+    n_d_money: Optional[np.ndarray] = None
+    avoidable_money: Optional[np.ndarray] = None
     unit_start: Optional[np.ndarray] = None  # group k's units are unit_start[k]:unit_start[k + 1] (made on demand)
 
     @property
@@ -299,10 +301,10 @@ def classified(sel: Selection, thresholds: Thresholds) -> tuple:
     return (flags & F_ERROR) != 0, (flags & F_BLUNDER) != 0
 
 
-def _flag_counts(counts: np.ndarray, bit: int) -> np.ndarray:
+def _flag_counts(counts: np.ndarray, bit: int, without: int = 0) -> np.ndarray:
     """From counts per (group, flags) (shape (groups, 128)): the count of
-    decisions with ``bit`` per group."""
-    return counts[:, [v for v in range(_N_FLAGS) if v & bit]].sum(axis=1)
+    decisions with ``bit`` (and none of the bits ``without``) per group."""
+    return counts[:, [v for v in range(_N_FLAGS) if v & bit and not v & without]].sum(axis=1)
 
 
 # keys spaces up to this size are numbered with a table rather than sorted
@@ -456,6 +458,8 @@ def sums(
         n_d=_flag_counts(counts, F_HAS_D),
         n_truncated=_flag_counts(counts, F_TRUNCATED),
         avoidable=_flag_counts(counts, F_AVOIDABLE),
+        n_d_money=_flag_counts(counts, F_HAS_D, without=F_MATCH_PLAY),
+        avoidable_money=_flag_counts(counts, F_AVOIDABLE, without=F_MATCH_PLAY),
     )
 
 
@@ -576,21 +580,31 @@ def difficulty_figures(s: Sums, k: int = 0) -> dict:
     None for money or without d), ``difficulty_emg`` (Σd in EMG over every
     decision with d, money included; None without), ``excess`` (Σ(ℓ − d),
     % points: ΣL − Σd over the counted decisions, unknown d as 0),
-    ``ratio`` (ΣL / Σd, None when Σd < 0.5 % MWC), ``avoidable_errors``
-    (count, when thresholds were given) and ``difficulty_truncated`` (the
-    decisions whose d is a lower bound, its list truncated)."""
+    ``excess_emg`` (Σ(e − d) in EMG the same way, money included: a money
+    session's excess, SPEC §8; None without d), ``ratio`` (ΣL / Σd, None
+    when Σd < 0.5 % MWC), ``avoidable_errors`` (match play: errors with
+    d ≤ ℓ/10, judged in MWC; None without a match-play decision with d),
+    ``avoidable_errors_money`` (money: errors with d ≤ e/10, judged in EMG,
+    kept apart since money has no MWC; None without a money decision with
+    d) — counts when thresholds were given, 0 otherwise — and
+    ``difficulty_truncated`` (the decisions whose d is a lower bound, its
+    list truncated)."""
     if s.d is None:
         return {}
     n_d = int(s.n_d[k])
+    n_d_money = int(s.n_d_money[k])
     measured = s.n_match_play[k] > 0
     L, D = float(s.ell[k]), float(s.d_mwc[k])
     mwc = measured and n_d > 0
+    avoidable_money = int(s.avoidable_money[k])
     return {
         "difficulty": _pp(D) if mwc else None,
         "difficulty_emg": float(s.d[k]) if n_d else None,
         "excess": _pp(L - D) if mwc else None,
+        "excess_emg": float(s.e[k]) - float(s.d[k]) if n_d else None,
         "ratio": L / D if mwc and D >= RATIO_MIN_DIFFICULTY else None,
-        "avoidable_errors": int(s.avoidable[k]),
+        "avoidable_errors": int(s.avoidable[k]) - avoidable_money if n_d > n_d_money else None,
+        "avoidable_errors_money": avoidable_money if n_d_money else None,
         "difficulty_truncated": int(s.n_truncated[k]),
     }
 

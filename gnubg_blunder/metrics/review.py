@@ -130,10 +130,27 @@ def starting_mwc(sel: Selection, match: int, player: int) -> float:
     return float(default_met().mwc(m.length - own, m.length - opp))
 
 
+LOST_TO_THE_DICE, LOST_BY_PLAY = "lost to the dice", "lost by play"
+WON_BY_THE_DICE, WON_BY_PLAY = "won by the dice", "won by play"
+
+
+def luck_reading(won: bool, a: float) -> str:
+    """The luck-adjusted result A in words (SPEC §8, seed 000 §8): a lost
+    match with A > 0 was lost to the dice, with A < 0 lost by play; a won
+    match with A < 0 was won by the dice, with A > 0 won by play.  A = 0
+    (to 1e-12 of a % point: float noise) says the play was even, so the
+    dice made the result: "lost to the dice" / "won by the dice"."""
+    a = round(a, KEY_DECIMALS)
+    if won:
+        return WON_BY_PLAY if a > 0 else WON_BY_THE_DICE
+    return LOST_BY_PLAY if a < 0 else LOST_TO_THE_DICE
+
+
 def luck_adjusted(sel: Selection, match: int) -> list:
     """Per side (player 0, 1) of match number ``match``: ``luck_adjusted``
     A = 100 × [(outcome − MWC₀) − (Σ own luck − Σ opponent's luck, in
     MWC)], ``luck_adjusted_reason`` (None, or why there is no A),
+    ``luck_reading`` (A in words, :func:`luck_reading`; None without A),
     ``error_difference`` 100 × (L_opp − L_own) over counted decisions
     (None for money), ``luck_coverage`` (rolls with luck / rolls played,
     None without rolls), ``luck_rolls``, ``rolls``."""
@@ -170,6 +187,7 @@ def luck_adjusted(sel: Selection, match: int) -> list:
         out.append({
             "luck_adjusted": value,
             "luck_adjusted_reason": None if reason is None else NO_LUCK_REASONS[reason],
+            "luck_reading": None if value is None else luck_reading(m.winner == p, value),
             "error_difference": None if money else 100 * (L[1 - p] - L[p]),
             "luck_coverage": None if not n_rolls[p] else float(n_luck[p]) / float(n_rolls[p]),
             "luck_rolls": int(n_luck[p]),

@@ -27,6 +27,22 @@ def interval(ci, digits: int = 2) -> str:
     return f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
 
 
+def avoidable_text(fig: dict) -> str:
+    """A side's or a selection's avoidable errors as every text shows them
+    (docs/figures.md): match play's count (judged in MWC, d ≤ ℓ/10) as it is,
+    money's apart and said in its unit (judged in equity, d ≤ e/10 in EMG):
+    "3", "2 money (EMG)", "3 + 2 money (EMG)"; "—" when neither is measured."""
+    match_play, money = fig.get("avoidable_errors"), fig.get("avoidable_errors_money")
+    money_text = None if money is None else f"{money} money (EMG)"
+    if match_play is None:
+        return money_text or DASH
+    return str(match_play) if money_text is None else f"{match_play} + {money_text}"
+
+
+AVOIDABLE_NOTE = ("avoidable = errors with d ≤ ℓ/10 (match play, judged in MWC); money's are counted apart, "
+                  "d ≤ e/10 in EMG, \"money (EMG)\" (docs/figures.md)")
+
+
 def elo_text(elo: Optional[float], bound: bool) -> str:
     if elo is None:
         return DASH

@@ -4,7 +4,8 @@ other checks read are documented in docs/commands.md)."""
 from __future__ import annotations
 
 from ..commands import View, count_option
-from .formatting import DASH, Table, elo_text, num, safe_text, scope_text, table, table_html
+from .formatting import AVOIDABLE_NOTE, DASH, Table, avoidable_text, elo_text, num, safe_text, scope_text, table, \
+    table_html
 
 
 def match_objects(selection, thresholds, last: int = 0) -> list:
@@ -113,8 +114,10 @@ def matches_text(obj: dict) -> str:
                 num(s["pr"]),
                 num(s["mwc_loss"]),
                 num(s["l7"]),
+                num(s["difficulty"]),
                 num(s["excess"]),
-                num(s["avoidable_errors"], 0),
+                num(s["ratio"]),
+                avoidable_text(s),
                 elo_text(s["elo"], s["elo_bound"]),
                 num(s["luck_emg"], 3, signed=True),
                 f"{m['analysis_used']['engine']} {m['analysis_used']['depth'] or ''}".strip() if k == 0 else "",
@@ -130,12 +133,12 @@ def matches_text(obj: dict) -> str:
                       for s in m["sides"])
     return f"Scope: {scope_text(obj['filter'])}\n" + shown + table(
         rows,
-        ["id", "date", "length", "player", "result", "decisions", "PR", "MWC lost", "L7", "excess", "avoidable",
-         "Elo", "luck EMG", "analysis"],
-        "lllllrrrrrrrrl",
-    ) + ("\n(PR = 500 × error / decisions, XG's counting; MWC, L7 and excess in % points; "
-         "excess = Σ(ℓ − d), MWC lost beyond the difficulty of the positions; avoidable = errors with d ≤ ℓ/10; "
-         "Elo against the engine)") + own
+        ["id", "date", "length", "player", "result", "decisions", "PR", "MWC lost", "L7", "difficulty", "excess",
+         "ratio", "avoidable", "Elo", "luck EMG", "analysis"],
+        "lllllrrrrrrrrrrl",
+    ) + ("\n(PR = 500 × error / decisions, XG's counting; MWC, L7, difficulty and excess in % points; "
+         "difficulty = Σd, what the positions offered to get wrong; excess = Σ(ℓ − d), MWC lost beyond it; "
+         "ratio = Σℓ/Σd (— when Σd < 0.5 %); " + AVOIDABLE_NOTE + "; Elo against the engine)") + own
 
 
 def matches_html(obj: dict, limit: int = None) -> str:

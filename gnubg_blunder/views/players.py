@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from ..commands import UserError, View
 from ..metrics.vocabulary import metric as metric_named
 from . import formatting
-from .formatting import DASH, Table, interval, num, safe_text, table, table_html, without_empty_periods
+from .formatting import (AVOIDABLE_NOTE, DASH, Table, avoidable_text, interval, num, safe_text, table, table_html,
+                         without_empty_periods)
 from .table_filters import Column
 
 # -- shared -------------------------------------------------------------------
@@ -108,6 +109,7 @@ PLAYER_FIELDS = (
     Field("excess", "excess", digits=2, title="excess Σ(ℓ − d) (% points)"),
     Field("ratio", "ratio", digits=2, title="ratio Σℓ/Σd"),
     Field("avoidable_errors", "avoidable errors", digits=0, aliases=("avoidable",)),
+    Field("avoidable_errors_money", "avoidable money errors (EMG)", digits=0, aliases=("avoidable money",)),
     Field("difficulty_truncated", "truncated d", digits=0),
 )
 PLAYER_KEYS = tuple(f.key for f in PLAYER_FIELDS)  # JSON key order (docs/views-players.md)
@@ -169,7 +171,7 @@ def players_text(objs: list, flt: dict, *, total: int, sort: tuple, filters: lis
             + _figure_cells(o, metric)
             + [num(o["snowie_er"]), _int(o["blunders"]), _signed(o["luck_per_roll"])]
             + ([num(o["l7"])] if metric == "pr" else [])
-            + [num(o["excess"]), _int(o["avoidable_errors"])]
+            + [num(o["excess"]), avoidable_text(o)]
         )
     headers = ([""] if marked else []) + (["player", "matches", "W–L", "decisions"] + _figure_headers(metric)
                                           + ["Snowie ER", "blunders", "luck/roll"] + (["L7"] if metric == "pr" else [])
@@ -183,7 +185,7 @@ def players_text(objs: list, flt: dict, *, total: int, sort: tuple, filters: lis
     else:
         notes.append(f"metric: {metric_words(metric)}; checker and cube parts add up")
     notes.append("excess = Σ(ℓ − d) in % points, MWC lost beyond the difficulty d of the positions (match play); "
-                 "avoidable = errors with d ≤ ℓ/10 (docs/figures.md)")
+                 + AVOIDABLE_NOTE)
     notes.append("Snowie ER = the player's error over both players' moves (×500; gnubg prints twice this); "
                  "luck/roll in signed mpt over rolls with known luck; W–L from points (docs/figures.md)")
     key, desc = sort

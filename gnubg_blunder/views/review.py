@@ -121,8 +121,10 @@ def review_object(store, sel, players, thresholds, flt_json: dict, transcript: b
     from ..metrics.figures import per_side as side_figures
 
     m = sel.matches[0]
+    money = m.length == 0
     luck = rv.luck_adjusted(sel, 0)
-    gnubg_own = [side["gnubg"] for side in side_figures(sel, thresholds, [0])]
+    figures = side_figures(sel, thresholds, [0])
+    gnubg_own = [side["gnubg"] for side in figures]
     per_side, row_ids = [], []
     for p in players:
         recs = [rv.review_record(sel, i) for i in rv.review_indices(sel, 0, p, thresholds)]
@@ -140,10 +142,13 @@ def review_object(store, sel, players, thresholds, flt_json: dict, transcript: b
             "player": m.players[p],
             "opponent": m.players[1 - p],
             "review": recs,
-            **{k: luck[p][k] for k in ("luck_adjusted", "luck_adjusted_reason", "error_difference",
-                                       "luck_coverage", "luck_rolls", "rolls")},
+            **{k: luck[p][k] for k in ("luck_adjusted", "luck_adjusted_reason", "luck_reading",
+                                       "error_difference", "luck_coverage", "luck_rolls", "rolls")},
             "pace": pace,
             "pace_reason": None if pace is not None else rv.NO_DURATIONS,
+            # SPEC §6: Σ(ℓ − d) of the side's counted decisions, % MWC; money: Σ(e − d) in EMG (SPEC §8)
+            "excess": figures[p]["excess_emg" if money else "excess"],
+            "excess_unit": "EMG" if money else "% MWC",
             "gnubg": gnubg_own[p],
         })
     obj = {
@@ -190,9 +195,18 @@ def luck_line(side: dict) -> str:
         diff = ("" if side["error_difference"] is None
                 else f"; difference of errors {num(side['error_difference'], signed=True)} %")
         return f"Luck-adjusted result: none ({side['luck_adjusted_reason']}){diff}; {coverage}"
-    return (f"Luck-adjusted result {num(side['luck_adjusted'], signed=True)} % MWC "
+    return (f"Luck-adjusted result {num(side['luck_adjusted'], signed=True)} % MWC, {side['luck_reading']} "
             f"(difference of errors, opponent's minus own: {num(side['error_difference'], signed=True)} %); "
             f"{coverage}")
+
+
+def excess_line(side: dict) -> str:
+    """The side's excess in its unit (SPEC §6, §8)."""
+    if side["excess_unit"] == "EMG":
+        return (f"Excess Σ(e − d): {num(side['excess'], 3, signed=True)} EMG "
+                "(error beyond the difficulty of the positions)")
+    return (f"Excess Σ(ℓ − d): {num(side['excess'], signed=True)} % MWC "
+            "(MWC lost beyond the difficulty of the positions)")
 
 
 def _action(r: dict) -> str:
@@ -296,6 +310,7 @@ def review_text(obj: dict, boards: bool = True) -> str:
         lines.append("")
         lines.append(f"{safe_text(side['player'])}")
         lines.append("  " + luck_line(side))
+        lines.append("  " + excess_line(side))
         lines.append("  gnubg's own: " + gnubg_own_text(side["gnubg"], obj["length"] == 0, obj["analysis"]["engine"]))
         n = len(side["review"])
         if not n:
@@ -332,7 +347,7 @@ def review_html(obj: dict) -> str:
     out = [f"<h2>{escape(_head(obj))}</h2>"]
     for side in obj["sides"]:
         out.append(f"<h3>{escape(side['player'])}</h3>")
-        out.append(f"<p>{escape(luck_line(side))}</p>")
+        out.append(f"<p>{escape(luck_line(side))}</p><p>{escape(excess_line(side))}</p>")
         if not side["review"]:
             out.append('<p class="muted">No decision to review.</p>')
         for k, r in enumerate(side["review"], 1):

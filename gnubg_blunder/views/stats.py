@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..commands import View
 from ..metrics.levels import level_band
-from .formatting import DASH, POOLED, Table, elo_text, interval, num, safe_text, scope_text, whose
+from .formatting import (AVOIDABLE_NOTE, DASH, POOLED, Table, avoidable_text, elo_text, interval, num, safe_text,
+                         scope_text, whose)
 
 
 def stats_object(figures: dict, flt) -> dict:
@@ -44,7 +45,7 @@ def stats_text(obj: dict) -> str:
         lines.append(
             f"Difficulty: {num(obj.get('difficulty'))} % points ({num(obj['difficulty_emg'], 3)} EMG)   "
             f"excess: {num(obj.get('excess'))} % points   ratio: {num(obj.get('ratio'))}   "
-            f"avoidable errors: {obj.get('avoidable_errors', 0)}"
+            f"avoidable errors: {avoidable_text(obj)}\n  " + AVOIDABLE_NOTE
             + (f"\n  ({truncated} decisions analysed on a short candidate list: their difficulty is a lower bound)"
                if truncated else "")
         )
