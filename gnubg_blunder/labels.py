@@ -11,17 +11,17 @@ from __future__ import annotations
 from typing import Optional
 
 from .board.features import (
-    CHECKER_THEMES,
     GAME_PLANS,
     PHASES,
     THEME_NONE,
-    checker_theme,
     classify,
 )
 from .board.position import Board
+from .board.themes import CHECKER_THEMES, decision_checker_theme
 
-# Bump when a rule of board/features.py or of this module changes.
-LABELS_VERSION = "2"  # 2: the opponent's bear-in/off decides the plan (docs/positions.md)
+# Bump when a rule of board/features.py, board/themes.py or of this module changes.
+LABELS_VERSION = "3"  # 2: the opponent's bear-in/off decides the plan (docs/positions.md);
+# 3: the mechanical checker themes (board/themes.py, docs/themes.md)
 
 # Cube themes are the direction of the error (SPEC §9, seed 002).
 THEME_MISSED_DOUBLE = "missed double"
@@ -64,14 +64,14 @@ def decision_labels(kind: str, position_id: Optional[str], error, candidates, pl
     theme = None
     if kind == "checker":
         if error is not None and played_index is not None and candidates and error > 0:
-            best, played = candidates[0], candidates[played_index]
-            theme = checker_theme(
+            theme = decision_checker_theme(
                 board,
-                Board.from_position_id(_pid(played)),
-                Board.from_position_id(_pid(best)),
+                _equities(candidates),
+                _ResultBoards(candidates),
+                played_index,
                 error,
-                played_probs=_probs(played),
-                best_probs=_probs(best),
+                played_probs=_probs(candidates[played_index]),
+                best_probs=_probs(candidates[0]),
             )
     else:
         theme = cube_theme(kind, nd, dt, dp, error)
@@ -80,6 +80,27 @@ def decision_labels(kind: str, position_id: Optional[str], error, candidates, pl
 
 def _pid(c):
     return c["position_id"] if isinstance(c, dict) else c.position_id
+
+
+def _equities(candidates) -> list:
+    """The candidates' equities without resolving their plays, where the list can."""
+    if hasattr(candidates, "equities"):
+        return list(candidates.equities())
+    return [c["equity"] if isinstance(c, dict) else c.equity for c in candidates]
+
+
+class _ResultBoards:
+    """Candidate k's resulting board (None unknown), each read once: the
+    mechanical themes read only the candidates they need."""
+
+    def __init__(self, candidates):
+        self.candidates, self.boards = candidates, {}
+
+    def __call__(self, k: int):
+        if k not in self.boards:
+            pid = _pid(self.candidates[k])
+            self.boards[k] = Board.from_position_id(pid) if pid else None
+        return self.boards[k]
 
 
 def _probs(c):

@@ -140,8 +140,10 @@ def _json(cli, *args, db):
 def test_family_names_one_spelling():
     assert plan_metrics.family_name("holding game", "checker", "too many blots") == HOLD_BLOTS
     assert plan_metrics.FAMILY_SEPARATOR == "/"
-    # every game plan × (4 checker themes + 4 cube themes); "theme not determined" is no family
-    assert len(plan_metrics.FAMILY_NAMES) == 12 * 8
+    # every game plan × (4 seed + 10 mechanical checker themes + 4 cube themes); "theme not determined" is no
+    # family
+    assert len(plan_metrics.FAMILY_NAMES) == len(plan_metrics.ALL_GAME_PLANS) * 18
+    assert "holding game/checker/hit or not" in plan_metrics.FAMILY_NAMES
     assert not any("theme not determined" in n for n in plan_metrics.FAMILY_NAMES)
     assert plan_metrics.parse_family(" Holding Game / checker /too many  BLOTS") == (
         "holding game", "checker", "too many blots")
