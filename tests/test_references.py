@@ -663,3 +663,83 @@ def test_schema_step_8_from_version_7(tmp_path):
     c = sqlite3.connect(f"file:{src}?mode=ro&immutable=1", uri=True)
     assert c.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("7",)
     c.close()
+
+
+# -- the tie-break and why a reference covers one position alone (issue 25) -------------------
+
+def _hand_candidates(items) -> "R.Candidates":
+    """Candidates made by hand, one error each: [(position ID, family index,
+    excess, cube score or -1)], the excess in the cost's unit (the rule
+    never reads which)."""
+    n = len(items)
+    family = np.array([it[1] for it in items], np.int64)
+    score = np.array([it[3] if len(it) > 3 else -1 for it in items], np.int64)
+    excess = np.array([it[2] for it in items], np.float64)
+    return R.Candidates(rows=np.arange(n), group=np.arange(n), row_excess=excess.copy(),
+                        position=np.arange(n), position_ids=[it[0] for it in items], family=family, score=score,
+                        bucket=family * 1_000_000 + (score + 1), excess=excess, n_errors=np.ones(n, np.int64))
+
+
+def test_a_tie_goes_to_the_larger_own_excess_before_the_id():
+    """docs/references.md: gains tied to 1e-12, then a confirming rollout,
+    then the larger own excess still uncovered, then the ID.  Two
+    neighbours 8 pips apart (line 2, line 10), own excess 0.8 and 0.5: both
+    gains 1.3, both uncovered — the position with 0.8 comes first although
+    its ID is the larger (by the ID alone the other would)."""
+    a, b = line(2), line(10)
+    small, big = sorted([a, b])
+    cands = _hand_candidates([(big, 0, 0.8), (small, 0, 0.5)])
+    res = R.choose(cands, limit=0)
+    assert [(cands.position_ids[c.group], round(c.gain, 9)) for c in res.chosen] == [(big, 1.3)]
+    assert [cands.position_ids[q] for q in res.chosen[0].covers] == [big, small]
+    # the same own excess: the ID decides
+    cands = _hand_candidates([(big, 0, 0.65), (small, 0, 0.65)])
+    assert [cands.position_ids[c.group] for c in R.choose(cands, limit=0).chosen] == [small]
+
+
+def test_a_reference_covering_one_position_says_why():
+    """The greedy example of docs/references.md (P, Q, R', S in one family,
+    T alone in another): P covers P, Q, S (why: none); T has no neighbour;
+    R' covers itself alone, its one neighbour Q covered by P.  With Q
+    confirmed, Q comes third: its own errors and P were covered by P, it
+    reaches R' alone.  A studied position covering the neighbour: said so.
+    A cube candidate alone: "at this score"."""
+    p, q, r, s, t = line(2), line(10), line(18), line(2, 8), line(5, 5)
+    items = [(p, 0, 1.0), (q, 0, 0.4), (r, 0, 1.0), (s, 0, 1.3), (t, 1, 1.1)]
+    cands = _hand_candidates(items)
+    res = R.choose(cands, limit=0)
+    got = [(cands.position_ids[c.group], c.neighbours, R.why_alone(cands, c)) for c in res.chosen]
+    assert got == [(p, 2, None),
+                   (t, 0, "no neighbour within 12 pips in its family"),
+                   (r, 1, "its 1 neighbour within 12 pips in its family was covered already, by an earlier "
+                          "reference")]
+    confirmed = np.array([pid == q for pid in cands.position_ids])
+    third = R.choose(cands, confirmed=confirmed, limit=0).chosen[2]
+    assert (cands.position_ids[third.group], [cands.position_ids[x] for x in third.covers]) == (q, [r])
+    assert R.why_alone(cands, third) == ("its own errors and 1 of its 2 neighbours within 12 pips in its family were "
+                                  "covered already, by an earlier reference")
+    # P studied: it covers Q and S before the start; R' covers itself alone, its neighbour Q covered by P
+    studied = R.choose(cands, studied=[p], limit=0).chosen
+    assert [(cands.position_ids[c.group], R.why_alone(cands, c)) for c in studied] == [
+        (t, "no neighbour within 12 pips in its family"),
+        (r, "its 1 neighbour within 12 pips in its family was covered already, by a studied position")]
+    # a missed double alone at its score (7-away 7-away: (7 × 64 + 7) × 2), and its neighbour at another score
+    cube = _hand_candidates([(line(2, 2), 2, 1.0, 910), (line(6, 2), 2, 0.6, 906)])
+    assert [R.why_alone(cube, c) for c in R.choose(cube, limit=0).chosen] == [
+        "no neighbour within 12 pips in its family at this score"] * 2
+
+
+def test_the_view_gives_the_neighbours_and_why_alone(real_db, cli):
+    """references --format json: every position has ``neighbours`` and
+    ``why_alone`` (null exactly when it covers 2 positions or more); the
+    text says it on the position's line."""
+    obj = json.loads(cli("references", "--limit", "0", "--format", "json", db=real_db).stdout)
+    assert obj["positions"]
+    for p in obj["positions"]:
+        assert (p["why_alone"] is None) == (len(p["covers"]) >= 2), p["rank"]
+        if p["neighbours"] == 0:
+            assert p["why_alone"].startswith("no neighbour within 12 pips in its family")
+    text = cli("references", "--limit", "0", db=real_db).stdout
+    for p in obj["positions"]:
+        if p["why_alone"]:
+            assert f"covers 1 position: {p['why_alone']}" in text

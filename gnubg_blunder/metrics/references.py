@@ -406,6 +406,40 @@ class Choice:
     narrow: bool
     unstable: bool
     confirmed: bool
+    # its neighbours (same family and cube score, within rho), and how many earlier choices and studied
+    # positions had covered some of them, or its own errors, before it was chosen
+    neighbours: int = 0
+    covered_by_choices: int = 0
+    covered_by_studied: int = 0
+
+
+MIN_COVERED = 2  # a reference is at the centre of several errors when it covers this many positions
+
+
+def why_alone(cands: Candidates, ch: Choice, rho: int = RHO) -> Optional[str]:
+    """Why the chosen candidate ``ch`` covers fewer than ``MIN_COVERED``
+    positions (None when it covers that many): "no neighbour within 12 pips
+    in its family" (" at this score" for a cube decision of match play,
+    whose neighbours share its score), or which of its neighbours —
+    and its own errors — were covered before it by earlier references or
+    studied positions (docs/references.md)."""
+    if len(ch.covers) >= MIN_COVERED:
+        return None
+    where = f"within {rho} pips in its family" + (" at this score" if cands.score[ch.group] >= 0 else "")
+    if not ch.neighbours:
+        return f"no neighbour {where}"
+    choices, studied = ch.covered_by_choices, ch.covered_by_studied
+    by = " and ".join(words for words in (
+        ("earlier references" if choices > 1 else "an earlier reference") if choices else "",
+        ("studied positions" if studied > 1 else "a studied position") if studied else "",
+    ) if words)
+    own = bool(ch.covers) and ch.covers[0] == ch.group  # its own errors still uncovered when chosen
+    k = ch.neighbours
+    neighbours = f"{k} neighbour{'s' if k != 1 else ''} {where}"
+    if own:
+        return f"its {neighbours} {'was' if k == 1 else 'were'} covered already, by {by}"
+    left = k - len(ch.covers)  # its neighbours covered before it
+    return f"its own errors and {left} of its {neighbours} were covered already, by {by}"
 
 
 @dataclass
@@ -463,10 +497,13 @@ def choose(cands: Candidates, *, narrow=None, unstable=None, confirmed=None, stu
     studied_set = set(studied_ids)
     is_studied = np.array([pid in studied_set for pid in cands.position_ids], dtype=bool)
     covered = np.zeros(n, bool)
+    covered_by = np.full(n, -1, np.int64)  # by whom: -1 none, k ≥ 0 the k-th choice, -2 - g studied candidate g
     dropped = np.zeros(n, bool)
     for g in np.nonzero(is_studied)[0]:
         covered[g] = True
         covered[nbrs[indptr[g]:indptr[g + 1]]] = True
+        hood = np.concatenate([[g], nbrs[indptr[g]:indptr[g + 1]]]).astype(np.int64)
+        covered_by[hood[covered_by[hood] == -1]] = -2 - g
     for pid in studied_ids:  # a studied position's near duplicates, in every family, are not proposed
         dropped[duplicates(where[pid])] = True
     dropped &= ~is_studied
@@ -521,12 +558,16 @@ def choose(cands: Candidates, *, narrow=None, unstable=None, confirmed=None, stu
             continue
         members = nbrs[indptr[g]:indptr[g + 1]]
         newly = ([g] if not covered[g] else []) + [int(q) for q in members if not covered[q]]
+        before = covered_by[np.concatenate([[g], members]).astype(np.int64)]  # itself and its neighbours
+        covered_by[newly] = len(chosen)
         covered[newly] = True
         dropped[duplicates(int(pos_of[g]))] = True
         dropped[g] = False
         rows = np.concatenate([cands.rows_of(q) for q in newly]) if newly else np.zeros(0, np.int64)
         chosen.append(Choice(group=int(g), gain=gain, factor=float(factor[g]), covers=newly, rows=rows,
-                             narrow=bool(narrow[g]), unstable=bool(unstable[g]), confirmed=bool(confirmed[g])))
+                             narrow=bool(narrow[g]), unstable=bool(unstable[g]), confirmed=bool(confirmed[g]),
+                             neighbours=len(members), covered_by_choices=len(set(before[before >= 0].tolist())),
+                             covered_by_studied=len(set(before[before <= -2].tolist()))))
     return References(candidates=cands, chosen=chosen, studied=is_studied, dropped=dropped, n_pairs=len(nbrs) // 2,
                       stats={"pops": pops, "near_pairs": int(len(near_idx) // 2), "positions": len(distinct)})
 
@@ -555,4 +596,4 @@ def family_of(cands: Candidates, g: int) -> dict:
 
 __all__ = ["RHO", "NEAR", "position_sides", "cumulative", "like_distances", "neighbour_pairs", "Candidates",
            "candidates", "candidate_mask", "cube_second_costs", "narrow_rows", "verdict", "stability", "choose",
-           "References", "Choice", "group_flags", "family_of"]
+           "References", "Choice", "group_flags", "family_of", "why_alone", "MIN_COVERED"]

@@ -121,6 +121,9 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
             "narrow": ch.narrow,
             "unstable": ch.unstable,
             "confirmed": ch.confirmed,
+            # its neighbours within rho in its family, and why it covers fewer than 2 positions (None when not)
+            "neighbours": ch.neighbours,
+            "why_alone": R.why_alone(cands, ch),
             "board": {"player": m.players[p], "opponent": m.players[1 - p],
                       "kind": records[0]["kind"] if records else None,
                       "dice": [dice // 10, dice % 10] if dice > 0 else None,
@@ -215,6 +218,9 @@ def references_text(obj: dict, boards: bool = True) -> str:
         mine = f"its own {p['excess']:.2f} %" if own else "its own errors covered before"
         lines.append(f"   covers {nerr} error{'s' if nerr != 1 else ''} (Σ excess {p['covered_excess']:.2f} %): "
                      f"{mine} and {others} neighbour position{'s' if others != 1 else ''}{_flags_text(p)}")
+        if p.get("why_alone"):
+            lines.append(f"   covers {len(p['covers'])} position{'s' if len(p['covers']) != 1 else ''}: "
+                         f"{p['why_alone']}")
         if boards:
             lines.append(_board_text(p))
         for r in p["errors"][:SHOWN_ERRORS]:
