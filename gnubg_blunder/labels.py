@@ -21,7 +21,10 @@ from .board.themes import CHECKER_THEMES, decision_checker_theme
 
 # Bump when a rule of board/features.py, board/themes.py or of this module changes.
 LABELS_VERSION = "3"  # 2: the opponent's bear-in/off decides the plan (docs/positions.md);
-# 3: the mechanical checker themes (board/themes.py, docs/themes.md)
+# 3: the mechanical checker themes (board/themes.py, docs/themes.md); game plans without a catch-all
+#    "other" (opening, playing against an anchor / a back game, the middle-game ace-point game,
+#    containment, loose middle game; bear-off apart from race) and one reading of phase and plan
+#    (race = race, opening = opening, bear-off = all the mover's checkers home; docs/positions.md)
 
 # Cube themes are the direction of the error (SPEC §9, seed 002).
 THEME_MISSED_DOUBLE = "missed double"

@@ -34,17 +34,17 @@ from gnubg_blunder.model import (
 )
 
 # Real positions (labels are those the board engine gives them).
-P_OPEN = "sOfgASiwZ/ABMA"  # opening / other
+P_OPEN = "sOfgASiwZ/ABMA"  # opening / opening
 P_HOLD = "w+bBAyDgOTiCFQ"  # middle game / holding game
-P_PRIME = "mAca4EYbt01AAA"  # middle game / priming game
-P_RACE = "uPuREADNAgAAAA"  # bear-off / race
+P_PRIME = "mAca4EYbt01AAA"  # middle game / playing against a back game (his 3-4 back game, my 4-prime)
+P_RACE = "uPuREADNAgAAAA"  # bear-off / bear-off
 P_BOAC = "mAcM8EY73icAAA"  # middle game / bear-off against contact
 
 LABELS = {
-    P_OPEN: ("opening", "other"),
+    P_OPEN: ("opening", "opening"),
     P_HOLD: ("middle game", "holding game"),
-    P_PRIME: ("middle game", "priming game"),
-    P_RACE: ("bear-off", "race"),
+    P_PRIME: ("middle game", "playing against a back game"),
+    P_RACE: ("bear-off", "bear-off"),
     P_BOAC: ("middle game", "bear-off against contact"),
 }
 

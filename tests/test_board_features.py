@@ -133,8 +133,8 @@ def test_initial_position_features():
         assert s.back == 2 and s.outside == 10 and s.rear == 24
         assert (s.prime, s.prime_low, s.prime_high) == (1, 6, 6)
     assert f.contact and f.me_trapped == 0 and f.opp_trapped == 0 and f.race_lead == 0
-    assert (f.phase, f.game_plan) == ("opening", "other")
-    assert classify(INITIAL) == ("opening", "other")
+    assert (f.phase, f.game_plan) == ("opening", "opening")
+    assert classify(INITIAL) == ("opening", "opening")
 
 
 def test_side_features_match_reference(pool):
@@ -201,10 +201,11 @@ def test_phase_opening_after_real_opening_moves():
 
 
 def test_phase_move_number_and_checkers_off():
-    assert classify(INITIAL, move_number=6)[0] == "opening"
-    assert classify(INITIAL, move_number=7)[0] == "middle game"
+    # the play's number, when given, decides the opening, phase and plan alike
+    assert classify(INITIAL, move_number=6) == ("opening", "opening")
+    assert classify(INITIAL, move_number=7) == ("middle game", "loose middle game")
     far = B({24: 1, 15: 1, 13: 3, 8: 2, 7: 2, 6: 5, 4: 1}, {24: 2, 13: 5, 8: 3, 6: 5})
-    assert classify(far, move_number=3)[0] == "opening"
+    assert classify(far, move_number=3) == ("opening", "opening")
     # a checker borne off: never the opening
     off = B({24: 2, 6: 5, 5: 4, 4: 3}, {24: 2, 13: 5, 8: 3, 6: 5})
     assert classify(off)[0] == "middle game"
@@ -214,7 +215,7 @@ def test_phase_race_and_bearoff():
     race = B({10: 2, 8: 2, 6: 3, 5: 3, 4: 3, 3: 2}, {11: 2, 9: 2, 6: 4, 5: 4, 4: 3})
     assert classify(race) == ("race", "race")
     bearoff = B({6: 4, 5: 3, 4: 3, 3: 2, 2: 3}, {11: 2, 9: 2, 6: 4, 5: 4, 4: 3})
-    assert classify(bearoff) == ("bear-off", "race")  # the mover's checkers all home
+    assert classify(bearoff) == ("bear-off", "bear-off")  # the mover's checkers all home
     assert classify(bearoff.swapped()) == ("race", "race")  # the other still has to come home
     # contact boundary: rears 13 + 11 = 24 -> passed; 13 + 13 = 26 -> contact
     # (25 would put both on one point)
@@ -224,6 +225,39 @@ def test_phase_race_and_bearoff():
     assert features(touching).contact and classify(touching)[0] == "middle game"
 
 
+def test_phase_bear_off_against_contact():
+    # all my checkers home, two off, his anchor on my ace point: the bear-off
+    # phase (it used to be the middle game), the plan says "against contact"
+    opp = {24: 2, 13: 4, 8: 3, 6: 4, 5: 2}
+    off = B({6: 4, 5: 4, 4: 3, 3: 2}, opp)
+    assert off.position_id() == "sOfgATDs3gMAAA"
+    assert features(off).contact and features(off).me.off == 2
+    assert classify(off) == ("bear-off", "bear-off against contact")
+    home = B({6: 5, 5: 4, 4: 3, 3: 3}, opp)  # all home, none off yet
+    assert classify(home) == ("bear-off", "bear-off against contact")
+    # one checker still on my 7-point: bearing in, the middle game
+    bearing_in = B({7: 1, 6: 4, 5: 4, 4: 3, 3: 2}, opp)
+    assert classify(bearing_in) == ("middle game", "bear-off against contact")
+    # his side of it: he has a checker back, not home: the middle game
+    assert classify(off.swapped())[0] == "middle game"
+
+
+def test_phase_and_plan_are_one_reading(pool):
+    """race <=> race, opening <=> opening, bear-off <=> all my checkers home."""
+    seen = set()
+    for b in pool:
+        f = features(b)
+        assert (f.phase == "race") == (f.game_plan == "race"), b
+        assert (f.phase == "opening") == (f.game_plan == "opening"), b
+        assert (f.phase == "bear-off") == (f.me.outside == 0), b
+        if f.phase == "bear-off":
+            assert f.game_plan == ("bear-off against contact" if f.contact else "bear-off"), b
+        assert (f.game_plan in ("race", "bear-off")) == (not f.contact), b
+        seen.add((f.phase, f.game_plan, f.contact))
+    assert {("bear-off", "bear-off", False), ("bear-off", "bear-off against contact", True),
+            ("race", "race", False), ("opening", "opening", True)} <= seen
+
+
 # ---------------------------------------------------------------------------
 # Game plans: one documented example per label (docs/positions.md)
 # ---------------------------------------------------------------------------
@@ -231,6 +265,7 @@ def test_phase_race_and_bearoff():
 PLAN_EXAMPLES = {
     # label: (position ID, me, opp)
     "race": ("uPeYAQDs7swAAA", {10: 2, 8: 2, 6: 3, 5: 3, 4: 3, 3: 2}, {11: 2, 9: 2, 6: 4, 5: 4, 4: 3}),
+    "bear-off": ("uPeYAQBudw8AAA", {6: 4, 5: 3, 4: 3, 3: 2, 2: 3}, {11: 2, 9: 2, 6: 4, 5: 4, 4: 3}),
     "bear-off against contact": (
         "3N0DADBudw8AAA",
         {6: 4, 5: 3, 4: 3, 3: 2, 2: 3},
@@ -241,12 +276,18 @@ PLAN_EXAMPLES = {
         {24: 2, 13: 3, 8: 2, 6: 3, 5: 3, 4: 2},
         {6: 4, 5: 4, 4: 3, 3: 2, 2: 1},
     ),
+    "opening": ("4HPwATDgc/ABMA", {24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}),
     "blitz": ("4HPwAVBsOwcHAA", {13: 3, 8: 3, 6: 3, 5: 2, 4: 2, 3: 2}, {25: 1, 24: 1, 13: 5, 8: 3, 6: 5}),
     "blitz defence": ("bDsHBwDgc/ABUA", {25: 1, 24: 1, 13: 5, 8: 3, 6: 5}, {13: 3, 8: 3, 6: 3, 5: 2, 4: 2, 3: 2}),
     "back game": (
         "uPuYAQDYzmAAMw",
         {24: 2, 22: 2, 13: 2, 8: 2, 6: 3, 5: 2, 4: 2},
         {11: 2, 9: 2, 6: 5, 5: 3, 4: 3},
+    ),
+    "playing against a back game": (
+        "2M5gADO4+5gBAA",
+        {11: 2, 9: 2, 6: 5, 5: 3, 4: 3},
+        {24: 2, 22: 2, 13: 2, 8: 2, 6: 3, 5: 2, 4: 2},
     ),
     "prime vs prime": (
         "bLuBATDYboMBMA",
@@ -263,10 +304,50 @@ PLAN_EXAMPLES = {
         {24: 2, 13: 5, 8: 3, 6: 5},
         {24: 2, 13: 2, 8: 2, 7: 2, 6: 3, 5: 2, 4: 2},
     ),
-    "mutual holding": ("jOfgAQOY5+ABAw", {20: 2, 13: 4, 8: 3, 6: 4, 4: 2}, {20: 2, 13: 4, 8: 3, 6: 4, 3: 2}),
+    "mutual holding": (
+        "jOfgAQNsnoMBAw",
+        {20: 2, 13: 2, 8: 3, 6: 4, 4: 2, 3: 2},
+        {20: 2, 13: 4, 8: 3, 6: 4, 3: 2},
+    ),
     "holding game": ("OJ8NBwCY5+ABAw", {20: 2, 13: 4, 8: 3, 6: 4, 4: 2}, {13: 3, 9: 2, 8: 2, 6: 5, 4: 3}),
-    "other": ("4HPwATDgc/ABMA", {24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}),
+    "playing against an anchor": (
+        "mOfgAQM4nw0HAA",
+        {13: 3, 9: 2, 8: 2, 6: 5, 4: 3},
+        {20: 2, 13: 4, 8: 3, 6: 4, 4: 2},
+    ),
+    "containment": ("sOfBAyDYnhsGAA", {13: 2, 9: 2, 8: 3, 6: 4, 5: 2, 4: 2}, {24: 1, 13: 4, 8: 4, 6: 4, 5: 2}),
+    "containment defence": (
+        "2J4bBgCw58EDIA",
+        {24: 1, 13: 4, 8: 4, 6: 4, 5: 2},
+        {13: 2, 9: 2, 8: 3, 6: 4, 5: 2, 4: 2},
+    ),
+    "loose middle game": (
+        "cM9mACJkz8EBJA",
+        {24: 1, 22: 1, 13: 3, 8: 3, 6: 4, 5: 2, 3: 1},
+        {24: 1, 21: 1, 11: 2, 9: 2, 8: 2, 6: 4, 5: 3},
+    ),
 }
+
+# Each example decoded by gnubg 1.07 (``gnubg.positionfromid``: the opponent's 25
+# counts, then the mover's; points 1..24, then the bar), for the IDs added with
+# labels version 3.
+GNUBG_DECODED = {
+    "uPeYAQBudw8AAA": ({4: 3, 5: 4, 6: 4, 9: 2, 11: 2}, {2: 3, 3: 2, 4: 3, 5: 3, 6: 4}),
+    "2M5gADO4+5gBAA": ({4: 2, 5: 2, 6: 3, 8: 2, 13: 2, 22: 2, 24: 2}, {4: 3, 5: 3, 6: 5, 9: 2, 11: 2}),
+    "jOfgAQNsnoMBAw": ({3: 2, 6: 4, 8: 3, 13: 4, 20: 2}, {3: 2, 4: 2, 6: 4, 8: 3, 13: 2, 20: 2}),
+    "mOfgAQM4nw0HAA": ({4: 2, 6: 4, 8: 3, 13: 4, 20: 2}, {4: 3, 6: 5, 8: 2, 9: 2, 13: 3}),
+    "sOfBAyDYnhsGAA": ({5: 2, 6: 4, 8: 4, 13: 4, 24: 1}, {4: 2, 5: 2, 6: 4, 8: 3, 9: 2, 13: 2}),
+    "2J4bBgCw58EDIA": ({4: 2, 5: 2, 6: 4, 8: 3, 9: 2, 13: 2}, {5: 2, 6: 4, 8: 4, 13: 4, 24: 1}),
+    "cM9mACJkz8EBJA": ({5: 3, 6: 4, 8: 2, 9: 2, 11: 2, 21: 1, 24: 1}, {3: 1, 5: 2, 6: 4, 8: 3, 13: 3, 22: 1, 24: 1}),
+    # the middle-game ace-point game and the bear-off phase against contact (docs/positions.md)
+    "sKfMBwCw5+ABMA": ({5: 2, 6: 4, 8: 1, 9: 1, 11: 2, 13: 5}, {5: 2, 6: 4, 8: 3, 13: 4, 24: 2}),
+    "sOfgATDs3gMAAA": ({5: 2, 6: 4, 8: 3, 13: 4, 24: 2}, {3: 2, 4: 3, 5: 4, 6: 4}),
+}
+
+
+def test_new_examples_as_gnubg_decodes_them():
+    for pid, (opp, me) in GNUBG_DECODED.items():
+        assert Board.from_position_id(pid) == B(me, opp), pid
 
 
 def test_every_plan_has_an_example():
@@ -297,18 +378,131 @@ def test_back_game_needs_50_pips_deficit_else_holding():
 
 
 def test_back_game_needs_two_anchors():
+    # one anchor (his ace point) far behind: no back game, the middle-game ace-point game
     one = B({24: 2, 23: 1, 22: 1, 13: 2, 8: 2, 6: 3, 5: 2, 4: 2}, {11: 2, 9: 2, 6: 5, 5: 3, 4: 3})
     f = features(one)
     assert f.me.anchors == 1 and f.me.pips - f.opp.pips >= 50
-    assert f.game_plan == "other"
+    assert f.game_plan == "ace-point game"
 
 
-def test_holding_lead_limit():
-    me = {20: 2, 13: 4, 8: 3, 6: 4, 4: 2}  # 148 pips
-    lead15 = B(me, {24: 2, 13: 4, 9: 1, 8: 3, 6: 5})  # 163
-    lead16 = B(me, {24: 2, 13: 4, 10: 1, 8: 3, 6: 5})  # 164
-    assert features(lead15).race_lead == 15 and classify(lead15)[1] == "holding game"
-    assert features(lead16).race_lead == 16 and classify(lead16)[1] == "other"
+def test_holding_lead_limit_both_sides():
+    me = {20: 2, 13: 2, 8: 3, 6: 4, 4: 2, 3: 2}  # 128 pips, his 5-point anchored
+    lead15 = B(me, {24: 2, 13: 3, 8: 3, 6: 4, 3: 2, 2: 1})  # 143
+    lead16 = B(me, {24: 2, 13: 3, 8: 3, 6: 4, 3: 3})  # 144
+    assert features(lead15).race_lead == 15 and classify(lead15) == ("middle game", "holding game")
+    assert classify(lead15.swapped())[1] == "playing against an anchor"  # the holding game's other side
+    # 16 ahead: no holding game, and so nobody plays against it; his ace-point anchor
+    # is only 16 behind (no ace-point game): both sides have checkers back, nothing settled
+    assert features(lead16).race_lead == 16 and classify(lead16)[1] == "loose middle game"
+    assert classify(lead16.swapped())[1] == "loose middle game"
+
+
+# The opening plan, the middle-game ace-point game and its other side ----------
+
+
+def test_opening_plan_is_the_opening_window():
+    near = B({24: 1, 15: 1, 13: 3, 8: 2, 7: 2, 6: 5, 5: 1}, {24: 2, 13: 5, 8: 3, 6: 5})  # 24 pips away
+    far = B({24: 1, 15: 1, 13: 3, 8: 2, 7: 2, 6: 5, 4: 1}, {24: 2, 13: 5, 8: 3, 6: 5})  # 25 pips away
+    assert classify(near) == ("opening", "opening")
+    assert classify(far) == ("middle game", "playing against an anchor")  # he is 25 behind on my ace point
+    # in the window the opening beats every structure: two advanced anchors after
+    # a few rolls are still the opening; the same anchors later are mutual holding
+    early = B({20: 2, 13: 4, 8: 3, 6: 4, 4: 2}, {20: 2, 13: 4, 8: 3, 6: 4, 3: 2})  # 19 and 21 pips away
+    later = B({20: 2, 13: 2, 8: 3, 6: 4, 4: 2, 3: 2}, {20: 2, 13: 4, 8: 3, 6: 4, 3: 2})  # 39 and 21
+    assert classify(early) == ("opening", "opening")
+    assert classify(later) == ("middle game", "mutual holding")
+
+
+ACE_ME = {24: 2, 13: 4, 8: 3, 6: 4, 5: 2}  # 158 pips, my only anchor on his ace point
+NONE_BACK_138 = {13: 5, 11: 2, 9: 1, 8: 1, 6: 4, 5: 2}  # 138 pips, nothing back
+NONE_BACK_139 = {13: 5, 11: 2, 10: 1, 8: 1, 6: 4, 5: 2}  # 139 pips
+
+
+def test_middle_game_ace_point_game_needs_20_pips_deficit():
+    at20, at19 = B(ACE_ME, NONE_BACK_138), B(ACE_ME, NONE_BACK_139)
+    assert at20.position_id() == "sKfMBwCw5+ABMA"
+    assert features(at20).race_lead == -20 and features(at19).race_lead == -19
+    assert classify(at20) == ("middle game", "ace-point game")
+    assert classify(at20.swapped())[1] == "playing against an anchor"
+    # 19 behind the ace-point anchor waits for nothing yet: not settled (he has none back
+    # to contain, and my checkers back are an anchor)
+    assert classify(at19)[1] == "loose middle game"
+    assert classify(at19.swapped())[1] == "loose middle game"
+
+
+def test_middle_game_ace_point_game_anchors():
+    # his deuce point counts as well (156 pips against 136)
+    deuce = B({23: 2, 13: 4, 8: 3, 6: 4, 5: 2}, {13: 5, 10: 2, 9: 1, 8: 1, 6: 4, 5: 2})
+    assert features(deuce).race_lead == -20 and classify(deuce)[1] == "ace-point game"
+    # his 3-point is an advanced anchor: a holding game however far behind
+    three = B({22: 2, 13: 4, 8: 3, 6: 4, 5: 2}, NONE_BACK_138)
+    assert features(three).race_lead == -16 and classify(three)[1] == "holding game"
+    far_three = B({22: 2, 13: 4, 8: 3, 6: 4, 5: 2}, {13: 3, 11: 2, 9: 1, 8: 3, 6: 4, 5: 2})
+    assert features(far_three).race_lead <= -20 and classify(far_three)[1] == "holding game"
+    # his ace and deuce points, 45 behind: under the back game's 50, an ace-point game
+    two = B({24: 2, 23: 2, 13: 3, 8: 2, 6: 4, 5: 2}, NONE_BACK_138)
+    assert features(two).me.anchors == 2 and features(two).race_lead == -45
+    assert classify(two)[1] == "ace-point game"
+
+
+def test_playing_against_a_back_game_beats_priming():
+    # his two anchors (my 1- and 2-points) behind my 5-point prime (my 4..8)
+    me = {13: 2, 8: 2, 7: 2, 6: 3, 5: 3, 4: 3}  # 101 pips
+    at50 = B(me, {24: 2, 23: 2, 6: 5, 5: 3, 4: 3})  # 151
+    at49 = B(me, {24: 2, 23: 2, 6: 5, 5: 3, 4: 2, 3: 1})  # 150
+    assert features(at50).opp_trapped == 4 and features(at50).race_lead == 50
+    assert classify(at50)[1] == "playing against a back game"
+    assert classify(at50.swapped())[1] == "back game"
+    assert classify(at49)[1] == "priming game"
+    assert classify(at49.swapped())[1] == "prime defence"
+
+
+# Containment --------------------------------------------------------------------
+
+CONTAINER = {13: 2, 9: 2, 8: 3, 6: 4, 5: 2, 4: 2}  # nothing back, home points 4, 5, 6
+
+
+def test_containment_edges():
+    straggler = B(CONTAINER, {24: 1, 13: 4, 8: 4, 6: 4, 5: 2})
+    assert classify(straggler)[1] == "containment"
+    assert classify(straggler.swapped())[1] == "containment defence"
+    # his lone checker on the bar: below the blitz's two checkers back, containment
+    on_bar = B(CONTAINER, {25: 1, 13: 4, 8: 4, 6: 4, 5: 2})
+    assert classify(on_bar)[1] == "containment"
+    assert classify(on_bar.swapped())[1] == "containment defence"
+    # two back, one of them on the bar, against my three home points: a blitz
+    assert classify(B(CONTAINER, {25: 1, 24: 1, 13: 3, 8: 4, 6: 4, 5: 2}))[1] == "blitz"
+    # his checkers back made into an anchor: no longer contained; here his ace-point
+    # game (48 behind), so I play against an anchor
+    anchored = B(CONTAINER, {24: 2, 13: 4, 8: 3, 6: 4, 5: 2})
+    assert classify(anchored)[1] == "playing against an anchor"
+    # one of my checkers back too: both sides back, a loose middle game
+    mine_back = B({24: 1, 13: 2, 9: 1, 8: 3, 6: 4, 5: 2, 4: 2}, {24: 1, 13: 4, 8: 4, 6: 4, 5: 2})
+    assert classify(mine_back)[1] == "loose middle game"
+
+
+MIRRORS = {
+    "blitz": "blitz defence",
+    "back game": "playing against a back game",
+    "priming game": "prime defence",
+    "holding game": "playing against an anchor",
+    "ace-point game": "playing against an anchor",
+    "containment": "containment defence",
+}
+
+
+def test_mirrors_on_real_play_boards(pool):
+    """Away from a bear-in, each structure's other side gets its partner plan."""
+    seen = set()
+    for b in pool:
+        f = features(b)
+        if f.game_plan not in MIRRORS or f.opp.outside <= 2 or f.me.outside <= 2:
+            continue  # a bear-in decides the plan of both sides (test_bearing_in_sides)
+        if f.game_plan == "blitz" and features(b.swapped()).game_plan == "blitz":
+            continue  # both attack a checker on the bar
+        assert classify(b.swapped())[1] == MIRRORS[f.game_plan], b
+        seen.add(f.game_plan)
+    assert {"containment", "holding game", "priming game"} <= seen
 
 
 def test_blitz_beats_back_game_and_needs_no_defender_anchor():

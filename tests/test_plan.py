@@ -18,7 +18,7 @@ double) and 0 (double): d = e/(1 + e^(e/0.025)).
 
 Families (fractions of MWC; R and its interval in % points):
 
-1. "priming game/checker/point not made": 10 errors, e = 0.050 (the
+1. "playing against a back game/checker/point not made": 10 errors, e = 0.050 (the
    threshold itself), Δ = 0.05: ℓ − d = 0.025 − 0.0029801 = 0.0220199 each.
    R = 0.220199 = 22.02 %; √Σx² = 0.0220199 × √10 = 0.0696331; × 1.96 =
    0.136481: [8.372, 35.668] %.  In the plan, first: lower bound 8.37.
@@ -60,7 +60,7 @@ from gnubg_blunder.model import Analysis, Candidate, Decision, Game, Match
 
 TAU = 0.025
 HOLD_BLOTS = "holding game/checker/too many blots"
-PRIME_POINT = "priming game/checker/point not made"
+PRIME_POINT = "playing against a back game/checker/point not made"
 BOAC_POINT = "bear-off against contact/checker/point not made"
 HOLD_MISSED = "holding game/cube/missed double"
 

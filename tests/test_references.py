@@ -137,7 +137,7 @@ PLAN = LABEL_CODES["game_plan"]
 THEME = LABEL_CODES["theme"]
 F_BLOTS = ("holding game", "too many blots")
 F_PASSIVE = ("holding game", "too passive")
-F_MISSED = ("other", "missed double")
+F_MISSED = ("race", "missed double")
 
 
 def _selection(errors) -> Selection:
@@ -587,7 +587,7 @@ def _cube_match(nd, dt, dp, engine, depth):
     game.decisions.append(Decision(kind="nodouble", player=0, game=0, seq=0, position_id=pid, cube_value=1,
                                    cube_owner=-1, score_self=0, score_opp=0, crawford=False, mwc_per_emg=0.1,
                                    nd=nd, dt=dt, dp=dp, error=error, played_move="no double", best_move="double",
-                                   phase="middle game", game_plan="other",
+                                   phase="bear-off", game_plan="bear-off",  # the labels of line(2, 2)
                                    theme=cube_theme("nodouble", nd, dt, dp, error)))
     game.rolls.append(Roll(player=0, game=0, seq=1, dice=(3, 1), position_id=pid, position_after=line(3, 2),
                            cube_value=1, luck=0.0, mwc_per_emg=0.1))
@@ -611,7 +611,7 @@ def test_an_unstable_cube_verdict_is_read_from_the_other_analysis_and_halved(tmp
         store.add_match(_cube_match(0.5, 0.45, 1.0, "gnubg", 0))
     obj = json.loads(cli("references", "--format", "json", db=db).stdout)
     p = obj["positions"][0]
-    assert p["family"] == "other/cube/missed double" and (p["unstable"], p["factor"]) == (True, 0.5)
+    assert p["family"] == "bear-off/cube/missed double" and (p["unstable"], p["factor"]) == (True, 0.5)
     assert p["gain"] == pytest.approx(stable["gain"] / 2)
     # a third analysis (1-ply, D/T 0.55 > ND: "double"): every stored analysis of the decision is read
     with open_store(db) as store:

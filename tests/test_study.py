@@ -10,12 +10,13 @@ counted (5 legal plays, 2 candidates listed), every error e = 0.100
 
 - BEFORE, 2025-03-09 (a Sunday, ISO week from Monday 2025-03-03):
   holding game ×30 (4 "too many blots", 3 "too passive", 23 without error),
-  priming game ×30 (no error), bear-off against contact ×29 (3 "point not
-  made"), other ×1 (no error): N 90, Σe 1.0.
+  playing against a back game ×30 (no error), bear-off against contact ×29
+  (3 "point not made"), opening ×1 (no error): N 90, Σe 1.0.
 - DAY, 2025-03-10 (the study day, a Monday): holding game ×10, all "too many
   blots": N 10, Σe 1.0 — in neither window of §11.
-- AFTER, 2025-03-11: holding game ×30 (no error), priming game ×30 (4 "point
-  not made"), bear-off against contact ×30 (no error): N 90, Σe 0.4.
+- AFTER, 2025-03-11: holding game ×30 (no error), playing against a back game
+  ×30 (4 "point not made"), bear-off against contact ×30 (no error): N 90,
+  Σe 0.4.
 - UNDATED: holding game ×10, all "too passive" — in no window.
 
 Study log (``store.add_study_action``):
@@ -42,7 +43,7 @@ the AFTER match.  r in MWC % points per 100 decisions = 10⁴ Σℓ / N:
 - holding game/checker/too passive: 3 errors, r_b = 50; Var = 10⁸ × 0.0075 /
   900 = 833.33, √ = 28.868, × 1.96 = 56.580: [−6.580, 106.580] →
   **undetermined** (lower bound just below 0).
-- priming game/checker/point not made: r_b 0, r_a 66.667: Δ −66.667,
+- playing against a back game/checker/point not made: r_b 0, r_a 66.667: Δ −66.667,
   [−132.000, −1.333] → **regressing**.
 """
 
@@ -63,7 +64,7 @@ BLOTS, PASSIVE, POINT = "too many blots", "too passive", "point not made"
 F_BOAC = "bear-off against contact/checker/point not made"
 F_BLOTS = "holding game/checker/too many blots"
 F_PASSIVE = "holding game/checker/too passive"
-F_PRIME = "priming game/checker/point not made"
+F_PRIME = "playing against a back game/checker/point not made"
 
 
 def _checker(seq, error, position, theme):
@@ -267,9 +268,9 @@ def test_training_per_week_by_hand(study_db, cli):
     assert w[1]["anki_retention"] == 0.5 and w[1]["anki_reviews"] == 2
     assert close(w[2]["quiz_pr"], 50.0) and w[2]["match_pr"] is None and w[2]["match_decisions"] == 0
     assert w[2]["anki_retention"] == 1.0
-    # quiz PR by game plan, worst first: holding 50.0 (1), other 10.0 (2), priming 5.0 (1)
+    # quiz PR by game plan, worst first: holding 50.0 (1), opening 10.0 (2), against a back game 5.0 (1)
     plans = [(p["game_plan"], p["quiz_answers"], round(p["quiz_pr"], 3)) for p in obj["quiz_by_game_plan"]]
-    assert plans == [("holding game", 1, 50.0), ("other", 2, 10.0), ("priming game", 1, 5.0)]
+    assert plans == [("holding game", 1, 50.0), ("opening", 2, 10.0), ("playing against a back game", 1, 5.0)]
     text = cli("--no-config", "training", db=study_db).stdout
     assert "—" in text and "50.0 %" in text and "100.0 %" in text
 
@@ -325,18 +326,19 @@ def test_study_vs_play_by_hand(study_db, cli):
     reviews, one position), P_HOLD (anki learn); the P_OPEN quizzes (03-04,
     03-05) and the 03-18 actions are outside.  PR before = BEFORE match,
     since = DAY + AFTER: holding 500 × 0.7 / 30 = 11.667 and 500 × 1.0 / 40 =
-    12.5; priming 0.0 and 500 × 0.4 / 30 = 6.667; bear-off against contact
-    500 × 0.3 / 29 = 5.172 and 0.0; other: 1 decision before → —."""
+    12.5; against a back game 0.0 and 500 × 0.4 / 30 = 6.667; bear-off against
+    contact 500 × 0.3 / 29 = 5.172 and 0.0; opening: 1 decision before → —."""
     obj = _json(cli, study_db, "list", "--type", "study", "--days", "8", "--today", "2025-03-17")
     assert (obj["from"], obj["to"], obj["days"]) == ("2025-03-10", "2025-03-17", 8)
     rows = {r["game_plan"]: r for r in obj["game_plans"]}
-    assert set(rows) == {"holding game", "priming game", "bear-off against contact", "other"}
-    assert [rows[p]["positions_reviewed"] for p in ("holding game", "priming game", "bear-off against contact",
-                                                     "other")] == [1, 1, 1, 0]
+    assert set(rows) == {"holding game", "playing against a back game", "bear-off against contact", "opening"}
+    assert [rows[p]["positions_reviewed"] for p in ("holding game", "playing against a back game",
+                                                     "bear-off against contact", "opening")] == [1, 1, 1, 0]
     assert close(rows["holding game"]["pr_before"], 500 * 0.7 / 30) and close(rows["holding game"]["pr_since"], 12.5)
-    assert rows["priming game"]["pr_before"] == 0.0 and close(rows["priming game"]["pr_since"], 500 * 0.4 / 30)
+    back = rows["playing against a back game"]
+    assert back["pr_before"] == 0.0 and close(back["pr_since"], 500 * 0.4 / 30)
     assert close(rows["bear-off against contact"]["pr_before"], 150 / 29)
-    assert rows["other"]["pr_before"] is None and rows["other"]["decisions_before"] == 1
+    assert rows["opening"]["pr_before"] is None and rows["opening"]["decisions_before"] == 1
     # three numbers per game plan, no fourth: the CSV
     out = cli("--no-config", "list", "--type", "study", "--days", "8", "--today", "2025-03-17", "--format", "csv",
               db=study_db).stdout
@@ -344,7 +346,7 @@ def test_study_vs_play_by_hand(study_db, cli):
     # --days 30 from 03-20: every review but none of the matches is before the window
     obj = _json(cli, study_db, "list", "--type", "study", "--days", "30", "--today", "2025-03-20")
     rows = {r["game_plan"]: r for r in obj["game_plans"]}
-    assert rows["other"]["positions_reviewed"] == 1 and rows["holding game"]["pr_before"] is None
+    assert rows["opening"]["positions_reviewed"] == 1 and rows["holding game"]["pr_before"] is None
     assert close(rows["holding game"]["pr_since"], 500 * 1.7 / 70)  # 30 + 10 + 30 decisions, Σe 0.7 + 1.0
 
 

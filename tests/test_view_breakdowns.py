@@ -65,19 +65,19 @@ def test_charlot1_phase_and_game_plan(db):
     assert all(r["small"] for r in obj["phase"])  # every row under 10 decisions: marked, shown
     # game plans with decisions, in the label order
     assert table_of(obj["game_plan"]) == {
-        "race": (1, 1, 0, A(0.0)),
+        "bear-off": (1, 1, 0, A(0.0)),
         "bear-off against contact": (1, 1, 0, A(0.0)),       # the take
-        "priming game": (1, 2, 0, A(500 * 0.14 / 2)),        # .05, .09 (money)
+        "opening": (1, 3, 0, A(5.0)),
+        "playing against a back game": (1, 2, 0, A(500 * 0.14 / 2)),  # .05, .09 (money)
         "holding game": (1, 5, 1, A(500 * 0.33 / 5)),        # .02 .08 .10 .12 .01
-        "other": (1, 3, 0, A(5.0)),
     }
-    assert [r["label"] for r in obj["game_plan"]] == ["race", "bear-off against contact", "priming game",
-                                                      "holding game", "other"]
+    assert [r["label"] for r in obj["game_plan"]] == ["bear-off", "bear-off against contact", "opening",
+                                                      "playing against a back game", "holding game"]
     gp = {r["label"]: r for r in obj["game_plan"]}
     # holding units M1 (2, .10) M2 (2, .22) M5 (1, .01): R .066; residuals −.032 .088 −.056;
     #   Var = 3/2 × .011904 / 25 = 7.1424e-4; .066 ± .052381 → [6.81, 59.19]
     assert ci(gp["holding game"]) == (A(6.8092, abs=1e-3), A(59.1908, abs=1e-3))
-    assert gp["priming game"]["ci_note"] == "no interval: 2 matches"
+    assert gp["playing against a back game"]["ci_note"] == "no interval: 2 matches"
 
 
 def test_charlot1_tags_and_score(db):
@@ -128,20 +128,20 @@ def test_whole_database(db):
     assert ci(ph["bear-off"]) == (A(1.8863, abs=1e-3), A(13.1137, abs=1e-3))
     gp = {r["label"]: r for r in obj["game_plan"]}
     assert table_of(obj["game_plan"]) == {
-        "race": (1, 4, 0, A(7.5)),
+        "bear-off": (1, 4, 0, A(7.5)),
         "bear-off against contact": (1, 3, 1, A(500 * 0.26 / 3)),   # .06 0 .20
-        "priming game": (1, 6, 1, A(500 * 0.40 / 6)),               # .15 .05 0 .10 .09 .01
+        "opening": (1, 8, 0, A(7.5)),
+        "playing against a back game": (1, 6, 1, A(500 * 0.40 / 6)),  # .15 .05 0 .10 .09 .01
         "holding game": (1, 9, 1, A(500 * 0.42 / 9)),               # .02 .08 0 .10 .03 .12 0 .06 .01
-        "other": (1, 8, 0, A(7.5)),
     }
     # 9 decisions: under 10, marked, with its interval all the same
     assert gp["holding game"]["small"]
     # holding units (3, .10) (3, .25) (2, .06) (1, .01): R .046667; Σ² .0161556;
     #   Var = 4/3 × .0161556 / 81 → [7.352, 39.315]
     assert ci(gp["holding game"]) == (A(7.352, abs=1e-3), A(39.3147, abs=1e-3))
-    # priming units (1, .15) (1, .05) (2, .10) (2, .10): R .066667; Σ² .0094444;
-    #   Var = 4/3 × .0094444 / 36 → [15.005, 51.662]
-    assert ci(gp["priming game"]) == (A(15.0046, abs=1e-3), A(51.6621, abs=1e-3))
+    # units of the back-game position (1, .15) (1, .05) (2, .10) (2, .10): R .066667;
+    #   Σ² .0094444; Var = 4/3 × .0094444 / 36 → [15.005, 51.662]
+    assert ci(gp["playing against a back game"]) == (A(15.0046, abs=1e-3), A(51.6621, abs=1e-3))
     assert gp["bear-off against contact"]["ci_note"] == "no interval: 2 matches"
     # tags: #blitz .08 .12 (HOLD, 1 blunder position), #cube .10, #race .04; the hostile
     # comment carries no tag
@@ -177,9 +177,9 @@ def test_text_csv_and_by(db):
     assert only["by"] == ["score"] and "phase" not in only and "tag" not in only
     rows = list(csv.DictReader(io.StringIO(
         cli("breakdowns", "--no-config", "--format", "csv", "--by", "game-plan", db=db).stdout)))
-    assert [r["label"] for r in rows] == ["race", "bear-off against contact", "priming game", "holding game",
-                                          "other"]
-    assert rows[3]["small"] == "True" and float(rows[3]["pr_ci_low"]) == A(7.352, abs=1e-3)
+    assert [r["label"] for r in rows] == ["bear-off", "bear-off against contact", "opening",
+                                          "playing against a back game", "holding game"]
+    assert rows[4]["small"] == "True" and float(rows[4]["pr_ci_low"]) == A(7.352, abs=1e-3)
     assert rows[1]["pr_ci_low"] == ""  # no interval: empty, not 0
     mwc = cli("breakdowns", "--no-config", "--metric", "mwc7", "--by", "score", db=db).stdout
     assert "no 7-point equivalent" in mwc and "MWC lost %" in mwc

@@ -20,8 +20,8 @@ Counted decisions, e in EMG (a forced play and an "nd_far" are not counted):
   M5 (3 pt)  p0 charlot1: chk 0 OPEN, chk .01 HOLD
              p1 hostile:  chk .07 OPEN (not determined)
 
-Game plans: OPEN other, HOLD holding game, PRIME priming game, RACE race,
-BOAC bear-off against contact.
+Game plans: OPEN opening, HOLD holding game, PRIME playing against a back game,
+RACE bear-off, BOAC bear-off against contact.
 """
 
 import csv
@@ -72,12 +72,12 @@ def test_charlot1_totals_and_recurring(db):
     assert t["l7"] == A(100 * SQRT7 * 0.19 / (SQRT7 + SQRT5 + SQRT3))
     # recurring: (holding, checker, too many blots) .08 + .12 = .20 → 500 × .2 / 12 = 8.333, 40 %
     #            (holding, cube, missed double) .10 → 4.167, 20 %
-    #            (priming, checker, too many blots) .09 (money) → 3.75, 18 %
+    #            (against a back game, checker, too many blots) .09 (money) → 3.75, 18 %
     rec = obj["recurring"]
     assert [(r["game_plan"], r["nature"], r["theme"], r["errors"]) for r in rec] == [
         ("holding game", "checker", "too many blots", 2),
         ("holding game", "cube", "missed double", 1),
-        ("priming game", "checker", "too many blots", 1),
+        ("playing against a back game", "checker", "too many blots", 1),
     ]
     assert [r["cost"] for r in rec] == [A(500 * 0.20 / 12), A(500 * 0.10 / 12), A(500 * 0.09 / 12)]
     assert [r["share"] for r in rec] == [A(0.40), A(0.20), A(0.18)]
@@ -85,8 +85,8 @@ def test_charlot1_totals_and_recurring(db):
     assert [r["mwc_loss"] for r in rec] == [A(10.0), A(5.0), None]
     assert rec[0]["mwc_share"] == A(10 / 19)
     assert rec[0]["l7"] == A(100 * SQRT7 * 0.10 / (SQRT7 + SQRT5 + SQRT3))
-    # theme not determined: priming .05 → 500 × .05 / 12 = 2.083, 10 %; never ranked
-    assert [(r["game_plan"], r["errors"]) for r in obj["theme_not_determined"]] == [("priming game", 1)]
+    # theme not determined: against a back game .05 → 500 × .05 / 12 = 2.083, 10 %; never ranked
+    assert [(r["game_plan"], r["errors"]) for r in obj["theme_not_determined"]] == [("playing against a back game", 1)]
     assert obj["theme_not_determined"][0]["cost"] == A(500 * 0.05 / 12)
     assert obj["theme_not_determined"][0]["share"] == A(0.10)
     # no group exceeds the PR, and everything adds up to the errors' part of it
@@ -154,16 +154,16 @@ def test_whole_database(db):
     assert t["mwc_loss"] == A(56.5)
     assert t["l7"] == A(100 * SQRT7 * 0.565 / (4 * SQRT7 + 2 * SQRT5 + 2 * SQRT3))
     rec = obj["recurring"]
-    # (priming, point not made) .15 + .10 = .25 → 4.167; then two groups at .20 (3.333):
+    # (against a back game, point not made) .15 + .10 = .25 → 4.167; then two groups at .20 (3.333):
     # (holding, too many blots, 2 errors) before (BOAC, wrong pass, 1 error): more errors first;
-    # (holding, missed double) .10 → 1.667; (priming, too many blots) .09 → 1.5;
+    # (holding, missed double) .10 → 1.667; (against a back game, too many blots) .09 → 1.5;
     # two at .06 (1.0) with 1 error each: game-plan order, BOAC before holding game.
     assert [(r["game_plan"], r["theme"]) for r in rec] == [
-        ("priming game", "point not made"),
+        ("playing against a back game", "point not made"),
         ("holding game", "too many blots"),
         ("bear-off against contact", "wrong pass"),
         ("holding game", "missed double"),
-        ("priming game", "too many blots"),
+        ("playing against a back game", "too many blots"),
         ("bear-off against contact", "premature double"),
         ("holding game", "too passive"),
     ]
@@ -171,9 +171,9 @@ def test_whole_database(db):
     assert [r["errors"] for r in rec] == [2, 2, 1, 1, 1, 1, 1]
     assert [r["cost"] for r in rec] == [A(500 * x / 30) for x in (0.25, 0.20, 0.20, 0.10, 0.09, 0.06, 0.06)]
     assert rec[0]["share"] == A(0.25 / 1.26)
-    # theme not determined: other .07 (1.167) before priming .05 (0.833)
+    # theme not determined: opening .07 (1.167) before against a back game .05 (0.833)
     tnd = obj["theme_not_determined"]
-    assert [(r["game_plan"], r["errors"]) for r in tnd] == [("other", 1), ("priming game", 1)]
+    assert [(r["game_plan"], r["errors"]) for r in tnd] == [("opening", 1), ("playing against a back game", 1)]
     assert [r["cost"] for r in tnd] == [A(500 * 0.07 / 30), A(500 * 0.05 / 30)]
     # cube actions: nd (ND .5 DT .45) → NoDouble e 0; double (ND .5 DT .44) → NoDouble e .06;
     # take (ND .6 DT .7) → DoubleTake e 0; nd (ND .5 DT .6) → DoubleTake e .10; pass (ND .6 DT .8) →
@@ -213,7 +213,7 @@ def test_whole_database(db):
 
 
 def test_metric_switch_and_formats(db):
-    # --metric mwc orders the recurring errors by MWC lost; the money-only group (priming,
+    # --metric mwc orders the recurring errors by MWC lost; the money-only group (against a back game,
     # too many blots: .09 in match 4) has none and goes last
     obj = errors_json(db, "--metric", "mwc")
     assert obj["metric"] == "mwc"

@@ -79,11 +79,12 @@ def test_theme(db):
 
 
 def test_phase_and_game_plan(db):
-    # position uPuREADNAgAAAA is bear-off / race: match 1 g2 moves 1 (0) and 3 (.040),
+    # position uPuREADNAgAAAA is bear-off / bear-off (one reading): match 1 g2 moves 1 (0) and 3 (.040),
     # match 2 g2 move 3 (0), match 3 g2 move 2 (.020); the forced play of match 1 is not counted
     expected = [(1, 2, 3, 40.0), (3, 2, 2, 20.0), (1, 2, 1, 0.0), (2, 2, 3, 0.0)]
     assert key(positions(db, "--phase", "bear-off")) == expected
-    assert key(positions(db, "--game-plan", "race")) == expected
+    assert key(positions(db, "--game-plan", "bear-off")) == expected
+    assert key(positions(db, "--game-plan", "race")) == key(positions(db, "--phase", "race")) == []
     # bear-off against contact: the premature double (.060), its take (0), the wrong pass (.200)
     assert key(positions(db, "--game-plan", "bear-off against contact")) == [
         (2, 2, 4, 200.0), (1, 2, 4, 60.0), (1, 2, 5, 0.0)]

@@ -35,31 +35,46 @@ PHASE_BEAROFF = "bear-off"
 PHASES = (PHASE_OPENING, PHASE_MIDDLE, PHASE_RACE, PHASE_BEAROFF)
 
 PLAN_RACE = "race"
+PLAN_BEAROFF = "bear-off"
 PLAN_BEAROFF_CONTACT = "bear-off against contact"
 PLAN_ACE_POINT = "ace-point game"
+PLAN_OPENING = "opening"
 PLAN_BLITZ = "blitz"
 PLAN_BLITZ_DEFENCE = "blitz defence"
 PLAN_BACK_GAME = "back game"
+PLAN_AGAINST_BACK_GAME = "playing against a back game"
 PLAN_PRIME_VS_PRIME = "prime vs prime"
 PLAN_PRIMING = "priming game"
 PLAN_PRIME_DEFENCE = "prime defence"
 PLAN_MUTUAL_HOLDING = "mutual holding"
 PLAN_HOLDING = "holding game"
-PLAN_OTHER = "other"
-# In precedence order: the first rule that matches names the plan.
+PLAN_AGAINST_ANCHOR = "playing against an anchor"
+PLAN_CONTAINMENT = "containment"
+PLAN_CONTAINMENT_DEFENCE = "containment defence"
+# What is left when no structure rule fires (Robertie's "middle game": not
+# settled into a type); kept small on purpose (docs/positions.md).
+PLAN_RESIDUAL = "loose middle game"
+# In precedence order of each plan's first rule (the first rule that matches
+# names the plan; the ace-point game has a second, later rule).
 GAME_PLANS = (
     PLAN_RACE,
+    PLAN_BEAROFF,
     PLAN_BEAROFF_CONTACT,
     PLAN_ACE_POINT,
+    PLAN_OPENING,
     PLAN_BLITZ,
     PLAN_BLITZ_DEFENCE,
     PLAN_BACK_GAME,
+    PLAN_AGAINST_BACK_GAME,
     PLAN_PRIME_VS_PRIME,
     PLAN_PRIMING,
     PLAN_PRIME_DEFENCE,
     PLAN_MUTUAL_HOLDING,
     PLAN_HOLDING,
-    PLAN_OTHER,
+    PLAN_AGAINST_ANCHOR,
+    PLAN_CONTAINMENT,
+    PLAN_CONTAINMENT_DEFENCE,
+    PLAN_RESIDUAL,
 )
 
 THEME_GAMMON = "gammon underestimated"
@@ -83,6 +98,7 @@ OPENING_MAX_MOVE = 6  # or, when the move number is given: plays 1..6 of the gam
 # Game plans
 BEAROFF_MAX_OUTSIDE = 2  # bearing in/off: at most 2 checkers outside the home board, none back
 ACE_POINT_MIN_BACK = 2  # against a bear-in/off: at least 2 checkers back (bar included)
+ACE_POINT_MIN_DEFICIT = 20  # in the middle game: an anchor on his 1- or 2-point only, 20+ pips behind
 PRIME_MIN = 4  # a "prime": at least 4 consecutive made points
 BLITZ_MIN_BACK = 2  # the defender: >= 2 checkers back (bar included), >= 1 of them on the bar
 BLITZ_MIN_HOME_POINTS = 3  # the attacker's home-board points ...
@@ -252,22 +268,33 @@ _INITIAL = Board.initial().on_roll
 _INITIAL_PIPS = 167
 
 
-def _phase(board: Board, me: SideFeatures, opp: SideFeatures, contact: bool, move_number: Optional[int]) -> str:
-    if not contact:
-        return PHASE_BEAROFF if me.rear <= 6 else PHASE_RACE
+def _in_opening(board: Board, me: SideFeatures, opp: SideFeatures, move_number: Optional[int]) -> bool:
+    """A contact position still in the opening window: nothing borne off and
+    each side within ``OPENING_MAX_DISTANCE`` pips (like distance) of its
+    start, or play ``OPENING_MAX_MOVE`` or earlier when the play's number is
+    given.  The one test behind the opening phase and the opening plan."""
     if me.off or opp.off:
-        return PHASE_MIDDLE
+        return False
     if move_number is not None:
-        return PHASE_OPENING if move_number <= OPENING_MAX_MOVE else PHASE_MIDDLE
+        return move_number <= OPENING_MAX_MOVE
     # The like distance is at least the pip difference: a cheap filter first.
-    if (
+    return (
         abs(me.pips - _INITIAL_PIPS) <= OPENING_MAX_DISTANCE
         and abs(opp.pips - _INITIAL_PIPS) <= OPENING_MAX_DISTANCE
         and side_distance(board.on_roll, _INITIAL) <= OPENING_MAX_DISTANCE
         and side_distance(board.opponent, _INITIAL) <= OPENING_MAX_DISTANCE
-    ):
-        return PHASE_OPENING
-    return PHASE_MIDDLE
+    )
+
+
+def _phase(me: SideFeatures, contact: bool, plan: str) -> str:
+    """The mover's stage, one reading with the plan: bear-off = all his
+    checkers home (contact or not), race = the race plan, opening = the
+    opening plan, every other contact position the middle game."""
+    if not me.outside:
+        return PHASE_BEAROFF
+    if not contact:
+        return PHASE_RACE
+    return PHASE_OPENING if plan == PLAN_OPENING else PHASE_MIDDLE
 
 
 def _blitzing(att: SideFeatures, dfd: SideFeatures) -> bool:
@@ -281,11 +308,39 @@ def _blitzing(att: SideFeatures, dfd: SideFeatures) -> bool:
     )
 
 
+def _back_game(bg: SideFeatures, other: SideFeatures) -> bool:
+    """``bg`` plays a back game: 2+ anchors in the other's home board, far behind."""
+    return bg.anchors >= BACK_GAME_MIN_ANCHORS and bg.pips - other.pips >= BACK_GAME_MIN_DEFICIT
+
+
+def _holding(holder: SideFeatures, other: SideFeatures) -> bool:
+    """``holder`` plays a holding game: an advanced anchor the other lacks,
+    and not more than ``HOLDING_MAX_LEAD`` pips ahead (a holder far ahead
+    runs rather than waits)."""
+    return bool(holder.advanced_anchor) and not other.advanced_anchor and \
+        other.pips - holder.pips <= HOLDING_MAX_LEAD
+
+
+def _deep_anchor(holder: SideFeatures, other: SideFeatures) -> bool:
+    """``holder`` plays an ace-point game in the middle game: his only
+    anchors are on the other's 1- or 2-point (no advanced anchor) and he is
+    ``ACE_POINT_MIN_DEFICIT`` pips or more behind, so he waits for a shot."""
+    return bool(holder.anchors) and not holder.advanced_anchor and \
+        holder.pips - other.pips >= ACE_POINT_MIN_DEFICIT
+
+
+def _contained(back: SideFeatures, other: SideFeatures) -> bool:
+    """``back`` has checkers back, none of them made into an anchor, and the
+    other has none back: the other contains them (or they escape)."""
+    return bool(back.back) and not back.anchors and not other.back
+
+
 def _plan(
-    me: SideFeatures, opp: SideFeatures, contact: bool, me_trapped: int, opp_trapped: int, opponent: Sequence[int]
+    me: SideFeatures, opp: SideFeatures, contact: bool, opening: bool, me_trapped: int, opp_trapped: int,
+    opponent: Sequence[int],
 ) -> str:
     if not contact:
-        return PLAN_RACE
+        return PLAN_RACE if me.outside else PLAN_BEAROFF
     if me.outside <= BEAROFF_MAX_OUTSIDE and not me.back:
         return PLAN_BEAROFF_CONTACT
     if opp.outside <= BEAROFF_MAX_OUTSIDE and not opp.back:
@@ -298,24 +353,35 @@ def _plan(
         if me.back >= ACE_POINT_MIN_BACK:
             return PLAN_ACE_POINT
         return PLAN_BEAROFF_CONTACT
+    if opening:
+        return PLAN_OPENING
     if _blitzing(me, opp):
         return PLAN_BLITZ
     if _blitzing(opp, me):
         return PLAN_BLITZ_DEFENCE
-    if me.anchors >= BACK_GAME_MIN_ANCHORS and me.pips - opp.pips >= BACK_GAME_MIN_DEFICIT:
+    if _back_game(me, opp):
         return PLAN_BACK_GAME
+    if _back_game(opp, me):
+        return PLAN_AGAINST_BACK_GAME
     if opp_trapped and me_trapped:
         return PLAN_PRIME_VS_PRIME
     if opp_trapped:
         return PLAN_PRIMING
     if me_trapped:
         return PLAN_PRIME_DEFENCE
-    if me.advanced_anchor:
-        if opp.advanced_anchor:
-            return PLAN_MUTUAL_HOLDING
-        if opp.pips - me.pips <= HOLDING_MAX_LEAD:
-            return PLAN_HOLDING
-    return PLAN_OTHER
+    if me.advanced_anchor and opp.advanced_anchor:
+        return PLAN_MUTUAL_HOLDING
+    if _holding(me, opp):
+        return PLAN_HOLDING
+    if _deep_anchor(me, opp):
+        return PLAN_ACE_POINT
+    if _holding(opp, me) or _deep_anchor(opp, me):
+        return PLAN_AGAINST_ANCHOR
+    if _contained(opp, me):
+        return PLAN_CONTAINMENT
+    if _contained(me, opp):
+        return PLAN_CONTAINMENT_DEFENCE
+    return PLAN_RESIDUAL
 
 
 def features(board: Board, move_number: Optional[int] = None) -> PositionFeatures:
@@ -324,9 +390,9 @@ def features(board: Board, move_number: Optional[int] = None) -> PositionFeature
 
     ``move_number`` (optional): the play's number in the game, 1 = the
     opening roll's play, counting both players' plays.  When given it
-    replaces the board rule for opening vs middle game (plays 1..6 are the
-    opening); stored labels use the board alone, so that one position always
-    gets one phase."""
+    replaces the board rule of the opening (plays 1..6 are the opening, phase
+    and plan alike); stored labels use the board alone, so that one position
+    always gets one phase and one plan."""
     on_roll, opponent = board.on_roll, board.opponent
     me = side_features(on_roll)
     opp = side_features(opponent)
@@ -336,15 +402,9 @@ def features(board: Board, move_number: Optional[int] = None) -> PositionFeature
         opp_trapped = _behind(opponent, me.prime_low) if me.prime >= PRIME_MIN else 0
     else:
         me_trapped = opp_trapped = 0
-    return PositionFeatures(
-        me,
-        opp,
-        contact,
-        me_trapped,
-        opp_trapped,
-        _phase(board, me, opp, contact, move_number),
-        _plan(me, opp, contact, me_trapped, opp_trapped, opponent),
-    )
+    opening = contact and _in_opening(board, me, opp, move_number)
+    plan = _plan(me, opp, contact, opening, me_trapped, opp_trapped, opponent)
+    return PositionFeatures(me, opp, contact, me_trapped, opp_trapped, _phase(me, contact, plan), plan)
 
 
 def classify(board: Board, move_number: Optional[int] = None) -> Tuple[str, str]:
@@ -357,8 +417,8 @@ def phase(board: Board, move_number: Optional[int] = None) -> str:
     return features(board, move_number).phase
 
 
-def game_plan(board: Board) -> str:
-    return features(board).game_plan
+def game_plan(board: Board, move_number: Optional[int] = None) -> str:
+    return features(board, move_number).game_plan
 
 
 # ---------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from typing import Optional
 
 import numpy as np
 
-from ..board.features import PHASE_BEAROFF, PHASE_RACE, has_contact
+from ..board.features import PLAN_BEAROFF, PLAN_RACE, has_contact
 from ..board.position import Board
 from .arrays import LABEL_CODES, Selection, position_ids_at
 from .breakdowns import score_keys
@@ -161,16 +161,17 @@ def score_cells(sel: Selection, mask: np.ndarray) -> list:
     return out
 
 
-NO_CONTACT_PHASES = tuple(LABEL_CODES["phase"][p] for p in (PHASE_RACE, PHASE_BEAROFF))
+NO_CONTACT_PLANS = tuple(LABEL_CODES["game_plan"][p] for p in (PLAN_RACE, PLAN_BEAROFF))
 
 
 def with_contact(sel: Selection, mask: np.ndarray) -> np.ndarray:
     """The decisions of ``mask`` whose board before the play has contact:
-    from the phase label (race and bear-off are the phases without
-    contact), from the board where the label is unknown."""
+    from the game-plan label (race and bear-off are the plans without
+    contact; the bear-off phase has contact bear-offs too), from the board
+    where the label is unknown."""
     dec = sel.decisions
-    known = dec.phase >= 0
-    out = mask & known & ~np.isin(dec.phase, NO_CONTACT_PHASES)
+    known = dec.game_plan >= 0
+    out = mask & known & ~np.isin(dec.game_plan, NO_CONTACT_PLANS)
     rest = np.flatnonzero(mask & ~known)
     if len(rest):
         ids = position_ids_at(sel, rest)
