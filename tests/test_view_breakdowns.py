@@ -3,9 +3,9 @@ rows worked out by hand from tests/fixture_db.py: MATCHES; see the table in
 tests/test_view_errors.py), plus hand-made decision sets for tags and
 post-Crawford cells.
 
-Positions: OPEN (opening / other), HOLD (middle game / holding game), PRIME
-(middle game / priming game), RACE (bear-off / race), BOAC (middle game /
-bear-off against contact).  Score cells: away = length − points won before
+Positions: OPEN (opening / opening), HOLD (middle game / holding game), PRIME
+(middle game / playing against a back game), RACE (bear-off / bear-off),
+BOAC (middle game / bear-off against contact).  Score cells: away = length − points won before
 the game, from the decider's side.  Intervals: matches as units (both
 sides of a match one unit without a player filter); R ± 1.96 √(G/(G−1) ×
 Σ(e_u − R n_u)² / (Σn)²), floored at 0, × 500.
