@@ -240,12 +240,14 @@ def add_format(parser, csv: bool = False) -> None:
                         help="output format (JSON: an object with the filter it used)")
 
 
-def add_metric(parser) -> None:
-    """``--metric pr|mwc|mwc7``, read from the one metric table."""
+def add_metric(parser, help: Optional[str] = None) -> None:
+    """``--metric pr|mwc|mwc7``, read from the one metric table (``help``:
+    what the metric means where it is not the figures' one, e.g. the study
+    half's cost, metrics/study_cost.py)."""
     from .metrics import vocabulary
 
     parser.add_argument("--metric", choices=vocabulary.CHOICES, default=vocabulary.DEFAULT,
-                        help=vocabulary.option_help())
+                        help=help or vocabulary.option_help())
 
 
 def add_filter_arguments(parser, decision_type: bool = True) -> None:

@@ -42,7 +42,25 @@ Families (fractions of MWC; R and its interval in % points):
 To confirm families are listed after the plan by name: "bear-off against
 contact/..." before "holding game/...".  Outside: two counted errors without
 a theme ("theme not determined", e = 0.080; no theme at all, e = 0.070) and
-one member not quantified (the money error).
+one member not quantified (the money error).  These are the figures of
+``--metric mwc`` (the seed's rule, SPEC §9).
+
+The default cost, ``pr`` (e − d in EMG, shown in mpt; money included):
+
+1. "playing against a back game/checker/point not made": x = 50 − 5.9601 = 44.0399 mpt
+   each; R = 440.399; half-width 1.96 × 44.0399 × √10 = 272.961:
+   [167.438, 713.360].
+2. "holding game/checker/too many blots": 6 × 100 mpt and the money member,
+   90 mpt (quantified under pr: e and d known): 7 quantified, R = 690;
+   Σx² = 60000 + 8100 = 68100, √ = 260.960, × 1.96 = 511.481:
+   [178.519, 1201.481].  Its lower bound is now the larger: **first**.
+3. "bear-off against contact/...": 4 × 200: R = 800, [16, 1584]: to confirm
+   (4 quantified).
+4. the missed doubles: 300 − 0.0018 and 4 × (60 − 4.9904) mpt: R =
+   520.037, half-width 1.96 × √102103.1 = 626.29: [−106.25, 1146.33]: to
+   confirm.
+
+Outside: the same two errors without a theme; none not quantified.
 """
 
 from __future__ import annotations
@@ -156,8 +174,9 @@ def test_family_names_one_spelling():
 # -- the rule, by hand ------------------------------------------------------------------------------
 
 def test_plan_by_hand(plan_db, cli):
-    obj = _json(cli, "plan", db=plan_db)
-    assert set(obj) == {"filter", "families", "outside"}
+    obj = _json(cli, "plan", "--metric", "mwc", db=plan_db)
+    assert set(obj) == {"filter", "metric", "unit", "families", "outside"}
+    assert (obj["metric"], obj["unit"]) == ("mwc", "% MWC")
     fams = {f["family"]: f for f in obj["families"]}
     # the order: the plan by lower bound (8.37 before 5.995), then to confirm by name
     assert [f["family"] for f in obj["families"]] == [PRIME_POINT, HOLD_BLOTS, BOAC_POINT, HOLD_MISSED]
@@ -198,6 +217,56 @@ def test_plan_by_hand(plan_db, cli):
     assert obj["outside"] == {"no_theme": 2, "not_quantified": 1}
 
 
+def test_plan_by_hand_in_the_default_cost_pr(plan_db, cli):
+    """The module docstring's pr figures: e − d in mpt, the money member
+    quantified, the two plan families in the other order."""
+    obj = _json(cli, "plan", db=plan_db)
+    assert (obj["metric"], obj["unit"]) == ("pr", "mpt")
+    assert [f["family"] for f in obj["families"]] == [HOLD_BLOTS, PRIME_POINT, BOAC_POINT, HOLD_MISSED]
+    assert [f["status"] for f in obj["families"]] == ["plan", "plan", "to confirm", "to confirm"]
+    fams = {f["family"]: f for f in obj["families"]}
+    x = 1000 * (0.050 - _two_options(0.05))
+    assert x == pytest.approx(44.0399, abs=1e-4)
+    f = fams[PRIME_POINT]
+    assert (f["members"], f["quantified"]) == (10, 10)
+    assert f["recoverable"] == pytest.approx(10 * x)
+    half = 1.96 * x * math.sqrt(10)
+    assert half == pytest.approx(272.961, abs=1e-3)
+    assert f["recoverable_ci"] == pytest.approx([10 * x - half, 10 * x + half])
+    f = fams[HOLD_BLOTS]
+    assert (f["members"], f["quantified"]) == (7, 7)  # the money error is quantified under pr
+    assert f["recoverable"] == pytest.approx(690.0)
+    half = 1.96 * math.sqrt(6 * 100 ** 2 + 90 ** 2)
+    assert half == pytest.approx(511.481, abs=1e-3)
+    assert f["recoverable_ci"] == pytest.approx([690 - half, 690 + half])
+    f = fams[BOAC_POINT]
+    assert f["recoverable"] == pytest.approx(800.0) and f["recoverable_ci"] == pytest.approx([16.0, 1584.0])
+    f = fams[HOLD_MISSED]
+    xs = [1000 * (0.3 - _two_options(0.3))] + [1000 * (0.06 - _two_options(0.06))] * 4
+    assert xs[1] == pytest.approx(55.0096, abs=1e-4)
+    assert f["recoverable"] == pytest.approx(sum(xs)) and f["recoverable"] == pytest.approx(520.037, abs=1e-3)
+    assert f["recoverable_ci"][0] == pytest.approx(sum(xs) - 1.96 * math.sqrt(sum(v * v for v in xs)))
+    assert f["recoverable_ci"][0] == pytest.approx(-106.25, abs=1e-2)
+    assert obj["outside"] == {"no_theme": 2, "not_quantified": 0}
+    # the text names the cost and its unit
+    text = cli("--no-config", "plan", db=plan_db).stdout
+    assert "R mpt" in text and f"1  {HOLD_BLOTS}" in text and "+690.0" in text and "% MWC" not in text
+    assert "R % MWC" in cli("--no-config", "plan", "--metric", "mwc", db=plan_db).stdout
+
+
+def test_plan_by_hand_in_mwc7(plan_db, cli):
+    """mwc7: ℓ₇ − d₇ = (ℓ − d) × √(7/N), N = 7 here: the mwc figures
+    exactly (the money member outside, as under mwc)."""
+    mwc = _json(cli, "plan", "--metric", "mwc", db=plan_db)
+    obj = _json(cli, "plan", "--metric", "mwc7", db=plan_db)
+    assert (obj["metric"], obj["unit"]) == ("mwc7", "% MWC-7")
+    assert [f["family"] for f in obj["families"]] == [f["family"] for f in mwc["families"]]
+    for a, b in zip(obj["families"], mwc["families"]):
+        assert a["recoverable"] == pytest.approx(b["recoverable"])
+        assert a["recoverable_ci"] == pytest.approx(b["recoverable_ci"])
+    assert obj["outside"] == mwc["outside"]
+
+
 def test_plan_follows_the_filter(plan_db, cli):
     # one side: charlot1 made the even-numbered decisions of the match
     obj = _json(cli, "plan", "--player", "charlot1", db=plan_db)
@@ -207,12 +276,17 @@ def test_plan_follows_the_filter(plan_db, cli):
     obj = _json(cli, "plan", "--decision-type", "cube", db=plan_db)
     assert [f["family"] for f in obj["families"]] == [HOLD_MISSED]
     assert obj["outside"] == {"no_theme": 0, "not_quantified": 0}
-    # money only: members, none quantified, no R
-    obj = _json(cli, "plan", "--length", "0", db=plan_db)
+    # money only, under mwc: members, none quantified, no R
+    obj = _json(cli, "plan", "--length", "0", "--metric", "mwc", db=plan_db)
     assert obj["families"] == [{"family": HOLD_BLOTS, "game_plan": "holding game", "nature": "checker",
                                 "theme": "too many blots", "members": 1, "quantified": 0, "recoverable": None,
                                 "recoverable_ci": None, "status": "to confirm"}]
     assert obj["outside"]["not_quantified"] == 1
+    # under pr the money error is priced: e − d = 90 mpt (d ≈ 0), one quantified member: to confirm
+    obj = _json(cli, "plan", "--length", "0", db=plan_db)
+    f = obj["families"][0]
+    assert (f["members"], f["quantified"], f["status"]) == (1, 1, "to confirm")
+    assert f["recoverable"] == pytest.approx(90.0) and obj["outside"]["not_quantified"] == 0
 
 
 def test_positions_family_lists_the_members(plan_db, cli):
@@ -246,7 +320,7 @@ def test_unknown_family_is_one_line_with_the_closest(plan_db, cli):
 
 def test_text_prints_the_command_of_each_list(plan_db, cli):
     text = cli("--no-config", "plan", "--player", "charlot1", db=plan_db).stdout
-    assert text.splitlines()[0] == "Study plan — scope: player charlot1"
+    assert text.splitlines()[0] == "Study plan — scope: player charlot1; cost e − d in mpt"
     assert "In the plan, largest lower bound first: 1 family" in text
     assert "To confirm (unranked, by name): 3 families" in text
     assert "Outside the plan: 1 counted error without a theme" in text
@@ -265,18 +339,24 @@ def test_csv_rows_are_the_families(plan_db, cli):
     import csv
     import io
 
-    rows = list(csv.reader(io.StringIO(cli("--no-config", "plan", "--format", "csv", db=plan_db).stdout)))
-    assert rows[0][:3] == ["status", "family", "game_plan"]
+    rows = list(csv.reader(io.StringIO(cli("--no-config", "plan", "--metric", "mwc", "--format", "csv",
+                                           db=plan_db).stdout)))
+    assert rows[0][:3] == ["status", "family", "game_plan"] and rows[0][-1] == "unit"
     assert [r[1] for r in rows[1:]] == [PRIME_POINT, HOLD_BLOTS, BOAC_POINT, HOLD_MISSED]
+    assert {r[-1] for r in rows[1:]} == {"% MWC"}
+    rows = list(csv.reader(io.StringIO(cli("--no-config", "plan", "--format", "csv", db=plan_db).stdout)))
+    assert [r[1] for r in rows[1:]] == [HOLD_BLOTS, PRIME_POINT, BOAC_POINT, HOLD_MISSED]
+    assert {r[-1] for r in rows[1:]} == {"mpt"}
 
 
 def test_report_links_each_count_to_its_list(plan_db, cli, tmp_path):
     from lxml import html as lxml_html
 
     out = tmp_path / "r.html"
-    cli("--no-config", "report", "--html", out, db=plan_db)
+    cli("--no-config", "report", "--html", out, "--metric", "mwc", db=plan_db)
     page = lxml_html.fromstring(out.read_text(encoding="utf-8"))
     section = page.get_element_by_id("plan")
+    assert "R % MWC" in section.xpath(".//table[1]//th")[5].text_content()
     links = section.xpath(".//table[1]//a")
     assert [a.text_content() for a in links] == ["10", "7", "4", "5"]
     for a in links:
@@ -287,6 +367,14 @@ def test_report_links_each_count_to_its_list(plan_db, cli, tmp_path):
     rows = page.get_element_by_id(links[1].get("href")[1:]).getnext().xpath(".//tr[td]")
     assert [r.xpath("td")[11].text_content() for r in rows] == ["+5.00"] * 6 + ["—"]
     assert not page.xpath("//script")
+    # the report's default cost, pr: e − d in mpt, the money member priced (90.0) and listed last
+    cli("--no-config", "report", "--html", out, db=plan_db)
+    page = lxml_html.fromstring(out.read_text(encoding="utf-8"))
+    links = page.get_element_by_id("plan").xpath(".//table[1]//a")
+    assert [a.text_content() for a in links] == ["7", "10", "4", "5"]
+    table = page.get_element_by_id(links[0].get("href")[1:]).getnext()
+    assert table.xpath(".//th")[11].text_content() == "e − d mpt"
+    assert [r.xpath("td")[11].text_content() for r in table.xpath(".//tr[td]")] == ["+100.0"] * 6 + ["+90.0"]
 
 
 def test_report_lists_are_bounded(plan_db, cli, monkeypatch, tmp_path):
@@ -296,18 +384,26 @@ def test_report_lists_are_bounded(plan_db, cli, monkeypatch, tmp_path):
     out = tmp_path / "r.html"
     cli("--no-config", "report", "--html", out, db=plan_db)
     text = out.read_text(encoding="utf-8")
-    assert "The 3 with the largest ℓ − d of 10 (7 more)" in text
+    assert "The 3 with the largest e − d of 10 (7 more)" in text
 
 
 def test_summary_card(plan_db, cli):
-    obj = _json(cli, "summary", db=plan_db)
+    obj = _json(cli, "summary", "--metric", "mwc", db=plan_db)
     card = obj["plan"]
+    assert (card["metric"], card["unit"]) == ("mwc", "% MWC")
     assert [f["family"] for f in card["top"]] == [PRIME_POINT, HOLD_BLOTS]
     assert card["top"][1]["recoverable"] == pytest.approx(30.0)
     assert (card["in_plan"], card["to_confirm"]) == (2, 2)
-    text = cli("--no-config", "summary", db=plan_db).stdout
+    text = cli("--no-config", "summary", "--metric", "mwc", db=plan_db).stdout
     line = next(x for x in text.splitlines() if x.startswith("Study plan:"))
     assert f"1. {PRIME_POINT} R +22.02 [+8.37, +35.67] % MWC" in line and "2 to confirm" in line
+    # the summary's default, pr: the card in mpt
+    card = _json(cli, "summary", db=plan_db)["plan"]
+    assert (card["metric"], card["unit"]) == ("pr", "mpt")
+    assert [f["family"] for f in card["top"]] == [HOLD_BLOTS, PRIME_POINT]
+    text = cli("--no-config", "summary", db=plan_db).stdout
+    line = next(x for x in text.splitlines() if x.startswith("Study plan:"))
+    assert f"1. {HOLD_BLOTS} R +690.0 [+178.5, +1201.5] mpt" in line
 
 
 def test_plan_is_a_view_inside_gnubg_too(plan_db, cli):
@@ -319,20 +415,34 @@ def test_plan_is_a_view_inside_gnubg_too(plan_db, cli):
 
 # -- real files ----------------------------------------------------------------------------------------
 
-def _check_every_family(cli, db, *flags):
-    obj = _json(cli, "plan", *flags, db=db)
+def _member_cost(r: dict, metric: str):
+    """A listed member's cost under ``metric`` (SPEC §9) from its figures
+    as `positions` lists them; None where not quantified."""
+    if metric == "pr":
+        known = r["error_mpt"] is not None and r["difficulty_mpt"] is not None
+        return r["error_mpt"] - r["difficulty_mpt"] if known else None
+    if r["mwc_loss"] is None or r["difficulty_mwc"] is None:
+        return None
+    x = r["mwc_loss"] - r["difficulty_mwc"]
+    return x * math.sqrt(7 / r["length"]) if metric == "mwc7" else x
+
+
+def _check_every_family(cli, db, *flags, metric="mwc"):
+    """Every family's R is Σ(cost) of the members `positions --family F
+    --errors` lists (SPEC §9; under mwc: Σ(ℓ − d), the seed's rule)."""
+    obj = _json(cli, "plan", *flags, "--metric", metric, db=db)
     assert obj["families"], f"no family on real files {flags}"
     for fam in obj["families"]:
         listed = _json(cli, "positions", *flags, "--family", fam["family"], "--errors", "--limit", "0", db=db)
         assert listed["total"] == fam["members"], fam["family"]
-        quantified = [r for r in listed["decisions"]
-                      if r["mwc_loss"] is not None and r["difficulty_mwc"] is not None]
-        assert len(quantified) == fam["quantified"], fam["family"]
+        costs = [c for c in (_member_cost(r, metric) for r in listed["decisions"]) if c is not None]
+        assert len(costs) == fam["quantified"], fam["family"]
         if fam["recoverable"] is None:
-            assert not quantified
+            assert not costs
         else:
-            total = sum(r["mwc_loss"] - r["difficulty_mwc"] for r in quantified)
-            assert total == pytest.approx(fam["recoverable"], abs=1e-9), fam["family"]
+            # the list rounds e to 0.001 mpt (a cube error, a difference of equities, has more decimals)
+            tolerance = 0.0005 * len(costs) + 1e-9 if metric == "pr" else 1e-9
+            assert sum(costs) == pytest.approx(fam["recoverable"], abs=tolerance), fam["family"]
     return obj
 
 
@@ -342,6 +452,8 @@ def test_real_xg_and_gnubg_files(cli, tmp_path):
     obj = _check_every_family(cli, db)
     _check_every_family(cli, db, "--player", "Kévin UNGER")
     _check_every_family(cli, db, "--decision-type", "cube")
+    _check_every_family(cli, db, metric="pr")
+    _check_every_family(cli, db, "--player", "Kévin UNGER", metric="mwc7")
     statuses = {f["status"] for f in obj["families"]}
     assert statuses <= {"plan", "to confirm"}
     # the plan first, by lower bound; then to confirm, by name
@@ -356,3 +468,64 @@ def test_real_gnubg_selfplay(cli, tmp_path, selfplay):
     db = tmp_path / "selfplay.db"
     cli("import", selfplay(21, 7), db=db)
     _check_every_family(cli, db)
+    _check_every_family(cli, db, metric="pr")
+
+
+# -- tests/fixture_db.py in each cost ------------------------------------------------------------------
+
+def _five_candidates_d() -> float:
+    """d of a fixture checker play (5 candidates 0.075 apart, SPEC §6):
+    Σ pᵢΔᵢ, pᵢ ∝ e^(−Δᵢ/τ) — 0.0039296 EMG."""
+    deltas = [0.075 * i for i in range(5)]
+    w = [math.exp(-x / TAU) for x in deltas]
+    return sum(p * x for p, x in zip(w, deltas)) / sum(w)
+
+
+def test_fixture_db_in_pr_mwc_and_mwc7(db, cli):
+    """tests/fixture_db.py, both sides (every family "to confirm": fewer
+    than 5 members).  The blots of the holding game: charlot1's 80 mpt
+    (match 1, 7 points) and 120 mpt (match 2, 5 points), d = 3.9296 mpt each:
+
+    - pr: (80 − 3.9296) + (120 − 3.9296) = 192.1408 mpt;
+    - mwc (ℓ = e/2): 3.80352 + 5.80352 = 9.60704 % MWC;
+    - mwc7: 3.80352 × √(7/7) + 5.80352 × √(7/5) = 3.80352 + 6.86682 =
+      10.67034 % MWC-7.
+
+    The holding game's missed double (match 2, e = 100 mpt, d = 0.1/(1 +
+    e⁴) = 1.7986 mpt): pr 98.2014 mpt; mwc 4.91007 %; mwc7 × 1.183216 =
+    5.80967 %.  The money session's blot (charlot1, 90 mpt, the priming
+    game): priced under pr only (86.0704 mpt), a member without cost under
+    mwc and mwc7."""
+    from fixture_db import LABELS, P_HOLD as F_HOLD, P_PRIME as F_PRIME
+
+    d = _five_candidates_d()
+    assert d == pytest.approx(0.0039296, abs=1e-7)
+    hold, prime = LABELS[F_HOLD][1], LABELS[F_PRIME][1]
+    blots, missed = f"{hold}/checker/too many blots", f"{hold}/cube/missed double"
+    money_blots = f"{prime}/checker/too many blots"
+    d_missed = _two_options(0.1)
+    root = math.sqrt(7 / 5)
+    want = {
+        "pr": {blots: 1000 * (0.08 - d + 0.12 - d), missed: 1000 * (0.1 - d_missed), money_blots: 1000 * (0.09 - d)},
+        "mwc": {blots: 50 * (0.08 - d) + 50 * (0.12 - d), missed: 50 * (0.1 - d_missed), money_blots: None},
+        "mwc7": {blots: 50 * (0.08 - d) + 50 * (0.12 - d) * root, missed: 50 * (0.1 - d_missed) * root,
+                 money_blots: None},
+    }
+    assert want["pr"][blots] == pytest.approx(192.1408, abs=1e-4)
+    assert want["mwc"][blots] == pytest.approx(9.60704, abs=1e-5)
+    assert want["mwc7"][blots] == pytest.approx(10.67034, abs=1e-5)
+    assert want["mwc7"][missed] == pytest.approx(5.80967, abs=1e-5)
+    for metric, unit in (("pr", "mpt"), ("mwc", "% MWC"), ("mwc7", "% MWC-7")):
+        obj = _json(cli, "plan", "--metric", metric, db=db)
+        assert obj["unit"] == unit
+        fams = {f["family"]: f for f in obj["families"]}
+        for name, r in want[metric].items():
+            f = fams[name]
+            assert f["status"] == "to confirm", (metric, name)
+            if r is None:
+                assert (f["quantified"], f["recoverable"]) == (0, None), (metric, name)
+            else:
+                assert f["recoverable"] == pytest.approx(r, abs=1e-6), (metric, name)
+    # the money member is outside R under mwc and mwc7 only
+    assert _json(cli, "plan", db=db)["outside"]["not_quantified"] == 0
+    assert _json(cli, "plan", "--metric", "mwc7", db=db)["outside"]["not_quantified"] == 1

@@ -279,8 +279,10 @@ def test_quiz_inside_gnubg(quiz_db):
 
 def test_plan_top_picks_the_plan_families(tmp_path, cli):
     """--plan-top N: only the members of the plan's first N families
-    (tests/test_plan.py's worked example: 1st priming game/checker/point not
-    made, 10 members; 2nd holding game/checker/too many blots, 7 members)."""
+    (tests/test_plan.py's worked example), in the study half's cost: under
+    the default pr, 1st holding game/checker/too many blots, 7 members, 2nd
+    priming game/checker/point not made, 10; under --metric mwc the other
+    order."""
     from test_plan import P_HOLD, P_PRIME, plan_matches
 
     from gnubg_blunder.db_settings import thresholds_for
@@ -293,13 +295,17 @@ def test_plan_top_picks_the_plan_families(tmp_path, cli):
         for m in plan_matches():
             st.add_match(m)
         one = choose(st, Filter(), thresholds_for(st), count=0, plan_top=1)
+        one_mwc = choose(st, Filter(), thresholds_for(st), count=0, plan_top=1, metric="mwc")
         two = choose(st, Filter(), thresholds_for(st), count=0, plan_top=2, seed=4)
         again = choose(st, Filter(), thresholds_for(st), count=0, plan_top=2, seed=4)
-    assert len(one) == 10 and {i.position_id for i in one} == {P_PRIME}
+    assert len(one) == 7 and {i.position_id for i in one} == {P_HOLD}
+    assert len(one_mwc) == 10 and {i.position_id for i in one_mwc} == {P_PRIME}
     assert len(two) == 17 and {i.position_id for i in two} == {P_PRIME, P_HOLD}
     assert [i.decision_id for i in two] == [i.decision_id for i in again]  # --seed: the same quiz
     res = cli("--no-config", "quiz", "--plan-top", "1", "--count", "3", "--seed", "1", db=path, input="q\n")
     assert "Quiz: 3 questions (both sides)" in res.stdout and "quiz PR —" in res.stdout
+    res = cli("--no-config", "quiz", "--plan-top", "1", "--metric", "mwc", "--count", "0", db=path, input="q\n")
+    assert "Quiz: 10 questions (both sides)" in res.stdout
     bad = cli("--no-config", "quiz", "--player", "charlot1", "--tournament", "Nowhere", db=path, check=False)
     assert bad.returncode == 2 and "no counted error in this selection" in bad.stderr
 

@@ -5,12 +5,15 @@ his 1-point and a runner on point x, the opponent 14 on her 1-point and a
 runner on her point y.  The like distance of two such positions is
 |Δx| + |Δy| (each runner travels alone).  Errors: e in EMG with 0.1 MWC per
 EMG and d = 0, so ℓ − d in % points is 10 × e: e = 0.100 gives an excess
-of 1.0 %.
+of 1.0 % — the figures of ``metric="mwc"`` (the seed's rule), which the
+rule's tests use; the default cost ``pr`` (e − d in mpt) and ``mwc7`` have
+their own tests.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -138,10 +141,12 @@ THEME = LABEL_CODES["theme"]
 F_BLOTS = ("holding game", "too many blots")
 F_PASSIVE = ("holding game", "too passive")
 F_MISSED = ("race", "missed double")
+MWC = "mwc"  # the cost the rule's hand-made cases are written in
 
 
-def _selection(errors) -> Selection:
-    """errors: [(position ID, (game plan, theme), e, kind="checker", score=(0, 0))]."""
+def _selection(errors, length: int = 7) -> Selection:
+    """errors: [(position ID, (game plan, theme), e, kind="checker", score=(0, 0))], in one match of
+    ``length`` points (0: a money session)."""
     positions = sorted({e[0] for e in errors})
     cols = {k: [] for k in ("match", "game", "seq", "player", "kind", "error", "mwc_per_emg", "nd", "dt", "dp",
                             "n_legal", "n_candidates", "xg_counted", "position", "game_plan", "theme", "difficulty",
@@ -162,7 +167,7 @@ def _selection(errors) -> Selection:
                             ("score_opp", score[1]), ("dice", -1 if cube else 31)):
             cols[name].append(value)
     dec = DecisionArrays(**cols)
-    match = MatchInfo(id=1, players=("Ann", "Bob"), length=7, date="2026-01-01", event=None, winner=None,
+    match = MatchInfo(id=1, players=("Ann", "Bob"), length=length, date="2026-01-01", event=None, winner=None,
                       final_score=(0, 0), n_games=1, source="sgf", analysis_id=1, engine="gnubg", depth=2,
                       depth_label="2-ply")
     return Selection(matches=[match], decisions=dec, rolls=RollArrays(), sides=np.ones((1, 2), bool),
@@ -185,7 +190,7 @@ def test_neighbours_within_12_pips_are_covered_by_the_chosen_position():
     a, b, c = line(2), line(14), line(14, 17)
     sel = _selection([(a, F_BLOTS, 0.100), (b, F_BLOTS, 0.050), (c, F_BLOTS, 0.050)])
     sel.decisions.difficulty[2] = 0.030  # C: e 0.050, d 0.030: ℓ − d = (0.050 − 0.030) × 10 = 0.2 %
-    cands = R.candidates(sel, Thresholds())
+    cands = R.candidates(sel, Thresholds(), metric=MWC)
     assert {pid: round(100 * x, 9) for pid, x in zip(cands.position_ids, cands.excess)} == {a: 1.0, b: 0.5, c: 0.2}
     res = R.choose(cands, limit=0)
     # gains: A = 1.0 + 0.5 = 1.5; B = 0.5 + 1.0 + 0.2 = 1.7; C = 0.2 + 0.5 = 0.7.  B first, covering A and C:
@@ -196,7 +201,7 @@ def test_neighbours_within_12_pips_are_covered_by_the_chosen_position():
     # B in another family: no neighbour of A or C any more (A 1.0, B 0.5, C 0.2 alone; C 15 pips from A)
     sel2 = _selection([(a, F_BLOTS, 0.100), (b, F_PASSIVE, 0.050), (c, F_BLOTS, 0.050)])
     sel2.decisions.difficulty[2] = 0.030
-    assert _chosen(R.choose(R.candidates(sel2, Thresholds()), limit=0)) == [(a, 1.0), (b, 0.5), (c, 0.2)]
+    assert _chosen(R.choose(R.candidates(sel2, Thresholds(), metric=MWC), limit=0)) == [(a, 1.0), (b, 0.5), (c, 0.2)]
 
 
 def test_the_greedy_order_is_by_marginal_gain():
@@ -209,13 +214,13 @@ def test_the_greedy_order_is_by_marginal_gain():
     sel = _selection([(p, F_BLOTS, 0.100), (q, F_BLOTS, 0.040 + 0.010), (r, F_BLOTS, 0.100),
                       (s, F_BLOTS, 0.130), (t, F_PASSIVE, 0.110)])
     sel.decisions.difficulty[1] = 0.010  # Q: e 0.050, d 0.010: ℓ − d = 0.4 %
-    res = R.choose(R.candidates(sel, Thresholds()), limit=0)
+    res = R.choose(R.candidates(sel, Thresholds(), metric=MWC), limit=0)
     # P first (2.7), covering P, Q, S.  Then Q's marginal gain is R' alone, 1.0 (from 2.4), R''s 1.0, S's 0:
     # T (1.1) comes second although Q's first gain (2.4) was larger; then R' or Q, tied at 1.0: R', whose own
     # excess is not covered yet (Q's is)
     assert _chosen(res) == [(p, 2.7), (t, 1.1), (r, 1.0)]
     # a confirming rollout breaks ties first: Q confirmed comes before R'
-    cands = R.candidates(sel, Thresholds())
+    cands = R.candidates(sel, Thresholds(), metric=MWC)
     confirmed = np.array([pid == q for pid in cands.position_ids])
     assert _chosen(R.choose(cands, confirmed=confirmed, limit=0)) == [(p, 2.7), (t, 1.1), (q, 1.0)]
     # --limit 1 stops after P
@@ -235,7 +240,7 @@ def test_a_narrow_lesson_and_an_unstable_cube_verdict_are_halved():
     a, b, c, d = line(2), line(2, 2), line(18), line(18, 2)
     sel = _selection([(a, F_BLOTS, 0.100), (b, F_MISSED, 0.100, "nodouble"), (c, F_BLOTS, 0.100),
                       (d, F_BLOTS, 0.100)])
-    cands = R.candidates(sel, Thresholds())
+    cands = R.candidates(sel, Thresholds(), metric=MWC)
     row_of = {int(sel.decisions.row_id[r]): int(r) for r in cands.rows}
     second = np.full(len(cands.rows), np.nan)
     second[list(cands.rows).index(row_of[100])] = 0.020
@@ -288,7 +293,7 @@ def test_a_studied_position_is_never_proposed_and_covers_its_neighbours():
     a, b, c, d = line(2), line(14), line(14, 17), line(4)
     sel = _selection([(a, F_BLOTS, 0.100), (b, F_BLOTS, 0.050), (c, F_BLOTS, 0.050), (d, F_PASSIVE, 0.090)])
     sel.decisions.difficulty[2] = 0.030
-    cands = R.candidates(sel, Thresholds())
+    cands = R.candidates(sel, Thresholds(), metric=MWC)
     res = R.choose(cands, studied=[a], limit=0)
     assert _chosen(res) == [(c, 0.2)]
     assert res.studied.sum() == 1 and res.dropped.sum() == 1
@@ -306,7 +311,7 @@ def test_near_duplicates_are_dropped_across_families():
     # here: F_PASSIVE at 1 pip, 0.7): after A, both are near duplicates and dropped; E far away stays
     a, a2, e = line(2), line(3), line(18)
     sel = _selection([(a, F_BLOTS, 0.100), (a, F_PASSIVE, 0.080), (a2, F_PASSIVE, 0.070), (e, F_PASSIVE, 0.060)])
-    res = R.choose(R.candidates(sel, Thresholds()), limit=0)
+    res = R.choose(R.candidates(sel, Thresholds(), metric=MWC), limit=0)
     # F_PASSIVE's A and A2 are neighbours (1 pip): each has the gain 0.8 + 0.7 = 1.5, above A's 1.0 in
     # F_BLOTS; the tie goes to the larger own excess, A (0.8).  Then A (F_BLOTS, the same ID) and A2 (1 pip,
     # covered already) are near duplicates of the chosen one: dropped; E 0.6
@@ -318,9 +323,45 @@ def test_cube_neighbours_need_the_same_score():
     # two missed doubles 4 pips apart: at the same score one covers the other, at another score not
     a, b = line(2, 2), line(6, 2)
     same = _selection([(a, F_MISSED, 0.100, "nodouble", (0, 0)), (b, F_MISSED, 0.060, "nodouble", (0, 0))])
-    assert _chosen(R.choose(R.candidates(same, Thresholds()), limit=0)) == [(a, 1.6)]  # a tie: A's own excess is larger
+    assert _chosen(R.choose(R.candidates(same, Thresholds(), metric=MWC), limit=0)) == [(a, 1.6)]  # a tie: A's own excess is larger
     other = _selection([(a, F_MISSED, 0.100, "nodouble", (0, 0)), (b, F_MISSED, 0.060, "nodouble", (2, 0))])
-    assert _chosen(R.choose(R.candidates(other, Thresholds()), limit=0)) == [(a, 1.0), (b, 0.6)]
+    assert _chosen(R.choose(R.candidates(other, Thresholds(), metric=MWC), limit=0)) == [(a, 1.0), (b, 0.6)]
+
+
+def test_the_default_cost_pr_prices_e_minus_d_in_mpt_money_included():
+    """SPEC §10 under the study half's default cost: excess = e − d in EMG
+    (× 1000: mpt).  The neighbours' case above: A 100 mpt, B 50, C 50 − 30 =
+    20; B first (50 + 100 + 20 = 170 mpt), covering all three.  A money
+    session: its errors are candidates under pr, none under mwc or mwc7
+    (money play has no ℓ)."""
+    a, b, c = line(2), line(14), line(14, 17)
+    errors = [(a, F_BLOTS, 0.100), (b, F_BLOTS, 0.050), (c, F_BLOTS, 0.050)]
+    sel = _selection(errors)
+    sel.decisions.difficulty[2] = 0.030
+    cands = R.candidates(sel, Thresholds())
+    assert {pid: round(1000 * x, 9) for pid, x in zip(cands.position_ids, cands.excess)} == {a: 100.0, b: 50.0,
+                                                                                              c: 20.0}
+    res = R.choose(cands, limit=0)
+    assert [(cands.position_ids[ch.group], round(1000 * ch.gain, 6)) for ch in res.chosen] == [(b, 170.0)]
+    money = _selection(errors, length=0)
+    money.decisions.difficulty[2] = 0.030
+    priced = R.candidates(money, Thresholds())
+    assert {pid: round(1000 * x, 9) for pid, x in zip(priced.position_ids, priced.excess)} == {a: 100.0, b: 50.0,
+                                                                                               c: 20.0}
+    assert len(R.candidates(money, Thresholds(), metric="mwc")) == 0
+    assert len(R.candidates(money, Thresholds(), metric="mwc7")) == 0
+
+
+def test_mwc7_scales_each_excess_by_root_7_over_n():
+    """mwc7: ℓ₇ − d₇ = (ℓ − d) × √(7/N).  In a 3-point match e = 0.100
+    (ℓ = 0.01, d = 0) is 1.0 % under mwc and 1.0 × √(7/3) = 1.5275 % under
+    mwc7; in a 7-point match both are 1.0 %."""
+    three = _selection([(line(2), F_BLOTS, 0.100)], length=3)
+    assert 100 * R.candidates(three, Thresholds(), metric="mwc").excess[0] == pytest.approx(1.0)
+    assert 100 * R.candidates(three, Thresholds(), metric="mwc7").excess[0] == pytest.approx(math.sqrt(7 / 3))
+    assert math.sqrt(7 / 3) == pytest.approx(1.5275, abs=1e-4)
+    seven = _selection([(line(2), F_BLOTS, 0.100)])
+    assert 100 * R.candidates(seven, Thresholds(), metric="mwc7").excess[0] == pytest.approx(1.0)
 
 
 # -- the view over a fake store -----------------------------------------------------------------
@@ -351,8 +392,8 @@ def test_the_json_object_has_the_keys_of_the_issue():
                       analyses=_analyses([dict(id=102, position_id=c, kind="nodouble", nd=0.5, dt=0.6, dp=1.0),
                                           dict(id=9, position_id=c, kind="nodouble", nd=0.5, dt=0.4, dp=1.0,
                                                engine="xg", depth="XG 3-ply")]))
-    obj = V.references_object(store, sel, Filter(), Thresholds(), limit=0)
-    assert set(obj) >= {"filter", "positions"}
+    obj = V.references_object(store, sel, Filter(), Thresholds(), limit=0, metric=MWC)
+    assert set(obj) >= {"filter", "positions"} and (obj["metric"], obj["unit"]) == ("mwc", "% MWC")
     # A: narrow, (1.0 + 0.5) / 2 = 0.75; B: 0.5 + 1.0 = 1.5 (not narrow: no second choice known); C: 1.0 / 2
     got = [(p["position_id"], round(p["gain"], 6), p["narrow"], p["unstable"]) for p in obj["positions"]]
     assert got == [(b, 1.5, False, False), (c, 0.5, False, True)]
@@ -363,10 +404,19 @@ def test_the_json_object_has_the_keys_of_the_issue():
     assert [e["excess"] for e in first["errors"]] == pytest.approx([1.0, 0.5])
     assert obj["positions"][1]["score"] == {"away": [7, 7], "crawford": False}
     text = V.references_text(obj)
-    assert "1. gain 1.50 % — holding game/checker/too many blots" in text and "unstable ×½" in text
+    assert "1. gain 1.50 % MWC — holding game/checker/too many blots" in text and "unstable ×½" in text
     html = V.references_html(obj)
     assert html.count("<svg") == 2 and "<script" not in html
     json.dumps(obj)
+    # the default cost, pr: e − d in mpt (B 50 + A 100 = 150; C 100 / 2 = 50), every figure named in mpt
+    obj = V.references_object(store, sel, Filter(), Thresholds(), limit=0)
+    assert (obj["metric"], obj["unit"]) == ("pr", "mpt")
+    got = [(p["position_id"], round(p["gain"], 6), p["narrow"], p["unstable"]) for p in obj["positions"]]
+    assert got == [(b, 150.0, False, False), (c, 50.0, False, True)]
+    assert [e["excess"] for e in obj["positions"][0]["errors"]] == pytest.approx([100.0, 50.0])
+    text = V.references_text(obj)
+    assert "1. gain 150.0 mpt — holding game/checker/too many blots" in text and "e − d 100.0 mpt" in text
+    assert V.references_table(obj).rows[0][-1] == "mpt"
 
 
 # -- real files ---------------------------------------------------------------------------------
@@ -381,8 +431,10 @@ def real_db(tmp_path_factory):
     return db
 
 
-def test_real_files_references_agree_with_positions(real_db, cli):
-    refs = json.loads(cli("references", "--limit", "0", "--format", "json", db=real_db).stdout)
+@pytest.mark.parametrize("metric", ["mwc", "pr"])
+def test_real_files_references_agree_with_positions(real_db, cli, metric):
+    refs = json.loads(cli("references", "--limit", "0", "--metric", metric, "--format", "json", db=real_db).stdout)
+    assert refs["metric"] == metric
     errors = json.loads(cli("positions", "--errors", "--limit", "0", "--format", "json", db=real_db).stdout)
     listed = {(d["match_id"], d["game"], d["move"], d["kind"]): d for d in errors["decisions"]}
     assert refs["positions"], "the real files have themed errors in match play"
@@ -398,7 +450,10 @@ def test_real_files_references_agree_with_positions(real_db, cli):
             d = listed[key]  # every error covered is one `positions --errors` lists, with its figures
             assert (d["error_mpt"], d["mwc_loss"], d["difficulty_mwc"], d["position_id"]) == (
                 e["error_mpt"], e["mwc_loss"], e["difficulty_mwc"], e["position_id"])
-            assert e["excess"] == pytest.approx(e["mwc_loss"] - e["difficulty_mwc"])
+            if metric == "mwc":  # ℓ − d in % MWC
+                assert e["excess"] == pytest.approx(e["mwc_loss"] - e["difficulty_mwc"])
+            else:  # e − d in mpt (the list rounds e to 0.001 mpt)
+                assert e["excess"] == pytest.approx(e["error_mpt"] - e["difficulty_mpt"], abs=5e-4)
             assert e["position_id"] in p["covers"]
     gains = [p["gain"] for p in refs["positions"]]
     assert gains == sorted(gains, reverse=True)  # marginal gains only fall

@@ -185,3 +185,24 @@ def test_report_metric_is_the_progression_charts(cli, db, tmp_path):
     assert "L7 per match of both sides pooled" in out.read_text(encoding="utf-8")
     cli("--no-config", "report", "--html", out, db=db)
     assert "PR per match of both sides pooled" in out.read_text(encoding="utf-8")
+
+
+def test_report_metric_is_the_study_halfs_cost(cli, db, tmp_path):
+    """--metric is also the study half's cost (SPEC §9): the plan, the
+    reference positions, before / after and the summary's plan card price
+    an error e − d in mpt by default, ℓ − d in % MWC under mwc; each says
+    its unit."""
+    import json
+
+    html = _report(cli, db, tmp_path / "r.html")
+    plan = json.loads(cli("--no-config", "plan", "--format", "json", db=db).stdout)
+    assert plan["unit"] == "mpt" and plan["families"]
+    assert "R mpt" in _section(html, "plan") and "R % MWC" not in _section(html, "plan")
+    assert " mpt" in _section(html, "references") and "mpt per 100 decisions" in _section(html, "study")
+    assert "R mpt" in html[html.index('id="plan-card"'):]
+    html = _report(cli, db, tmp_path / "r.html", "--metric", "mwc")
+    assert "R % MWC" in _section(html, "plan") and "R mpt" not in _section(html, "plan")
+    assert "% MWC" in _section(html, "references") and "% MWC per 100 decisions" in _section(html, "study")
+    mwc = json.loads(cli("--no-config", "plan", "--metric", "mwc", "--format", "json", db=db).stdout)
+    first = mwc["families"][0]
+    assert f"{first['recoverable']:+.2f}" in _section(html, "plan")

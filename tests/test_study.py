@@ -45,6 +45,13 @@ the AFTER match.  r in MWC % points per 100 decisions = 10⁴ Σℓ / N:
   **undetermined** (lower bound just below 0).
 - playing against a back game/checker/point not made: r_b 0, r_a 66.667: Δ −66.667,
   [−132.000, −1.333] → **regressing**.
+
+Those are the figures of ``--metric mwc`` (c = ℓ).  Under the default cost
+``pr`` (c = e in EMG, mpt per 100 decisions: 10⁵ Σe / N) every error costs
+e = 0.100 = 2 × ℓ and every r is 20 × the mwc one: blots r_b = 10⁵ × 0.4 /
+30 = 1333.33, Var = 10¹⁰ × 4 × 0.01 / 900 = 444444.4, √ = 666.67, × 1.96 =
+1306.67: [26.67, 2640.00], improving; the same verdicts.  Beside r, the
+errors per 100 decisions: blots 4 / 30 → 13.33 before, 0 after.
 """
 
 from __future__ import annotations
@@ -65,6 +72,7 @@ F_BOAC = "bear-off against contact/checker/point not made"
 F_BLOTS = "holding game/checker/too many blots"
 F_PASSIVE = "holding game/checker/too passive"
 F_PRIME = "playing against a back game/checker/point not made"
+MWC = "mwc"  # the cost the hand-made figures below are written in (SPEC §9: the seed's rule)
 
 
 def _checker(seq, error, position, theme):
@@ -166,35 +174,41 @@ def test_first_study_action_by_utc_time_and_only_study_actions():
 
 def test_change_and_each_verdict_at_its_edge():
     # 4 errors of ℓ 0.05 in 30 decisions before, none in 30 after: [1.333, 132.0] (module docstring)
-    ch = study.change(0.2, 4 * 0.0025, 30, 0.0, 0.0, 30)
+    ch = study.change(0.2, 4 * 0.0025, 30, 0.0, 0.0, 30, MWC)
     assert close(ch["r_before"], 66.6667) and ch["r_after"] == 0.0 and close(ch["delta"], 66.6667)
     assert close(ch["delta_ci"][0], 1.3333) and close(ch["delta_ci"][1], 132.0)
     assert ch["verdict"] == "improving"
     # the same with 29 decisions in one window: insufficient, whatever the interval
-    assert study.change(0.2, 0.01, 29, 0.0, 0.0, 30)["verdict"] == "insufficient"
-    assert study.change(0.2, 0.01, 30, 0.0, 0.0, 29)["verdict"] == "insufficient"
+    assert study.change(0.2, 0.01, 29, 0.0, 0.0, 30, MWC)["verdict"] == "insufficient"
+    assert study.change(0.2, 0.01, 30, 0.0, 0.0, 29, MWC)["verdict"] == "insufficient"
     # 3 errors: lower bound 50 − 56.580 = −6.580 < 0: undetermined
-    ch = study.change(0.15, 3 * 0.0025, 30, 0.0, 0.0, 30)
+    ch = study.change(0.15, 3 * 0.0025, 30, 0.0, 0.0, 30, MWC)
     assert close(ch["delta_ci"][0], -6.5803) and ch["verdict"] == "undetermined"
     # mirrored: regressing when the upper bound < 0
-    ch = study.change(0.0, 0.0, 30, 0.2, 0.01, 30)
+    ch = study.change(0.0, 0.0, 30, 0.2, 0.01, 30, MWC)
     assert close(ch["delta_ci"][1], -1.3333) and ch["verdict"] == "regressing"
     # the bounds exactly: lower bound 0 is not > 0
     assert study.verdict_of(30, 30, [0.0, 1.0]) == "undetermined"
     assert study.verdict_of(30, 30, [1e-9, 1.0]) == "improving"
     assert study.verdict_of(30, 30, [-1.0, -1e-9]) == "regressing"
     # no decision in a window: no r, no Δ
-    ch = study.change(0.1, 0.01, 30, 0.0, 0.0, 0)
+    ch = study.change(0.1, 0.01, 30, 0.0, 0.0, 0, MWC)
     assert ch["r_after"] is None and ch["delta"] is None and ch["verdict"] == "insufficient"
+    # the default cost, pr: Σe 0.4 (4 errors of e 0.100) in 30 decisions, r in mpt per 100 decisions
+    ch = study.change(0.4, 4 * 0.01, 30, 0.0, 0.0, 30)
+    assert close(ch["r_before"], 1333.3333) and close(ch["delta_ci"][0], 26.6667) and close(ch["delta_ci"][1], 2640)
+    assert ch["verdict"] == "improving"
+    assert study.per_100(4, 30) == pytest.approx(13.3333, abs=1e-4) and study.per_100(0, 0) is None
 
 
 # -- progress-study -------------------------------------------------------------------------------
 
 def test_progress_study_by_hand(study_db, cli):
-    obj = _json(cli, study_db, "progress-study")
+    obj = _json(cli, study_db, "progress-study", "--metric", "mwc")
+    assert (obj["metric"], obj["unit"], obj["cost_unit"]) == ("mwc", "% MWC per 100 decisions", "% MWC")
     fams = {f["family"]: f for f in obj["families"]}
     assert list(fams) == [F_BOAC, F_BLOTS, F_PASSIVE, F_PRIME]  # by name
-    assert obj["not_studied"] == [] and obj["money_errors"] == 0
+    assert obj["not_studied"] == [] and obj["not_measured"] == 0
     assert "not an effect" in obj["note"]
     for f in fams.values():
         assert f["studied_from"] == "2025-03-10"
@@ -206,12 +220,14 @@ def test_progress_study_by_hand(study_db, cli):
     b = fams[F_BOAC]
     assert (b["before"]["decisions"], b["before"]["errors"], b["after"]["decisions"]) == (29, 3, 30)
     assert close(b["before"]["r"], 1500 / 29) and b["after"]["r"] == 0.0 and b["verdict"] == "insufficient"
-    assert close(b["before"]["mwc_loss"], 15.0)  # 3 × 5 % points
+    assert close(b["before"]["cost"], 15.0)  # Σℓ: 3 × 5 % points
 
     f = fams[F_BLOTS]
     assert (f["before"]["decisions"], f["before"]["errors"], f["after"]["decisions"], f["after"]["errors"]) == (30, 4, 30, 0)
     assert close(f["delta"], 66.6667) and close(f["delta_ci"][0], 1.3333) and close(f["delta_ci"][1], 132.0)
     assert f["verdict"] == "improving"
+    # beside Δ, the errors per 100 decisions: 4 of 30 before, none after (a count, the same in every cost)
+    assert close(f["before"]["errors_per_100"], 13.3333) and f["after"]["errors_per_100"] == 0.0
 
     f = fams[F_PASSIVE]
     assert f["before"]["errors"] == 3 and close(f["before"]["r"], 50.0)
@@ -222,6 +238,87 @@ def test_progress_study_by_hand(study_db, cli):
     assert close(f["delta_ci"][1], -1.3333) and f["verdict"] == "regressing"
 
 
+def test_progress_study_in_the_default_cost_pr_and_in_mwc7(study_db, cli):
+    """The module docstring: under pr, c = e in mpt per 100 decisions, 20 ×
+    the mwc figures (10⁵ Σe/N against 10⁴ Σℓ/N, ℓ = e/2); under mwc7 the
+    mwc figures (7-point matches: √(7/7) = 1)."""
+    mwc = {f["family"]: f for f in _json(cli, study_db, "progress-study", "--metric", "mwc")["families"]}
+    obj = _json(cli, study_db, "progress-study")
+    assert (obj["metric"], obj["unit"], obj["cost_unit"]) == ("pr", "mpt per 100 decisions", "mpt")
+    fams = {f["family"]: f for f in obj["families"]}
+    f = fams[F_BLOTS]
+    assert close(f["before"]["r"], 1333.3333) and close(f["before"]["cost"], 400.0)  # Σe: 4 × 100 mpt
+    assert close(f["delta_ci"][0], 26.6667) and close(f["delta_ci"][1], 2640.0) and f["verdict"] == "improving"
+    for name, m in mwc.items():
+        p = fams[name]
+        assert p["verdict"] == m["verdict"] and (p["before"]["errors"], p["after"]["errors"]) == (
+            m["before"]["errors"], m["after"]["errors"])
+        assert close(p["before"]["r"], 20 * m["before"]["r"]) and close(p["after"]["r"], 20 * m["after"]["r"])
+        assert p["before"]["errors_per_100"] == m["before"]["errors_per_100"]
+    seven = {f["family"]: f for f in _json(cli, study_db, "progress-study", "--metric", "mwc7")["families"]}
+    for name, m in mwc.items():
+        assert close(seven[name]["before"]["r"], m["before"]["r"]) and seven[name]["verdict"] == m["verdict"]
+    text = cli("--no-config", "progress-study", db=study_db).stdout
+    assert "r, Δ and its interval in mpt per 100 decisions" in text and "errors /100 before" in text
+    assert "% MWC per 100 decisions" in cli("--no-config", "progress-study", "--metric", "mwc", db=study_db).stdout
+
+
+def test_the_study_clock_starts_only_on_a_members_position(tmp_path, cli):
+    """SPEC §11, the issue's case: a "studied" mark on a position of a
+    checker blunder, where the same player's no double of 45 mpt (a cube
+    "missed double", under the 50-mpt error threshold: no member) was also
+    played.  The checker family is studied from the mark; the cube family,
+    whose members (three missed doubles of 100 mpt) are at another position,
+    is not — until a study action on one of its members' positions."""
+    from fixture_db import LABELS
+    from gnubg_blunder.store import SQLiteStore
+
+    phase, plan = LABELS[P_HOLD]
+    missed = f"{plan}/cube/missed double"
+    blots = f"{plan}/checker/too many blots"
+
+    def no_double(seq, position, error, theme):
+        return Decision(kind="nodouble", player=0, game=0, seq=seq, position_id=position, cube_value=1,
+                        cube_owner=-1, score_self=0, score_opp=0, crawford=False, error=error, mwc_per_emg=0.5,
+                        nd=0.5, dt=0.5 + error if error else 0.45, dp=1.0, played_move="no double",
+                        best_move="double/take" if error else "no double", phase=phase, game_plan=plan,
+                        theme=theme)
+
+    def match(date, with_errors):
+        game = Game(number=0, score=(0, 0), winner=0, points=7)
+        decs = [_checker(k, 0.5 if with_errors and k == 0 else 0.0, P_HOLD, BLOTS if with_errors and k == 0 else None)
+                for k in range(30)]
+        decs.append(no_double(30, P_HOLD, 0.045 if with_errors else 0.0, "missed double" if with_errors else None))
+        # the cube family's members: at P_OPEN, labelled with P_HOLD's game plan (the labels are the store's)
+        decs += [no_double(31 + k, P_OPEN, 0.1 if with_errors and k < 3 else 0.0,
+                           "missed double" if with_errors and k < 3 else None) for k in range(30)]
+        for d in decs:
+            d.phase, d.game_plan = phase, plan
+        game.decisions.extend(decs)
+        return Match(players=("charlot1", "charlot2"), length=7, source="sgf", games=[game],
+                     analysis=Analysis(engine="gnubg", depth=2.0, depth_label="2-ply"), date=date, event="Clock cup")
+
+    path = tmp_path / "clock.db"
+    with SQLiteStore(path) as st:
+        st.add_match(match("2025-03-09", True))
+        st.add_match(match("2025-03-11", False))
+        st.add_study_action(P_HOLD, "studied", at="2025-03-10T12:00:00+00:00")
+    obj = _json(cli, path, "progress-study")
+    assert [f["family"] for f in obj["families"]] == [blots] and obj["families"][0]["studied_from"] == "2025-03-10"
+    assert obj["not_studied"] == [missed]  # the 45 mpt no double at P_HOLD is no member: no clock
+    before_quiz = obj["families"]
+    with SQLiteStore(path) as st:
+        st.add_study_action(P_OPEN, "quiz", grade=0, at="2025-03-10T13:00:00+00:00")  # a member's position
+    obj = _json(cli, path, "progress-study")
+    fams = {f["family"]: f for f in obj["families"]}
+    assert set(fams) == {blots, missed} and obj["not_studied"] == [] and before_quiz[0] == fams[blots]
+    f = fams[missed]
+    assert (f["studied_from"], f["first_action"], f["first_position"]) == ("2025-03-10", "quiz", P_OPEN)
+    # 3 members of 100 mpt among the 31 counted no doubles of the game plan before (the 45 mpt one counts in N)
+    assert (f["before"]["decisions"], f["before"]["errors"]) == (31, 3)
+    assert close(f["before"]["r"], 1e5 * 0.3 / 31) and close(f["before"]["errors_per_100"], 300 / 31)
+
+
 def test_progress_study_text_csv_and_family_filter(study_db, cli):
     text = cli("--no-config", "progress-study", db=study_db).stdout
     assert text.startswith("Before / after study — scope: every stored match, both sides")
@@ -230,6 +327,8 @@ def test_progress_study_text_csv_and_family_filter(study_db, cli):
                                                db=study_db).stdout)))
     assert [r["family"] for r in rows] == [F_BOAC, F_BLOTS, F_PASSIVE, F_PRIME]
     assert rows[1]["decisions_before"] == "30" and rows[1]["verdict"] == "improving"
+    assert float(rows[1]["errors_per_100_before"]) == pytest.approx(400 / 30) and float(rows[1]["cost_before"]) == 400
+    assert {r["unit"] for r in rows} == {"mpt per 100 decisions"}
     # --family keeps that family, but N still counts every holding-game checker play
     obj = _json(cli, study_db, "progress-study", "--family", F_BLOTS)
     assert [f["family"] for f in obj["families"]] == [F_BLOTS]
@@ -357,7 +456,12 @@ def test_summary_card(study_db, cli):
     assert {f["family"]: f["verdict"] for f in card["families"]} == {
         F_BOAC: "insufficient", F_BLOTS: "improving", F_PASSIVE: "undetermined", F_PRIME: "regressing"}
     assert card["not_studied"] == 0 and "not an effect" in card["note"]
-    assert "Before / after study:" in cli("--no-config", "summary", db=study_db).stdout
+    assert (card["metric"], card["unit"]) == ("pr", "mpt per 100 decisions")
+    text = cli("--no-config", "summary", db=study_db).stdout
+    assert "Before / after study:" in text and "(Δ in mpt per 100 decisions)" in text
+    card = _json(cli, study_db, "summary", "--metric", "mwc")["study"]
+    assert card["unit"] == "% MWC per 100 decisions" and close(
+        {f["family"]: f for f in card["families"]}[F_BLOTS]["delta"], 66.6667)
 
 
 def test_the_report_renders_the_sections(study_db, cli, tmp_path):

@@ -324,16 +324,18 @@ def test_decision_index_bands_and_pace(tdb, cli):
 def test_families_of_the_tournament(tdb, cli):
     """The study plan over charlot1's decisions of the tournament only: three
     one-member families (each "to confirm": under 5 quantified members),
-    ordered by recoverable R = ℓ − d descending: ℓ = e/2 = 0.16, 0.12, 0.08
-    (T3, T2, T1); O4's "too many blots" error is not the tournament's."""
+    ordered by recoverable R descending, in the study half's default cost
+    pr (e − d in mpt): e = 320, 240, 160 mpt (T3, T2, T1), less their d;
+    O4's "too many blots" error is not the tournament's."""
     obj = _json(cli, tdb, "tournament", "Spring Open")
     fams = obj["families"]
     assert [f["family"] for f in fams] == ["holding game/checker/too passive", "holding game/checker/point not made",
                                           "holding game/checker/too many blots"]
     assert all(f["status"] == "to confirm" and f["members"] == 1 for f in fams)
-    assert fams[0]["recoverable"] < 16.0 and fams[0]["recoverable"] > fams[1]["recoverable"] > fams[2]["recoverable"]
-    assert "holding game/checker/too passive: 1 member(s)" in cli("--no-config", "tournament", "Spring Open",
-                                                                  db=tdb).stdout
+    assert obj["families_unit"] == "mpt"
+    assert fams[0]["recoverable"] < 320.0 and fams[0]["recoverable"] > fams[1]["recoverable"] > fams[2]["recoverable"]
+    text = cli("--no-config", "tournament", "Spring Open", db=tdb).stdout
+    assert "holding game/checker/too passive: 1 member(s)" in text and f"{fams[0]['recoverable']:.2f} mpt" in text
 
 
 def test_at_most_three_families_plan_first():

@@ -11,16 +11,17 @@ determined").  Its name is one string, the same in every command, the
 
 **Members** of a family: the counted errors (e ≥ the error threshold, the
 thresholds of the scope) of the scope's mask whose labels are the family's.
-**Quantified** members: ℓ (MWC loss) and d (difficulty in MWC) both known —
-match play with a MWC conversion factor and a d; money errors have no ℓ, so
-they are members but not quantified.
+**Quantified** members: the study half's cost known (:mod:`.study_cost`:
+e and d under ``pr``, the default, money included; ℓ and d in MWC under
+``mwc``, ℓ₇ and d₇ under ``mwc7``, money errors members but not quantified).
 
-Recoverable R = Σ(ℓ − d) over the quantified members (signed, fractions of
-MWC here, percentage points in the object); the member count treated as
-Poisson gives Var(R) = Σ(ℓ − d)², interval R ± 1.96 √Var.  A family is in the
-plan with ≥ 5 quantified members and a lower bound > 0, ordered by lower
-bound descending (ties: larger R, then the name); every other family is
-"to confirm", unranked, listed after the plan in the order of its name.
+Recoverable R = Σ(loss − d) over the quantified members (signed; EMG or
+fractions of MWC here, the cost's unit, mpt or % points, in the object);
+the member count treated as Poisson gives Var(R) = Σ(loss − d)², interval
+R ± 1.96 √Var.  A family is in the plan with ≥ 5 quantified members and a
+lower bound > 0, ordered by lower bound descending (ties: larger R, then
+the name); every other family is "to confirm", unranked, listed after the
+plan in the order of its name.
 
 Public names other modules import (the tournament review, the reference
 positions, the quizzes):
@@ -35,8 +36,9 @@ positions, the quizzes):
 - :func:`plan_mask` (the usual scope mask: counted decisions of the
   filter's side(s) and decision type), :func:`member_masks`,
   :func:`study_plan`, :func:`family_members` (a family's member indices,
-  largest ℓ − d first), :func:`member_lists` (the same for several
-  families, the first N of each with its ℓ − d).
+  costliest first), :func:`member_lists` (the same for several families,
+  the first N of each with its cost); each takes ``metric`` (pr, mwc,
+  mwc7; :mod:`.study_cost`).
 
 Pure numpy: no SQL, no I/O.
 """
@@ -54,8 +56,9 @@ from .arrays import LABEL_CODES, Selection
 from .intervals import Z95, symmetric_interval
 from .counting import K_CHECKER, Thresholds, counted
 from .groups import base_mask
-from .kernel import classified, money_matches
+from .kernel import classified
 from .memo import memo
+from .study_cost import excess_terms, study_cost
 
 FAMILY_SEPARATOR = "/"
 CHECKER, CUBE = "checker", "cube"
@@ -174,47 +177,27 @@ def plan_mask(sel: Selection, decision_type: str = "all") -> np.ndarray:
     return base_mask(sel, decision_type)
 
 
-def excess_of(sel: Selection) -> np.ndarray:
-    """ℓ − d of each decision (fractions of MWC), NaN where either is
-    unknown: money, no MWC conversion factor, no d.  Once per selection (a
-    copy each call)."""
-    return memo(sel, "excess", lambda: _excess_of(sel)).copy()
-
-
-def _excess_of(sel: Selection) -> np.ndarray:
-    dec = sel.decisions
-    if not len(dec):
-        return np.zeros(0)
-    money = money_matches(sel)[dec.match]
-    known = np.flatnonzero(~money & ~np.isnan(dec.error) & ~np.isnan(dec.mwc_per_emg) & ~np.isnan(dec.difficulty))
-    # ℓ − d where both are known, computed on those decisions only (the same products as
-    # kernel.mwc_loss_of and difficulty_mwc_of give them)
-    factor = dec.mwc_per_emg[known]
-    out = np.full(len(dec), np.nan)
-    out[known] = dec.error[known] * factor - dec.difficulty[known] * factor
-    return out
-
-
-def member_masks(sel: Selection, mask: np.ndarray, thresholds: Thresholds) -> dict:
+def member_masks(sel: Selection, mask: np.ndarray, thresholds: Thresholds, metric=None) -> dict:
     """The masks and codes behind a plan: ``codes`` (family per decision),
     ``errors`` (counted errors of ``mask``), ``members`` (errors with a
-    family), ``quantified`` (members with ℓ and d), ``excess`` (ℓ − d,
-    NaN where unknown)."""
+    family), ``quantified`` (members whose cost is known under ``metric``),
+    ``excess`` (loss − d of each decision, :func:`study_cost.excess_terms`:
+    EMG or fractions of MWC, NaN where unknown)."""
     dec = sel.decisions
     codes = family_codes(sel)
     base = np.asarray(mask, dtype=bool) & counted(dec) if len(dec) else np.zeros(0, dtype=bool)
     err, _blunder = classified(sel, thresholds)
     errors = base & err
     members = errors & (codes >= 0)
-    excess = excess_of(sel)
+    excess = excess_terms(sel, metric)
     quantified = members & ~np.isnan(excess)
     return {"codes": codes, "errors": errors, "members": members, "quantified": quantified, "excess": excess}
 
 
 def recoverable(excess) -> tuple:
-    """(R, [low, high]) of ℓ − d values (fractions of MWC): R = Σ, the
-    interval R ± 1.96 √Σ(ℓ − d)² (SPEC §9, the count Poisson); (None, None)
-    without a value."""
+    """(R, [low, high]) of the members' costs (loss − d, the terms' unit):
+    R = Σ, the interval R ± 1.96 √Σ(loss − d)² (SPEC §9, the count
+    Poisson); (None, None) without a value."""
     x = np.asarray(excess, dtype=np.float64)
     if not len(x):
         return None, None
@@ -223,9 +206,9 @@ def recoverable(excess) -> tuple:
 
 
 def interval_of(r: float, sum_squares: float) -> Optional[list]:
-    """[R − 1.96 √Σ(ℓ − d)², R + 1.96 √Σ(ℓ − d)²] (SPEC §9: the member
-    count Poisson, Var(R) = Σ(ℓ − d)²); not floored.  None without spread
-    (every ℓ − d = 0): no zero-width interval (SPEC §7)."""
+    """[R − 1.96 √Σx², R + 1.96 √Σx²], x = loss − d of each quantified
+    member (SPEC §9: the member count Poisson, Var(R) = Σx²); not floored.
+    None without spread (every x = 0): no zero-width interval (SPEC §7)."""
     return symmetric_interval(r, sum_squares)
 
 
@@ -252,21 +235,25 @@ def error_rows(thresholds: Thresholds = Thresholds(), themed: bool = False):
     return keep
 
 
-def study_plan(sel: Selection, mask: np.ndarray, thresholds: Thresholds = Thresholds()) -> dict:
+def study_plan(sel: Selection, mask: np.ndarray, thresholds: Thresholds = Thresholds(), metric=None) -> dict:
     """The study plan of the decisions of ``mask`` (usually
-    :func:`plan_mask`; the function keeps only counted decisions of it).
+    :func:`plan_mask`; the function keeps only counted decisions of it),
+    priced by the study half's cost ``metric`` (SPEC §9; default pr).
 
-    Returns ``{"families": [...], "outside": {"no_theme", "not_quantified"}}``:
-    one object per family holding at least one member —
-    ``family`` (its name), ``game_plan``, ``nature``, ``theme``, ``members``,
-    ``quantified``, ``recoverable`` (R, % points of MWC; None without a
-    quantified member), ``recoverable_ci`` ([low, high], % points, or None),
-    ``status`` ("plan" or "to confirm") — the plan first (lower bound
-    descending, then R descending, then name), then "to confirm" by name;
-    ``outside``: ``no_theme`` (counted errors without a family: no theme or
-    "theme not determined"), ``not_quantified`` (members without ℓ or d:
-    money, or d unknown)."""
-    m = member_masks(sel, mask, thresholds)
+    Returns ``{"metric", "unit", "families": [...], "outside":
+    {"no_theme", "not_quantified"}}``: one object per family holding at
+    least one member — ``family`` (its name), ``game_plan``, ``nature``,
+    ``theme``, ``members``, ``quantified``, ``recoverable`` (R in ``unit``:
+    mpt, % MWC or % MWC-7; None without a quantified member),
+    ``recoverable_ci`` ([low, high] in ``unit``, or None), ``status``
+    ("plan" or "to confirm") — the plan first (lower bound descending, then
+    R descending, then name), then "to confirm" by name; ``outside``:
+    ``no_theme`` (counted errors without a family: no theme or "theme not
+    determined"), ``not_quantified`` (members whose cost is unknown: money
+    under mwc and mwc7, or d unknown)."""
+    cost = study_cost(metric)
+    scale = cost.scale
+    m = member_masks(sel, mask, thresholds, cost)
     codes, members, quantified, excess = m["codes"], m["members"], m["quantified"], m["excess"]
     nf = len(FAMILIES)
     n_members = np.bincount(codes[members], minlength=nf)
@@ -287,14 +274,16 @@ def study_plan(sel: Selection, mask: np.ndarray, thresholds: Thresholds = Thresh
         row = {
             "family": FAMILY_NAMES[k], "game_plan": game_plan, "nature": nature, "theme": theme,
             "members": int(n_members[k]), "quantified": q,
-            "recoverable": None if r is None else 100 * r,
-            "recoverable_ci": None if ci is None else [100 * ci[0], 100 * ci[1]],
+            "recoverable": None if r is None else scale * r,
+            "recoverable_ci": None if ci is None else [scale * ci[0], scale * ci[1]],
             "status": status,
         }
         (plan if status == IN_PLAN else confirm).append((ci, r, row))
     plan.sort(key=lambda t: (-t[0][0], -t[1], t[2]["family"]))
     confirm.sort(key=lambda t: t[2]["family"])
     return {
+        "metric": cost.key,
+        "unit": cost.unit,
         "families": [row for _ci, _r, row in plan + confirm],
         "outside": {
             "no_theme": int((m["errors"] & (codes < 0)).sum()),
@@ -303,20 +292,25 @@ def study_plan(sel: Selection, mask: np.ndarray, thresholds: Thresholds = Thresh
     }
 
 
-def family_members(sel: Selection, mask: np.ndarray, thresholds: Thresholds, family: str) -> np.ndarray:
+def family_members(sel: Selection, mask: np.ndarray, thresholds: Thresholds, family: str,
+                   metric=None) -> np.ndarray:
     """The member indices of ``family`` among ``mask``: quantified members
-    by ℓ − d descending, then the others (money, d unknown) by e
-    descending; ties in the order of the arrays (match, then move order)."""
-    return member_lists(sel, mask, thresholds, [family], limit=0)[canonical_family(family)]["index"]
+    by their cost (loss − d under ``metric``) descending, then the others
+    (cost unknown: money under mwc, d unknown) by e descending; ties in the
+    order of the arrays (match, then move order)."""
+    return member_lists(sel, mask, thresholds, [family], limit=0, metric=metric)[canonical_family(family)]["index"]
 
 
-def member_lists(sel: Selection, mask: np.ndarray, thresholds: Thresholds, families, limit: int = 20) -> dict:
+def member_lists(sel: Selection, mask: np.ndarray, thresholds: Thresholds, families, limit: int = 20,
+                 metric=None) -> dict:
     """The drill-down of each family of ``families`` (names): ``{its
     canonical name:
     {"total": members, "index": the first ``limit`` member indices in
-    :func:`family_members`' order, "excess": ℓ − d of each in % points of
-    MWC (None where not quantified)}}`` — one pass over the selection."""
-    m = member_masks(sel, mask, thresholds)
+    :func:`family_members`' order, "excess": loss − d of each in the cost's
+    unit (mpt, % MWC or % MWC-7; None where not quantified)}}`` — one pass
+    over the selection."""
+    cost = study_cost(metric)
+    m = member_masks(sel, mask, thresholds, cost)
     e = np.nan_to_num(sel.decisions.error, nan=0.0) if len(sel.decisions) else np.zeros(0)
     out = {}
     for name in map(canonical_family, families):
@@ -328,6 +322,6 @@ def member_lists(sel: Selection, mask: np.ndarray, thresholds: Thresholds, famil
         out[name] = {
             "total": int(len(idx)),
             "index": shown,
-            "excess": [None if math.isnan(v) else 100 * float(v) for v in m["excess"][shown]],
+            "excess": [None if math.isnan(v) else cost.shown(v) for v in m["excess"][shown]],
         }
     return out

@@ -3,11 +3,12 @@ most of a filter's excess.  The rule, with a worked example, is in
 docs/references.md.
 
 - **Candidates**: the quantified themed errors of the filter (counted
-  errors, e ≥ the error threshold, with a family — :mod:`.plan` — and ℓ and
-  d known), grouped by position: one candidate per (position, family) —
-  and, for the cube, per score (away-away, Crawford).  excess(p) = Σ
-  positive (ℓ − d) of its errors (fractions of MWC here, % points in the
-  views).
+  errors, e ≥ the error threshold, with a family — :mod:`.plan` — and the
+  study half's cost known, :mod:`.study_cost`), grouped by position: one
+  candidate per (position, family) — and, for the cube, per score
+  (away-away, Crawford).  excess(p) = Σ positive (loss − d) of its errors
+  under the cost (e − d in EMG by default; ℓ − d or ℓ₇ − d₇ in fractions of
+  MWC; mpt or % points in the views).
 - **Neighbours**: two candidates of the same family (for the cube, of the
   same score) within like distance ≤ ``RHO`` = 12 pips.
 - **Gain** of p = c(p) × Σ excess(q) over p and its neighbours q not yet
@@ -196,12 +197,13 @@ class Candidates:
     """The candidates of a filter, one per (position, family, cube score).
 
     Per decision row kept (``rows``: indices into ``sel.decisions``, sorted
-    by candidate): ``group`` (the candidate of each row) and ``excess`` (ℓ −
-    d, fractions of MWC).  Per candidate: ``position`` (index into
+    by candidate): ``group`` (the candidate of each row) and ``excess``
+    (loss − d under the study half's cost, its terms' unit: EMG or fractions
+    of MWC).  Per candidate: ``position`` (index into
     ``sel.positions``), ``position_id``, ``family`` (index into
     plan.FAMILIES), ``score`` (cube: (away self × 64 + away opponent) × 2
     + Crawford; checker -1), ``bucket`` (family and score: neighbours share
-    one), ``excess`` (Σ positive ℓ − d), ``n_errors``."""
+    one), ``excess`` (Σ positive loss − d), ``n_errors``."""
 
     rows: np.ndarray
     group: np.ndarray
@@ -233,14 +235,16 @@ def score_codes(sel: Selection, idx: np.ndarray) -> np.ndarray:
     return np.where(lengths > 0, code, -1).astype(np.int64)
 
 
-def candidate_mask(sel: Selection, thresholds: Thresholds = Thresholds(), decision_type: str = "all") -> tuple:
+def candidate_mask(sel: Selection, thresholds: Thresholds = Thresholds(), decision_type: str = "all",
+                   metric=None) -> tuple:
     """(mask, excess): the quantified themed errors of the filter's side(s)
-    and decision type with a position ID (SPEC §10 candidates), and ℓ − d of
-    every decision (fractions of MWC, NaN where unknown)."""
+    and decision type with a position ID (SPEC §10 candidates), and loss −
+    d of every decision under the study half's cost ``metric`` (default pr:
+    e − d in EMG; mwc, mwc7: fractions of MWC; NaN where unknown)."""
     dec = sel.decisions
     if not len(dec):
         return np.zeros(0, dtype=bool), np.zeros(0)
-    m = member_masks(sel, plan_mask(sel, decision_type), thresholds)
+    m = member_masks(sel, plan_mask(sel, decision_type), thresholds, metric)
     return m["quantified"] & (dec.position >= 0), m["excess"]
 
 
@@ -253,11 +257,13 @@ def error_rows(thresholds: Thresholds = Thresholds()):
     return plan_rows(thresholds, themed=True)
 
 
-def candidates(sel: Selection, thresholds: Thresholds = Thresholds(), decision_type: str = "all") -> Candidates:
-    """The candidates of the selection (see :class:`Candidates`)."""
+def candidates(sel: Selection, thresholds: Thresholds = Thresholds(), decision_type: str = "all",
+               metric=None) -> Candidates:
+    """The candidates of the selection (see :class:`Candidates`) under the
+    study half's cost ``metric`` (pr, mwc, mwc7; default pr)."""
     from .plan import family_codes
 
-    mask, excess = candidate_mask(sel, thresholds, decision_type)
+    mask, excess = candidate_mask(sel, thresholds, decision_type, metric)
     idx = np.nonzero(mask)[0]
     dec = sel.decisions
     fam = family_codes(sel)[idx].astype(np.int64) if len(idx) else np.zeros(0, np.int64)
@@ -296,11 +302,6 @@ def cube_second_costs(sel: Selection, idx: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         out = np.where(offer, np.abs(nd - np.fmin(dt, dp)), np.where(respond, np.abs(dt - dp), np.nan))
     return out
-
-
-def percentage_points(x) -> float:
-    """A fraction of MWC (an excess, a gain) in percentage points, as the views show them."""
-    return 100 * float(x)
 
 
 def narrow_limit_mpt(thresholds: Thresholds) -> float:
@@ -399,7 +400,7 @@ def stability(analyses: dict, row_ids: Iterable[int]) -> tuple:
 @dataclass
 class Choice:
     group: int  # the candidate chosen
-    gain: float  # c × Σ excess covered (fractions of MWC)
+    gain: float  # c × Σ excess covered (the cost's terms: EMG or fractions of MWC)
     factor: float  # c
     covers: list  # the candidates it covers (itself first when it was not covered before)
     rows: np.ndarray  # the decisions of those candidates (indices into sel.decisions)

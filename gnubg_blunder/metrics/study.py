@@ -8,20 +8,25 @@ answer; grade = its error in whole millipoints, docs/quiz.md),
 (Anki reviews, ``anki sync``; grade = ease 1–4).  Any
 other action (a card created, a position filed in a collection) is not one.
 
-**A position's families**: the families (metrics/plan.py) of the decisions
-stored at that position — every match, both sides, every analysis, by
-their stored labels (game plan, nature, theme).  A family is **studied from**
-the UTC day of the first study action on one of its positions.
+**A family's positions** (SPEC §11): the positions of its members — the
+counted errors of the scope (the filter's side(s) and decision type) with
+the family's labels (metrics/plan.py).  A family is **studied from** the
+UTC day of the first study action on one of them: a study action on a
+position where the player's decision of that family was no error does not
+start its clock.
 
 **Before / after**: matches dated strictly before / strictly after that day
 (the day itself and undated matches in neither).  In each window
-r = Σℓ(family errors) / N(counted decisions of the same game plan and
-nature), in MWC points per 100 decisions; Δ = r_before − r_after,
-Var = Σℓ_b²/N_b² + Σℓ_a²/N_a² (same unit squared), interval Δ ± 1.96 √Var.
-Verdict: "insufficient" under 30 decisions in either window, "improving"
-when the lower bound > 0, "regressing" when the upper bound < 0, else
-"undetermined".  Money decisions have no ℓ: they are left out of both
-sums and counted apart (not measured).
+r = Σc(family errors) / N(counted decisions of the same game plan and
+nature), c the study half's cost (:mod:`.study_cost`: e in EMG by default,
+money included; ℓ or ℓ₇ by choice, money left out), in the cost's unit per
+100 decisions; Δ = r_before − r_after, Var = Σc_b²/N_b² + Σc_a²/N_a² (same
+unit squared), interval Δ ± 1.96 √Var; beside it the errors per 100
+decisions of each window (a count).  Verdict: "insufficient" under 30
+decisions in either window, "improving" when the lower bound > 0,
+"regressing" when the upper bound < 0, else "undetermined".  Decisions
+whose cost is unknown (money under mwc and mwc7) are left out of both sums
+and their family errors counted apart (not measured).
 """
 
 from __future__ import annotations
@@ -35,8 +40,9 @@ from ..labels import ALL_GAME_PLANS
 from .arrays import LABEL_CODES, Selection
 from .counting import K_CHECKER, Thresholds
 from .intervals import side_of_zero, symmetric_interval
-from .kernel import classified, distinct, money_matches, mwc_loss_of, rate
-from .plan import FAMILIES, FAMILY_INDEX, FAMILY_NAMES, NATURE_THEMES, family_codes, family_name, plan_mask
+from .kernel import classified, distinct, rate
+from .plan import FAMILIES, FAMILY_NAMES, family_codes, member_masks, plan_mask
+from .study_cost import PER_100, cost_terms, study_cost
 
 STUDIED, QUIZ = "studied", "quiz"
 # the actions ``anki sync`` stores (store/anki_notes.py REVIEW_ACTIONS: Anki's review log kinds)
@@ -45,7 +51,6 @@ ANKI_ACTIONS = (ANKI_REVIEW, ANKI_LEARN, ANKI_RELEARN, ANKI_CRAM)
 STUDY_ACTIONS = (STUDIED, QUIZ) + ANKI_ACTIONS  # SPEC §11; a card created or a collection is not one
 REVIEW_ACTIONS = (QUIZ,) + ANKI_ACTIONS  # "positions reviewed" of study vs play
 MIN_DECISIONS = 30  # SPEC §11: "insufficient" under 30 decisions in either window
-RATE_SCALE = 10_000  # ℓ (fraction of MWC) → % points (×100) per 100 decisions (×100)
 RETAINED_EASE = 2  # an Anki review graded Hard or better is retained
 MIN_PR_DECISIONS = 10  # study vs play: a PR on fewer decisions is not shown
 QUIZ_GRADE_EMG = 0.001  # a quiz grade is its error in millipoints
@@ -74,22 +79,18 @@ def utc_day(at: str) -> Optional[str]:
     return None if t is None else t.date().isoformat()
 
 
-def family_of_labels(kind: str, game_plan, theme) -> int:
-    """The family index of a decision's stored labels, -1 without one."""
-    nature = "checker" if kind == "checker" else "cube"
-    if game_plan not in ALL_GAME_PLANS or theme not in NATURE_THEMES[nature]:
-        return -1
-    return FAMILY_INDEX[family_name(game_plan, nature, theme)]
-
-
-def position_families(label_rows) -> dict:
-    """{position ID: set of family indices} from ``(position_id, kind,
-    game_plan, theme)`` rows (``store/study_reads.py: position_labels``)."""
+def member_positions(sel: Selection, thresholds: Thresholds, decision_type: str = "all") -> dict:
+    """{position ID: set of family indices}: the positions of each family's
+    members in the scope (SPEC §11: the player's errors of that family,
+    any window) — the only positions whose study starts a family's clock."""
+    dec = sel.decisions
+    if not len(dec):
+        return {}
+    m = member_masks(sel, plan_mask(sel, decision_type), thresholds)
+    idx = np.flatnonzero(m["members"] & (dec.position >= 0))
     out: dict = {}
-    for pid, kind, plan, theme in label_rows:
-        k = family_of_labels(kind, plan, theme)
-        if k >= 0:
-            out.setdefault(pid, set()).add(k)
+    for p, k in set(zip(dec.position[idx].tolist(), m["codes"][idx].tolist())):
+        out.setdefault(sel.positions[p], set()).add(k)
     return out
 
 
@@ -105,7 +106,8 @@ def position_game_plans(label_rows) -> dict:
 
 def study_days(actions, families_of: dict) -> dict:
     """{family index: {"day", "action", "position_id", "at"}}: the first
-    study action (by time) on a position of each family; its UTC day."""
+    study action (by time) on a position of each family (``families_of``:
+    :func:`member_positions`); its UTC day."""
     out: dict = {}
     timed = [(utc_time(a["at"]), a["id"], a) for a in actions if a["action"] in STUDY_ACTIONS]
     for t, _id, a in sorted((x for x in timed if x[0] is not None), key=lambda x: (x[0], x[1])):
@@ -118,17 +120,26 @@ def study_days(actions, families_of: dict) -> dict:
 
 # -- before / after ----------------------------------------------------------------
 
-def change(sum_b: float, sq_b: float, n_b: int, sum_a: float, sq_a: float, n_a: int) -> dict:
-    """r before / after (MWC points per 100 decisions), Δ, its interval and
-    the verdict from Σℓ, Σℓ² (fractions of MWC) and N of each window."""
-    r_b = RATE_SCALE * sum_b / n_b if n_b else None
-    r_a = RATE_SCALE * sum_a / n_a if n_a else None
+def change(sum_b: float, sq_b: float, n_b: int, sum_a: float, sq_a: float, n_a: int, metric=None) -> dict:
+    """r before / after (the cost's unit per 100 decisions: mpt under pr,
+    % MWC under mwc, % MWC-7 under mwc7), Δ, its interval and the verdict
+    from Σc, Σc² (the cost's terms: EMG or fractions of MWC) and N of each
+    window."""
+    scale = PER_100 * study_cost(metric).scale
+    r_b = scale * sum_b / n_b if n_b else None
+    r_a = scale * sum_a / n_a if n_a else None
     delta = ci = None
     if r_b is not None and r_a is not None:
         delta = r_b - r_a
         # no error in either window: no spread, no interval (SPEC §7), never a zero-width one
-        ci = symmetric_interval(delta, RATE_SCALE ** 2 * (sq_b / n_b ** 2 + sq_a / n_a ** 2))
+        ci = symmetric_interval(delta, scale ** 2 * (sq_b / n_b ** 2 + sq_a / n_a ** 2))
     return {"r_before": r_b, "r_after": r_a, "delta": delta, "delta_ci": ci, "verdict": verdict_of(n_b, n_a, ci)}
+
+
+def per_100(count: int, n: int) -> Optional[float]:
+    """A count per 100 decisions (the errors beside Δ, SPEC §11); None
+    without a decision."""
+    return PER_100 * count / n if n else None
 
 
 def verdict_of(n_b: int, n_a: int, ci) -> str:
@@ -149,24 +160,31 @@ def match_days(sel: Selection) -> np.ndarray:
 
 
 def before_after(sel: Selection, thresholds: Thresholds, days: dict, decision_type: str = "all",
-                 only_family: Optional[str] = None) -> dict:
+                 only_family: Optional[str] = None, metric=None) -> dict:
     """SPEC §11 over the counted decisions of the filter's side(s) and
-    decision type.  ``days``: :func:`study_days`.  Returns ``{"families":
-    [...], "not_studied": [names], "money_errors": n}``: one object per
-    studied family holding a member of the scope (errors e ≥ threshold with
-    the family's labels, any window; the plan's families are among them),
-    in the order of their names; ``only_family``: that family only (the
-    ``--family`` filter)."""
+    decision type, priced by the study half's cost ``metric`` (default pr:
+    c = e; mwc: ℓ; mwc7: ℓ₇).  ``days``: :func:`study_days`.  Returns
+    ``{"metric", "unit" (r's and Δ's: the cost's unit per 100 decisions),
+    "cost_unit" (Σc's), "families": [...], "not_studied": [names],
+    "not_measured": n}``: one object per studied family holding a member of
+    the scope (errors e ≥ threshold with the family's labels, any window;
+    the plan's families are among them), in the order of their names, each
+    window with ``decisions``, ``errors``, ``errors_per_100``, ``cost``
+    (Σc) and ``r``; ``not_measured``: family errors whose cost is unknown
+    (money under mwc and mwc7), left out of every sum; ``only_family``:
+    that family only (the ``--family`` filter)."""
+    cost = study_cost(metric)
+    head = {"metric": cost.key, "unit": cost.rate_unit, "cost_unit": cost.unit}
     dec = sel.decisions
     base = plan_mask(sel, decision_type)
     if not len(dec):
-        return {"families": [], "not_studied": [], "money_errors": 0}
+        return {**head, "families": [], "not_studied": [], "not_measured": 0}
     codes = family_codes(sel)
     err, _ = classified(sel, thresholds)
     members = base & err & (codes >= 0)
-    # ℓ known: match play (ℓ is NaN in money alone) with a conversion factor
-    known = ~money_matches(sel)[dec.match] & ~np.isnan(dec.mwc_per_emg)
-    ell = group = None  # made for the first studied family (a summary without study needs neither)
+    loss, _difficulty = cost_terms(sel, cost)
+    known = ~np.isnan(loss)  # the cost known: e (money included) under pr; ℓ or ℓ₇ in match play otherwise
+    c = group = None  # made for the first studied family (a summary without study needs neither)
     # the windows are compared match by match (10,000 days), then spread to the decisions
     day_of_match = match_days(sel)
     dated = day_of_match != ""
@@ -175,7 +193,6 @@ def before_after(sel: Selection, thresholds: Thresholds, days: dict, decision_ty
         present = [k for k in present if FAMILY_NAMES[k] == only_family]
     plans = LABEL_CODES["game_plan"]
     rows, not_studied = [], []
-    money_errors = int((members & ~known).sum())
     for k in present:
         name = FAMILY_NAMES[k]
         if k not in days:
@@ -183,8 +200,8 @@ def before_after(sel: Selection, thresholds: Thresholds, days: dict, decision_ty
             continue
         game_plan, nature, theme = FAMILIES[k]
         day = days[k]["day"]
-        if ell is None:
-            ell = np.nan_to_num(mwc_loss_of(sel), nan=0.0)
+        if c is None:
+            c = np.where(known, loss, 0.0)
             group = dec.game_plan.astype(np.int64) * 2 + np.where(dec.kind == K_CHECKER, 0, 1)
         same = base & known & (group == plans[game_plan] * 2 + (0 if nature == "checker" else 1))
         mine = members & known & (codes == k)
@@ -192,24 +209,24 @@ def before_after(sel: Selection, thresholds: Thresholds, days: dict, decision_ty
         for key, when in (("before", (dated & (day_of_match < day))[dec.match]),
                           ("after", (dated & (day_of_match > day))[dec.match])):
             n = int((same & when).sum())
-            x = ell[mine & when]
+            x = c[mine & when]
             windows[key] = {"decisions": n, "errors": int(len(x)), "sum": float(x.sum()),
                             "sq": float((x * x).sum()),
                             "matches": int(len(distinct(dec.match[same & when])))}
         b, a = windows["before"], windows["after"]
-        ch = change(b["sum"], b["sq"], b["decisions"], a["sum"], a["sq"], a["decisions"])
+        ch = change(b["sum"], b["sq"], b["decisions"], a["sum"], a["sq"], a["decisions"], cost)
         rows.append({
             "family": name, "game_plan": game_plan, "nature": nature, "theme": theme,
             "studied_from": day, "first_action": days[k]["action"], "first_position": days[k]["position_id"],
             "first_at": days[k]["at"],
-            "before": {"matches": b["matches"], "decisions": b["decisions"], "errors": b["errors"],
-                       "mwc_loss": 100 * b["sum"], "r": ch["r_before"]},
-            "after": {"matches": a["matches"], "decisions": a["decisions"], "errors": a["errors"],
-                      "mwc_loss": 100 * a["sum"], "r": ch["r_after"]},
+            **{key: {"matches": w["matches"], "decisions": w["decisions"], "errors": w["errors"],
+                     "errors_per_100": per_100(w["errors"], w["decisions"]), "cost": cost.shown(w["sum"]),
+                     "r": ch["r_" + key]}
+               for key, w in windows.items()},
             "delta": ch["delta"], "delta_ci": ch["delta_ci"], "verdict": ch["verdict"],
-            "money_errors": int((members & ~known & (codes == k)).sum()),
+            "not_measured": int((members & ~known & (codes == k)).sum()),
         })
-    return {"families": rows, "not_studied": not_studied, "money_errors": money_errors}
+    return {**head, "families": rows, "not_studied": not_studied, "not_measured": int((members & ~known).sum())}
 
 
 # -- training and study vs play -------------------------------------------------------

@@ -371,12 +371,14 @@ def tournament_review(
 
 def families_of(sel: Selection, mask: np.ndarray, thresholds: Thresholds, study_plan=None) -> dict:
     """At most three study-plan families of the tournament's decisions
-    (``study_plan(sel, mask, thresholds)``, metrics/plan.py): those in the
-    plan first, in the plan's order, then those "to confirm" by recoverable
-    R descending (without R last), then name.  ``families_outside``: the
-    plan's ``outside`` counts."""
+    (``study_plan(sel, mask, thresholds)``, metrics/plan.py, in the study
+    half's default cost, pr: R in mpt): those in the plan first, in the
+    plan's order, then those "to confirm" by recoverable R descending
+    (without R last), then name.  ``families_outside``: the plan's
+    ``outside`` counts; ``families_unit``: R's unit."""
     if study_plan is None:
-        return {"families": [], "families_note": "no study plan available", "families_outside": None}
+        return {"families": [], "families_note": "no study plan available", "families_outside": None,
+                "families_unit": None}
     plan = study_plan(sel, mask, thresholds)
     rows = list(plan.get("families") or [])
     in_plan = [f for f in rows if f.get("status") == "plan"]
@@ -384,4 +386,4 @@ def families_of(sel: Selection, mask: np.ndarray, thresholds: Thresholds, study_
                     key=lambda f: (f.get("recoverable") is None, -(f.get("recoverable") or 0.0), f.get("family")))
     fams = (in_plan + others)[:MAX_FAMILIES]
     return {"families": fams, "families_note": None if fams else "no family among the tournament's errors",
-            "families_outside": plan.get("outside")}
+            "families_outside": plan.get("outside"), "families_unit": plan.get("unit")}

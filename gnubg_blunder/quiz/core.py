@@ -110,12 +110,13 @@ class Grade:
 
 # -- picking ------------------------------------------------------------------------------
 
-def pool_mask(sel, flt, thresholds, errors_only: bool = True, plan_top: int = 0) -> np.ndarray:
+def pool_mask(sel, flt, thresholds, errors_only: bool = True, plan_top: int = 0, metric=None) -> np.ndarray:
     """The decisions a quiz may ask: counted (SPEC §2) decisions of the
     filter's side(s) and decision type with a known position; the counted
     errors (e ≥ the error threshold, rounded to the mpt) unless
     ``errors_only`` is False; with ``plan_top`` N, only the members of the
-    study plan's first N families (metrics/plan.py)."""
+    study plan's first N families (metrics/plan.py) in the study half's
+    cost ``metric`` (default pr)."""
     dec = sel.decisions
     if not len(dec):
         return np.zeros(0, dtype=bool)
@@ -126,7 +127,7 @@ def pool_mask(sel, flt, thresholds, errors_only: bool = True, plan_top: int = 0)
     if plan_top:
         from ..metrics.plan import family_mask, plan_mask, study_plan
 
-        plan = study_plan(sel, plan_mask(sel, flt.decision_type or "all"), thresholds)
+        plan = study_plan(sel, plan_mask(sel, flt.decision_type or "all"), thresholds, metric)
         top = [f["family"] for f in plan["families"] if f["status"] == "plan"][:plan_top]
         if not top:
             raise QuizError("the study plan has no family yet (`plan` says why): no --plan-top quiz")
@@ -176,11 +177,11 @@ def load_items(store, sel, indices) -> list:
 
 
 def choose(store, flt, thresholds, count: int = DEFAULT_COUNT, seed=None, plan_top: int = 0,
-           errors_only: bool = True, row_ids=None) -> list:
+           errors_only: bool = True, row_ids=None, metric=None) -> list:
     """The questions of a quiz over the filter ``flt`` (see :func:`pool_mask`);
     ``row_ids``: only those decisions (e.g. those behind `errors`' rows)."""
     sel = store.select(flt)
-    mask = pool_mask(sel, flt, thresholds, errors_only=errors_only, plan_top=plan_top)
+    mask = pool_mask(sel, flt, thresholds, errors_only=errors_only, plan_top=plan_top, metric=metric)
     if row_ids is not None and len(mask):
         mask &= np.isin(sel.decisions.row_id, np.asarray(list(row_ids), dtype=np.int64))
     if not mask.any():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..commands import Command, Scope, UserError, add_filter_arguments
+from ..commands import Command, Scope, UserError, add_filter_arguments, add_metric
 from . import DEFAULT_COUNT
 
 HELP = "the Decision exercise: your counted errors asked again, graded by the stored analysis (docs/quiz.md)"
@@ -18,6 +18,9 @@ def options(parser) -> None:
                         help="only the members of the study plan's first N families (docs/plan.md)")
     parser.add_argument("--all-decisions", action="store_true",
                         help="any counted decision, not only the errors")
+    from ..metrics.study_cost import option_help
+
+    add_metric(parser, "with --plan-top: " + option_help())
 
 
 def configure(parser) -> None:
@@ -44,7 +47,8 @@ def questions(scope, args) -> list:
         raise UserError("--plan-top must be 1 or more")
     try:
         return choose(scope.store, flt, scope.thresholds, count=args.count, seed=args.seed,
-                      plan_top=args.plan_top, errors_only=not args.all_decisions), flt
+                      plan_top=args.plan_top, errors_only=not args.all_decisions,
+                      metric=getattr(args, "metric", None)), flt
     except QuizError as exc:
         raise UserError(str(exc)) from None
 

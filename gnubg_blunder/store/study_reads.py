@@ -8,8 +8,9 @@ from __future__ import annotations
 def position_labels(store, position_ids) -> list:
     """The distinct ``(position_id, kind, game_plan, theme)`` of every
     stored decision at ``position_ids`` (every match, both sides, every
-    analysis): what makes a position belong to a family (metrics/study.py
-    ``position_families``) and gives its game plan."""
+    analysis): what gives a position its game plan (metrics/study.py
+    ``position_game_plans``; a family's positions are its members',
+    ``member_positions``)."""
     pids = sorted({p for p in position_ids if p})
     out = []
     for start in range(0, len(pids), 500):

@@ -14,36 +14,61 @@ import copy
 import shlex
 from html import escape
 
-from ..commands import View
+from ..commands import View, add_metric
 from .formatting import DASH, Table, num, safe_text, scope_text, table
 
-LIST_ROWS = 20  # the report lists the first 20 members of each family (largest ℓ − d first)
+LIST_ROWS = 20  # the report lists the first 20 members of each family (costliest first)
 
 
-def rule_text() -> str:
+def cost_of(obj: dict):
+    """The study half's cost an object was priced in (its ``metric``)."""
+    from ..metrics.study_cost import study_cost
+
+    return study_cost(obj.get("metric"))
+
+
+def cost_rule_text(cost) -> str:
+    """What an error costs under ``cost``, in one sentence (SPEC §9)."""
+    money = ("money errors included" if cost.money else
+             f"money errors have no {cost.loss}: members, not quantified")
+    return (f"Cost of an error: {cost.rule}; quantified: {cost.loss} and {cost.difficulty} known ({money}); "
+            "--metric pr|mwc|mwc7 chooses.")
+
+
+def rule_text(cost=None) -> str:
     """The plan's rule, in one paragraph."""
     from ..metrics.plan import MIN_QUANTIFIED
+    from ..metrics.study_cost import study_cost
 
+    cost = study_cost(cost)
     return ("Family = (game plan, checker/cube, theme). Members: counted errors (e ≥ the error threshold) with a "
-            "theme. R = Σ(ℓ − d) over the quantified members (ℓ and d known; money errors have no ℓ), % points of "
-            f"MWC, 95% interval R ± 1.96 √Σ(ℓ − d)². In the plan: ≥ {MIN_QUANTIFIED} quantified members and a lower "
+            f"theme. {cost_rule_text(cost)} R = Σ({cost.excess}) over the quantified members, {cost.unit}, 95% "
+            f"interval R ± 1.96 √Σ({cost.excess})². In the plan: ≥ {MIN_QUANTIFIED} quantified members and a lower "
             "bound > 0, by lower bound; the others are to confirm, unranked (listed by name).")
 
 
+def _options(parser) -> None:
+    from ..metrics.study_cost import option_help
+
+    add_metric(parser, option_help())
+
+
 def compute(scope) -> dict:
-    """``{"filter", "families", "outside"}`` (``metrics.plan.study_plan``
-    over the counted decisions of the filter's side(s) and decision type),
+    """``{"filter", "metric", "unit", "families", "outside"}``
+    (``metrics.plan.study_plan`` over the counted decisions of the filter's
+    side(s) and decision type, in the study half's cost ``--metric``),
     computed once per selection: the summary's card and the report share it."""
     from ..metrics.plan import error_rows, plan_mask, study_plan
 
     thresholds = scope.thresholds
     sel = scope.rows(error_rows(thresholds))  # only the errors, unless the selection is read already
-    key = (scope.filter.decision_type or "all", thresholds)
+    key = (scope.filter.decision_type or "all", thresholds, scope.metric)
     memo = sel.__dict__.setdefault("_plan", {})
     if key not in memo:
-        memo[key] = study_plan(sel, plan_mask(sel, key[0]), thresholds)
+        memo[key] = study_plan(sel, plan_mask(sel, key[0]), thresholds, scope.metric)
     obj = copy.deepcopy(memo[key])
-    return {"filter": scope.filter_json, "families": obj["families"], "outside": obj["outside"]}
+    return {"filter": scope.filter_json, "metric": obj["metric"], "unit": obj["unit"], "families": obj["families"],
+            "outside": obj["outside"]}
 
 
 # -- the drill-down command ---------------------------------------------------------------
@@ -83,28 +108,35 @@ def list_command(family: str, f: dict) -> str:
 
 # -- text ---------------------------------------------------------------------------------------
 
-def _ci(ci) -> str:
-    return DASH if not ci else f"[{ci[0]:+.2f}, {ci[1]:+.2f}]"
+def _ci(ci, digits: int = 2) -> str:
+    return DASH if not ci else f"[{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]"
 
 
-HEADERS = ["#", "family", "members", "quantified", "R % MWC", "95% interval"]
+def headers(cost) -> list:
+    return ["#", "family", "members", "quantified", f"R {cost.unit}", "95% interval"]
 
 
-def _row(rank, fam: dict) -> list:
+def _row(rank, fam: dict, cost) -> list:
     return [rank, safe_text(fam["family"], None), fam["members"], fam["quantified"],
-            num(fam["recoverable"], 2, signed=True), _ci(fam["recoverable_ci"])]
+            num(fam["recoverable"], cost.decimals, signed=True), _ci(fam["recoverable_ci"], cost.decimals)]
 
 
-def outside_text(outside: dict) -> str:
+def outside_text(outside: dict, cost=None) -> str:
+    from ..metrics.study_cost import study_cost
+
+    cost = study_cost(cost)
+    why = (f"money: no {cost.loss}; or {cost.difficulty} unknown" if not cost.money else
+           f"{cost.difficulty} unknown")
     return (f"Outside the plan: {outside['no_theme']} counted error{'s' if outside['no_theme'] != 1 else ''} "
             f"without a theme (none, or theme not determined); {outside['not_quantified']} themed "
-            f"error{'s' if outside['not_quantified'] != 1 else ''} not quantified (money: no ℓ; or d unknown).")
+            f"error{'s' if outside['not_quantified'] != 1 else ''} not quantified ({why}).")
 
 
 def plan_text(obj: dict) -> str:
     from ..metrics.plan import IN_PLAN
 
-    lines = [f"Study plan — scope: {scope_text(obj['filter'])}", rule_text()]
+    cost = cost_of(obj)
+    lines = [f"Study plan — scope: {scope_text(obj['filter'])}; cost {cost.excess} in {cost.unit}", rule_text(cost)]
     plan = [f for f in obj["families"] if f["status"] == IN_PLAN]
     confirm = [f for f in obj["families"] if f["status"] != IN_PLAN]
     f = obj["filter"]
@@ -113,21 +145,22 @@ def plan_text(obj: dict) -> str:
         lines += ["", f"{title}: {len(rows)} famil{'y' if len(rows) == 1 else 'ies'}"]
         if not rows:
             continue
-        lines.append(table([_row(k if ranked else DASH, fam) for k, fam in enumerate(rows, 1)], HEADERS, "rlrrrl"))
+        lines.append(table([_row(k if ranked else DASH, fam, cost) for k, fam in enumerate(rows, 1)], headers(cost),
+                           "rlrrrl"))
         lines.append("Lists of their decisions:")
         lines += [f"  {safe_text(fam['family'], None)}: {safe_text(list_command(fam['family'], f), None)}" for fam in rows]
         lines.append('Actions for a family F: `quiz --family F`, `anki export --family F --errors OUT.apkg`, '
                      '`collection add NAME --from-plan F`')
     if not obj["families"]:
         lines += ["", "No themed error in this scope: no family."]
-    lines += ["", outside_text(obj["outside"])]
+    lines += ["", outside_text(obj["outside"], cost)]
     return "\n".join(lines)
 
 
 # -- CSV --------------------------------------------------------------------------------------------
 
 CSV_HEADERS = ["status", "family", "game_plan", "nature", "theme", "members", "quantified", "recoverable",
-               "ci_low", "ci_high"]
+               "ci_low", "ci_high", "unit"]
 
 
 def plan_table(obj: dict) -> Table:
@@ -135,7 +168,7 @@ def plan_table(obj: dict) -> Table:
     for fam in obj["families"]:
         ci = fam["recoverable_ci"] or [None, None]
         rows.append([fam["status"], fam["family"], fam["game_plan"], fam["nature"], fam["theme"], fam["members"],
-                     fam["quantified"], fam["recoverable"], ci[0], ci[1]])
+                     fam["quantified"], fam["recoverable"], ci[0], ci[1], obj["unit"]])
     return Table(CSV_HEADERS, rows)
 
 
@@ -147,15 +180,17 @@ def anchor_of(k: int) -> str:
 
 def member_records(store, selection, flt, thresholds, obj: dict, limit: int = None) -> dict:
     """{family: {"total", "decisions": drill-down records (the first
-    ``limit`` members, largest ℓ − d first) with their ``excess`` (ℓ − d, %
-    points)}} of every family of ``obj`` — what :func:`plan_html` lists."""
+    ``limit`` members, costliest first) with their ``excess`` (loss − d in
+    ``obj``'s cost and unit)}} of every family of ``obj`` — what
+    :func:`plan_html` lists."""
     from ..metrics.plan import member_lists, plan_mask
     from ..metrics.summary import decision_records_of_lists
     from .positions import attach_moves
 
     limit = LIST_ROWS if limit is None else limit
     names = [fam["family"] for fam in obj["families"]]
-    lists = member_lists(selection, plan_mask(selection, flt.decision_type or "all"), thresholds, names, limit)
+    lists = member_lists(selection, plan_mask(selection, flt.decision_type or "all"), thresholds, names, limit,
+                         obj.get("metric"))
     records_of = decision_records_of_lists(selection, [got["index"] for got in lists.values()], thresholds)
     attach_moves([r for records in records_of for r in records], store)
     out = {}
@@ -166,20 +201,23 @@ def member_records(store, selection, flt, thresholds, obj: dict, limit: int = No
     return out
 
 
-def _list_html(k: int, fam: dict, got: dict, f: dict) -> str:
+def _list_html(k: int, fam: dict, got: dict, f: dict, cost) -> str:
     n = got["total"]
     html = [f'<h3 id="{anchor_of(k)}">{escape(fam["family"])}: {n} member{"s" if n != 1 else ""}</h3>']
     if len(got["decisions"]) < n:
-        html.append(f'<p class="note">The {len(got["decisions"])} with the largest ℓ − d of {n} '
+        html.append(f'<p class="note">The {len(got["decisions"])} with the largest {escape(cost.excess)} of {n} '
                     f"({n - len(got['decisions'])} more); <code>{escape(list_command(fam['family'], f))}</code> "
                     "lists them all.</p>")
+    # d as the cost reads it: in mpt under pr, in % MWC otherwise
+    d_key, d_head = ("difficulty_mpt", "d mpt") if cost.money else ("difficulty_mwc", "d % MWC")
     rows = []
     for r in got["decisions"]:
         rows.append([r["match_id"], r["date"] or DASH, r["game"], r["move"], r["player"], r["kind"],
                      r.get("played") or DASH, r.get("best") or DASH, num(r["error_mpt"], 1), num(r["mwc_loss"]),
-                     num(r.get("difficulty_mwc")), num(r["excess"], 2, signed=True), r["position_id"] or DASH])
-    heads = ["match", "date", "game", "move", "player", "kind", "played", "best", "e mpt", "ℓ % MWC", "d % MWC",
-             "ℓ − d", "position"]
+                     num(r.get(d_key), cost.decimals), num(r["excess"], cost.decimals, signed=True),
+                     r["position_id"] or DASH])
+    heads = ["match", "date", "game", "move", "player", "kind", "played", "best", "e mpt", "ℓ % MWC", d_head,
+             f"{cost.excess} {cost.unit}", "position"]
     align = "llrrllllrrrrl"
     out = ["<table><tr>"] + [f'<th class="{a}">{escape(h)}</th>' for h, a in zip(heads, align)] + ["</tr>"]
     for row in rows:
@@ -197,9 +235,10 @@ def plan_html(obj: dict, lists: dict = None) -> str:
     from ..metrics.plan import IN_PLAN
 
     lists = lists or {}
-    heads = ["#", "family", "status", "members", "quantified", "R % MWC", "95% interval"]
+    cost = cost_of(obj)
+    heads = ["#", "family", "status", "members", "quantified", f"R {cost.unit}", "95% interval"]
     align = "rllrrrl"
-    html = ['<section id="plan"><h2>Study plan</h2>', f'<p class="note">{escape(rule_text())}</p>']
+    html = ['<section id="plan"><h2>Study plan</h2>', f'<p class="note">{escape(rule_text(cost))}</p>']
     if not obj["families"]:
         html.append('<p class="muted">No themed error in this scope: no family.</p>')
     else:
@@ -212,20 +251,22 @@ def plan_html(obj: dict, lists: dict = None) -> str:
             if fam["family"] in lists:
                 members = f'<a href="#{anchor_of(k)}">{members}</a>'
             cells = [escape(str(rank)) if ranked else DASH, escape(fam["family"]), escape(fam["status"]), members,
-                     escape(str(fam["quantified"])), escape(num(fam["recoverable"], 2, signed=True)),
-                     escape(_ci(fam["recoverable_ci"]))]
+                     escape(str(fam["quantified"])), escape(num(fam["recoverable"], cost.decimals, signed=True)),
+                     escape(_ci(fam["recoverable_ci"], cost.decimals))]
             cls = "" if ranked else ' class="grey"'
             out.append(f"<tr{cls}>" + "".join(f'<td class="{a}">{c}</td>' for c, a in zip(cells, align)) + "</tr>")
         out.append("</table>")
         html.append("".join(out))
-    html.append(f'<p class="note">{escape(outside_text(obj["outside"]))}</p>')
+    html.append(f'<p class="note">{escape(outside_text(obj["outside"], cost))}</p>')
     if lists:
+        unknown = "" if cost.money else "; — for money"
         html.append(f"<h3>The members of each family</h3>"
-                    f'<p class="note">At most {max(len(x["decisions"]) for x in lists.values())} a family, largest ℓ − d first (not quantified last). '
-                    "ℓ, d and ℓ − d in % points of MWC; — for money.</p>")
+                    f'<p class="note">At most {max(len(x["decisions"]) for x in lists.values())} a family, largest '
+                    f"{escape(cost.excess)} first (not quantified last). e in mpt, ℓ in % points of MWC, "
+                    f"{escape(cost.excess)} in {escape(cost.unit)}{unknown}.</p>")
         for k, fam in enumerate(obj["families"], 1):
             if fam["family"] in lists:
-                html.append(_list_html(k, fam, lists[fam["family"]], obj["filter"]))
+                html.append(_list_html(k, fam, lists[fam["family"]], obj["filter"], cost))
     html.append("</section>")
     return "".join(html)
 
@@ -233,7 +274,7 @@ def plan_html(obj: dict, lists: dict = None) -> str:
 def plan_section(ctx) -> str:
     """The report's section: the plan of the report's scope, each member
     count linked to the list of the family's decisions in the page."""
-    obj = ctx.view_object(VIEW)
+    obj = ctx.view_object(VIEW, metric=ctx.metric)
     lists = ctx.once("plan-lists", lambda: member_records(ctx.store, ctx.selection, ctx.filter, ctx.thresholds, obj))
     return plan_html(obj, lists)
 
@@ -246,20 +287,24 @@ CARD_TOP = 3
 def plan_card(scope) -> dict:
     """The summary's card: the first three families of the plan (family,
     members, quantified, recoverable, recoverable_ci), how many are in the
-    plan and how many to confirm, the members outside."""
+    plan and how many to confirm, the members outside; ``metric`` and
+    ``unit``: the summary's --metric as the study half's cost."""
     from ..metrics.plan import IN_PLAN
 
     obj = compute(scope)
     plan = [f for f in obj["families"] if f["status"] == IN_PLAN]
     keys = ("family", "members", "quantified", "recoverable", "recoverable_ci")
-    return {"top": [{k: f[k] for k in keys} for f in plan[:CARD_TOP]], "in_plan": len(plan),
+    return {"metric": obj["metric"], "unit": obj["unit"],
+            "top": [{k: f[k] for k in keys} for f in plan[:CARD_TOP]], "in_plan": len(plan),
             "to_confirm": len(obj["families"]) - len(plan), "outside": obj["outside"]}
 
 
 def plan_card_text(card: dict) -> str:
+    cost = cost_of(card)
     if card["top"]:
-        tops = "; ".join(f"{k}. {safe_text(f['family'], None)} R {num(f['recoverable'], 2, signed=True)} "
-                         f"{_ci(f['recoverable_ci'])} % MWC" for k, f in enumerate(card["top"], 1))
+        tops = "; ".join(f"{k}. {safe_text(f['family'], None)} R {num(f['recoverable'], cost.decimals, signed=True)} "
+                         f"{_ci(f['recoverable_ci'], cost.decimals)} {cost.unit}"
+                         for k, f in enumerate(card["top"], 1))
     else:
         tops = "no family in the plan yet"
     more = card["in_plan"] - len(card["top"])
@@ -268,19 +313,22 @@ def plan_card_text(card: dict) -> str:
 
 
 def plan_card_html(card: dict) -> str:
+    cost = cost_of(card)
     if card["top"]:
         rows = "".join(f'<tr><td class="r">{k}</td><td class="l">{escape(f["family"])}</td>'
                        f'<td class="r">{f["members"]}</td>'
-                       f'<td class="r">{escape(num(f["recoverable"], 2, signed=True))}</td>'
-                       f'<td class="l">{escape(_ci(f["recoverable_ci"]))}</td></tr>'
+                       f'<td class="r">{escape(num(f["recoverable"], cost.decimals, signed=True))}</td>'
+                       f'<td class="l">{escape(_ci(f["recoverable_ci"], cost.decimals))}</td></tr>'
                        for k, f in enumerate(card["top"], 1))
         body = ('<table><tr><th class="r">#</th><th class="l">family</th><th class="r">members</th>'
-                f'<th class="r">R % MWC</th><th class="l">95% interval</th></tr>{rows}</table>')
+                f'<th class="r">R {escape(cost.unit)}</th><th class="l">95% interval</th></tr>{rows}</table>')
     else:
         body = '<p class="muted">No family in the plan yet.</p>'
     return (f'<h3 id="plan-card">Study plan</h3>{body}<p class="note">{card["in_plan"]} in the plan, '
-            f"{card['to_confirm']} to confirm; R = Σ(ℓ − d) over the quantified members, recoverable MWC.</p>")
+            f"{card['to_confirm']} to confirm; R = Σ({escape(cost.excess)}) over the quantified members, "
+            f"{escape(cost.unit)}.</p>")
 
 
-VIEW = View("plan", "the study plan: families of errors (game plan, checker/cube, theme) by recoverable MWC "
-            "(docs/plan.md)", compute, plan_text, table=plan_table, html=plan_html)
+VIEW = View("plan", "the study plan: families of errors (game plan, checker/cube, theme) by their recoverable cost "
+            "(--metric pr: e − d in mpt, the default; mwc, mwc7; docs/plan.md)", compute, plan_text,
+            table=plan_table, html=plan_html, options=_options)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from ..commands import Command, UserError, View, add_format, count_option
+from ..commands import Command, UserError, View, add_format, add_metric, count_option
 from .formatting import DASH, safe_text, scope_text, table, to_json
 
 if TYPE_CHECKING:  # numpy is imported where a function needs it: building the CLI's parser does without
@@ -25,8 +25,11 @@ SHOWN_ERRORS = 5  # errors listed under each position in the text
 
 
 def _options(p):
+    from ..metrics.study_cost import option_help
+
     p.add_argument("--limit", default=str(DEFAULT_LIMIT), metavar="N",
                    help=f"at most N positions, largest gain first (default {DEFAULT_LIMIT}; 0 = all with a gain)")
+    add_metric(p, option_help())
 
 
 # -- what the store says beside the selection -----------------------------------------------
@@ -76,9 +79,12 @@ def lesson_flags(store, sel, cands, thresholds) -> tuple:
 # -- the object ------------------------------------------------------------------------------
 
 
-def references_object(store, sel, flt, thresholds, decision_type: str = "all", limit: int = DEFAULT_LIMIT) -> dict:
-    """The JSON of ``references``: ``filter``, ``positions`` (the greedy
-    order: ``position_id``, ``family``, ``gain`` (% points of MWC), ``covers``
+def references_object(store, sel, flt, thresholds, decision_type: str = "all", limit: int = DEFAULT_LIMIT,
+                      metric=None) -> dict:
+    """The JSON of ``references`` under the study half's cost ``metric``
+    (default pr; ``metric`` and ``unit`` say which, every excess and gain
+    is in ``unit``: mpt, % MWC or % MWC-7): ``filter``, ``positions`` (the
+    greedy order: ``position_id``, ``family``, ``gain``, ``covers``
     (the position IDs it covers, itself first), ``errors`` (the decisions it
     covers, as ``positions`` lists them, each with its ``excess``), ``narrow``,
     ``unstable``, and ``rank``, ``game_plan``, ``nature``, ``theme``,
@@ -87,10 +93,12 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
     import numpy as np
 
     from ..metrics import references as R
+    from ..metrics.study_cost import study_cost
     from ..metrics.summary import decision_records_of_lists
 
-    _pp = R.percentage_points
-    cands = R.candidates(sel, thresholds, decision_type)
+    cost = study_cost(metric)
+    _pp = cost.shown
+    cands = R.candidates(sel, thresholds, decision_type, cost)
     studied = store.studied_positions()  # study actions, comments, cards, collections
     narrow, unstable, confirmed = lesson_flags(store, sel, cands, thresholds)
     res = R.choose(cands, narrow=narrow, unstable=unstable, confirmed=confirmed, studied=studied, limit=limit)
@@ -131,6 +139,8 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
         })
     return {
         "filter": flt.to_json(),
+        "metric": cost.key,
+        "unit": cost.unit,
         "rule": {"rho_pips": R.RHO, "near_pips": R.NEAR,
                  "narrow_below_mpt": R.narrow_limit_mpt(thresholds)},
         "candidates": len(cands),
@@ -140,7 +150,7 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
         "studied_positions": len(studied),
         "dropped": int(res.dropped.sum()),
         "limit": limit or None,
-        "covered_excess": _pp(sum(p["covered_excess"] for p in positions) / 100),
+        "covered_excess": sum(p["covered_excess"] for p in positions),
         "positions": positions,
     }
 
@@ -149,7 +159,7 @@ def compute(scope) -> dict:
     limit = count_option(getattr(scope.args, "limit", DEFAULT_LIMIT), "--limit")
     sel = lean_selection(scope)
     return references_object(scope.store, sel, scope.filter, scope.thresholds,
-                              scope.filter.decision_type or "all", limit)
+                              scope.filter.decision_type or "all", limit, scope.metric)
 
 
 # -- text ----------------------------------------------------------------------------------
@@ -185,16 +195,34 @@ def _board_text(p: dict) -> str:
     return "\n".join("   " + line for line in position_text(board, names).splitlines())
 
 
-def _error_line(r: dict) -> str:
-    mwc = DASH if r["mwc_loss"] is None else f"{r['mwc_loss']:.2f} %"
-    d = DASH if r["difficulty_mwc"] is None else f"{r['difficulty_mwc']:.2f} %"
+def cost_of(obj: dict):
+    """The study half's cost the object was priced in (its ``metric``)."""
+    from ..metrics.study_cost import study_cost
+
+    return study_cost(obj.get("metric"))
+
+
+def _amount(x, cost) -> str:
+    """A gain or an excess with its unit: "12.3 mpt", "1.50 % MWC"."""
+    return f"{cost.text(x)} {cost.unit}"
+
+
+def _error_line(r: dict, cost) -> str:
+    mwc = DASH if r["mwc_loss"] is None else f"{r['mwc_loss']:.2f} % MWC"
+    if cost.money:  # d in mpt, as e
+        d = DASH if r["difficulty_mpt"] is None else f"{r['difficulty_mpt']:.1f} mpt"
+    else:
+        d = DASH if r["difficulty_mwc"] is None else f"{r['difficulty_mwc']:.2f} % MWC"
     return (f"match {r['match_id']} game {r['game']} move {r['move']} ({safe_text(r['player'], 24)}, {r['kind']}): "
-            f"e {r['error_mpt']:.1f} mpt, ℓ {mwc}, d {d}, ℓ − d {r['excess']:.2f} %, {r['position_id']}")
+            f"e {r['error_mpt']:.1f} mpt, ℓ {mwc}, d {d}, {cost.excess} {_amount(r['excess'], cost)}, "
+            f"{r['position_id']}")
 
 
 def references_text(obj: dict, boards: bool = True) -> str:
+    cost = cost_of(obj)
     head = (f"Reference positions — {obj['candidates']} candidate positions from {obj['candidate_errors']} "
-            f"quantified themed errors, Σ excess {obj['candidate_excess']:.2f} % MWC")
+            f"quantified themed errors, Σ excess {_amount(obj['candidate_excess'], cost)} "
+            f"(excess = {cost.rule})")
     lines = [f"Scope: {scope_text(obj['filter'])}", head]
     if obj["studied"] or obj["studied_positions"]:
         lines.append(f"Already studied: {obj['studied']} candidate positions ({obj['studied_positions']} positions "
@@ -202,21 +230,22 @@ def references_text(obj: dict, boards: bool = True) -> str:
                      "they cover their neighbours.")
     if not obj["positions"]:
         lines.append("No position to propose." if obj["candidates"] else
-                     "No candidate: no counted error with a theme and both ℓ and d (match play) in this scope.")
+                     f"No candidate: no counted error with a theme and both {cost.loss} and {cost.difficulty}"
+                     f"{'' if cost.money else ' (match play)'} in this scope.")
         return "\n".join(lines)
     n = len(obj["positions"])
     lines.append(f"{n} position{'s' if n != 1 else ''}, largest gain first (gain = c × Σ excess of the position and "
-                 f"its uncovered neighbours within {obj['rule']['rho_pips']} pips, % MWC); together they cover "
-                 f"{obj['covered_excess']:.2f} % of {obj['candidate_excess']:.2f} %.")
+                 f"its uncovered neighbours within {obj['rule']['rho_pips']} pips, {cost.unit}); together they cover "
+                 f"{_amount(obj['covered_excess'], cost)} of {_amount(obj['candidate_excess'], cost)}.")
     for p in obj["positions"]:
         nerr = len(p["errors"])
         lines.append("")
-        lines.append(f"{p['rank']}. gain {p['gain']:.2f} % — {p['family']}{_score_text(p)} — "
+        lines.append(f"{p['rank']}. gain {_amount(p['gain'], cost)} — {p['family']}{_score_text(p)} — "
                      f"position {p['position_id']}")
         own = bool(p["covers"]) and p["covers"][0] == p["position_id"]
         others = len(p["covers"]) - own
-        mine = f"its own {p['excess']:.2f} %" if own else "its own errors covered before"
-        lines.append(f"   covers {nerr} error{'s' if nerr != 1 else ''} (Σ excess {p['covered_excess']:.2f} %): "
+        mine = f"its own {_amount(p['excess'], cost)}" if own else "its own errors covered before"
+        lines.append(f"   covers {nerr} error{'s' if nerr != 1 else ''} (Σ excess {_amount(p['covered_excess'], cost)}): "
                      f"{mine} and {others} neighbour position{'s' if others != 1 else ''}{_flags_text(p)}")
         if p.get("why_alone"):
             lines.append(f"   covers {len(p['covers'])} position{'s' if len(p['covers']) != 1 else ''}: "
@@ -224,7 +253,7 @@ def references_text(obj: dict, boards: bool = True) -> str:
         if boards:
             lines.append(_board_text(p))
         for r in p["errors"][:SHOWN_ERRORS]:
-            lines.append("   - " + _error_line(r))
+            lines.append("   - " + _error_line(r, cost))
         if nerr > SHOWN_ERRORS:
             lines.append(f"   - and {nerr - SHOWN_ERRORS} more (--format json lists them all)")
     return "\n".join(lines)
@@ -234,10 +263,10 @@ def references_table(obj: dict):
     from .formatting import Table
 
     cols = ("rank", "position_id", "family", "gain", "factor", "excess", "covered_excess", "errors", "covers",
-            "narrow", "unstable", "confirmed")
+            "narrow", "unstable", "confirmed", "unit")
     rows = [[p["rank"], p["position_id"], p["family"] + _score_text(p), p["gain"], p["factor"],
              p["excess"], p["covered_excess"], len(p["errors"]), len(p["covers"]),
-             p["narrow"], p["unstable"], p["confirmed"]] for p in obj["positions"]]
+             p["narrow"], p["unstable"], p["confirmed"], obj["unit"]] for p in obj["positions"]]
     return Table(cols, rows)
 
 
@@ -259,10 +288,11 @@ def _board_svg(p: dict) -> str:
 
 
 def references_html(obj: dict) -> str:
+    cost = cost_of(obj)
     out = ['<section id="references"><h2>Reference positions</h2>',
            f"<p>{obj['candidates']} candidate positions from {obj['candidate_errors']} quantified themed errors "
-           f"(Σ excess {obj['candidate_excess']:.2f} % MWC); the positions below cover "
-           f"{obj['covered_excess']:.2f} % of it. Gain = c × Σ excess of the position and its uncovered neighbours "
+           f"(Σ excess {escape(_amount(obj['candidate_excess'], cost))}, excess = {escape(cost.excess)}); the "
+           f"positions below cover {escape(_amount(obj['covered_excess'], cost))} of it. Gain = c × Σ excess of the position and its uncovered neighbours "
            f"(same family, like distance ≤ {obj['rule']['rho_pips']} pips); c halves for a narrow or an unstable "
            "lesson. docs/references.md.</p>"]
     if not obj["positions"]:
@@ -272,9 +302,9 @@ def references_html(obj: dict) -> str:
         nerr = len(p["errors"])
         flags = escape(_flags_text(p).lstrip("; "))
         out.append('<div class="review">'
-                   f"<p>{p['rank']}. <b>gain {p['gain']:.2f} %</b> — {escape(p['family'] + _score_text(p))}; "
+                   f"<p>{p['rank']}. <b>gain {escape(_amount(p['gain'], cost))}</b> — {escape(p['family'] + _score_text(p))}; "
                    f"covers {nerr} error{'s' if nerr != 1 else ''} at {len(p['covers'])} position"
-                   f"{'s' if len(p['covers']) != 1 else ''} (Σ excess {p['covered_excess']:.2f} %)"
+                   f"{'s' if len(p['covers']) != 1 else ''} (Σ excess {escape(_amount(p['covered_excess'], cost))})"
                    f"{'; ' + flags if flags else ''}; position {escape(p['position_id'])}</p>"
                    f"{_board_svg(p)}</div>")
     out.append("</section>")
@@ -283,14 +313,14 @@ def references_html(obj: dict) -> str:
 
 def references_section(ctx) -> str:
     """The report's section: the first positions over the report's scope."""
-    obj = ctx.view_object(VIEW, limit=str(REPORT_LIMIT))
+    obj = ctx.view_object(VIEW, limit=str(REPORT_LIMIT), metric=ctx.metric)
     return references_html(obj)
 
 
 REPORT_LIMIT = 10
 
 VIEW = View("references", "reference positions to study (docs/references.md): the few positions whose study covers the most "
-            "excess (ℓ − d) of their family's errors", compute, references_text, table=references_table,
+            "excess of their family's errors (--metric pr: e − d in mpt, the default; mwc: ℓ − d; mwc7)", compute, references_text, table=references_table,
             html=references_html, options=_options)
 
 

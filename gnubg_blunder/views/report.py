@@ -48,8 +48,10 @@ mark{background:#fff3b0}tr.highlight td{background:#fff8c5;font-weight:bold}
 @dataclass
 class ReportContext:
     """What every section gets: the store (for drill-down rows), the filter,
-    its selection and thresholds, the metric asked for (``--metric``; the
-    built-in sections show PR); ``cache`` holds what sections share.
+    its selection and thresholds, the metric asked for (``--metric``: the
+    progression chart's and the study half's cost, metrics/study_cost.py;
+    the other built-in sections show PR); ``cache`` holds what sections
+    share.
 
     :meth:`view_object` gives a view's JSON object over this one scope (the
     object ``gnubg-blunder VIEW --format json`` prints), computed once: a
@@ -187,10 +189,11 @@ def headline_section(ctx: ReportContext) -> str:
 
 
 def summary_section(ctx: ReportContext) -> str:
-    """Rolling PR and the ten costliest decisions, each with its board."""
+    """Rolling PR and the ten costliest decisions, each with its board; the
+    cards of the study plan and before / after in the report's --metric."""
     from .summary import VIEW, decision_details, summary_html
 
-    obj = ctx.view_object(VIEW)
+    obj = ctx.view_object(VIEW, metric=ctx.metric)
     return summary_html(obj, decision_details(obj["top"], ctx.store))
 
 
@@ -274,8 +277,10 @@ def _configure(p) -> None:
     add_metric(p)
     for action in p._actions:
         if action.dest == "metric":
-            action.help = "the metric of the progression chart (the other sections show PR and L7 side by side); " \
-                + action.help
+            action.help = ("the metric of the progression chart, of the costliest decisions and of the study half "
+                           "(the study plan, the reference positions, before / after study: pr prices an error "
+                           "e − d in mpt, mwc ℓ − d in %% MWC, mwc7 ℓ₇ − d₇; docs/plan.md); the other sections show "
+                           "PR and L7 side by side; ") + action.help
     p.add_argument("--title", metavar="TEXT")
     p.add_argument("--auto", metavar="FILE|off",
                    help="write the report to FILE after each newly stored match (off: stop)")

@@ -11,37 +11,61 @@ from __future__ import annotations
 import dataclasses
 from html import escape
 
-from ..commands import View
+from ..commands import View, add_metric
 from .formatting import DASH, Table, num, safe_text, scope_text, table, table_html
 
-def rule_text() -> str:
+
+def cost_of(obj: dict):
+    """The study half's cost the object was priced in (its ``metric``)."""
+    from ..metrics.study_cost import study_cost
+
+    return study_cost(obj.get("metric"))
+
+
+def rule_text(cost=None) -> str:
     """The before / after rule, in one paragraph."""
     from ..metrics.study import MIN_DECISIONS
+    from ..metrics.study_cost import study_cost
 
+    cost = study_cost(cost)
+    c = cost.loss
+    money = ("money sessions included" if cost.money else
+             f"money play has no {c}: its decisions are not measured here")
     return ("A family is studied from the UTC day of the first study action (studied mark, quiz answer, Anki "
-            "review) on one of its positions. Windows: matches dated strictly before / strictly after that day (that "
-            "day and undated matches in neither). r = Σℓ(family errors) / N(counted decisions of the same game plan "
-            "and nature), MWC % points per 100 decisions; Δ = r before − r after, 95% interval Δ ± 1.96 √(Σℓb²/Nb² + "
-            f"Σℓa²/Na²). Verdict: insufficient under {MIN_DECISIONS} decisions in either window; improving when the "
-            "lower bound > 0; regressing when the upper bound < 0; else undetermined. Money play has no ℓ: its "
-            "decisions are not measured here.")
+            "review) on the position of one of its members (the player's errors of that family; a study action "
+            "where the player's decision of that family was no error does not start it). Windows: matches dated "
+            "strictly before / strictly after that day (that day and undated matches in neither). "
+            f"r = Σ{c}(family errors) / N(counted decisions of the same game plan and nature), {cost.rate_unit} "
+            f"({c}: {cost.loss_words}; {money}); beside it the errors per 100 decisions. "
+            f"Δ = r before − r after, 95% interval Δ ± 1.96 √(Σ{c}b²/Nb² + Σ{c}a²/Na²). Verdict: insufficient "
+            f"under {MIN_DECISIONS} decisions in either window; improving when the lower bound > 0; regressing "
+            "when the upper bound < 0; else undetermined.")
 
 
-def study_inputs(store, sel):
-    """(the study log, {position: families}, {position: game plan}) read
-    from the store for the positions the log names."""
-    from ..metrics.study import position_families, position_game_plans
+def study_inputs(store):
+    """(the study log, {position: game plan}) read from the store for the
+    positions the log names (a family's positions are its members',
+    ``metrics.study.member_positions``)."""
+    from ..metrics.study import position_game_plans
     from ..store.study_reads import position_labels
 
     actions = store.study_actions()
     labels = position_labels(store, {a["position_id"] for a in actions})
-    return actions, position_families(labels), position_game_plans(labels)
+    return actions, position_game_plans(labels)
+
+
+def _options(parser) -> None:
+    from ..metrics.study_cost import option_help
+
+    add_metric(parser, option_help())
 
 
 def compute(scope) -> dict:
-    """``{"filter", "rule", "note", "families", "not_studied",
-    "money_errors"}`` (``metrics.study.before_after``)."""
-    from ..metrics.study import CHANGE_NOTE, before_after, study_days
+    """``{"filter", "metric", "unit", "cost_unit", "rule", "note",
+    "families", "not_studied", "not_measured"}``
+    (``metrics.study.before_after`` in the study half's cost ``--metric``;
+    the clock of each family from its members' positions)."""
+    from ..metrics.study import CHANGE_NOTE, before_after, member_positions, study_days
 
     flt = scope.filter
     if flt.family:  # N counts every decision of the family's game plan and nature: read them all
@@ -49,51 +73,67 @@ def compute(scope) -> dict:
     else:
         sel = scope.selection
     memo = sel.__dict__.setdefault("_study", {})
-    key = (flt.decision_type or "all", scope.thresholds, flt.family)
+    key = (flt.decision_type or "all", scope.thresholds, flt.family, scope.metric)
     if key not in memo:
-        actions, families_of, _plans = study_inputs(scope.store, sel)
-        memo[key] = before_after(sel, scope.thresholds, study_days(actions, families_of), key[0], flt.family)
+        actions, _plans = study_inputs(scope.store)
+        days = study_days(actions, member_positions(sel, scope.thresholds, key[0]))
+        memo[key] = before_after(sel, scope.thresholds, days, key[0], flt.family, scope.metric)
     obj = memo[key]
-    return {"filter": scope.filter_json, "rule": rule_text(), "note": CHANGE_NOTE, "families": obj["families"],
-            "not_studied": list(obj["not_studied"]), "money_errors": obj["money_errors"]}
+    return {"filter": scope.filter_json, "metric": obj["metric"], "unit": obj["unit"], "cost_unit": obj["cost_unit"],
+            "rule": rule_text(obj["metric"]), "note": CHANGE_NOTE, "families": obj["families"],
+            "not_studied": list(obj["not_studied"]), "not_measured": obj["not_measured"]}
 
 
 def _ci(ci) -> str:
     return DASH if not ci else f"[{ci[0]:+.2f}, {ci[1]:+.2f}]"
 
 
-HEADERS = ["family", "studied from", "N before", "r before", "N after", "r after", "Δ", "95% interval", "verdict"]
+HEADERS = ["family", "studied from", "N before", "errors /100 before", "r before", "N after", "errors /100 after",
+           "r after", "Δ", "95% interval", "verdict"]
+ALIGN = "llrrrrrrrll"
 
 
 def _cells(f: dict) -> list:
-    return [f["family"], f["studied_from"], f["before"]["decisions"], num(f["before"]["r"]),
-            f["after"]["decisions"], num(f["after"]["r"]), num(f["delta"], 2, signed=True), _ci(f["delta_ci"]),
-            f["verdict"]]
+    b, a = f["before"], f["after"]
+    return [f["family"], f["studied_from"], b["decisions"], num(b["errors_per_100"], 1), num(b["r"]),
+            a["decisions"], num(a["errors_per_100"], 1), num(a["r"]), num(f["delta"], 2, signed=True),
+            _ci(f["delta_ci"]), f["verdict"]]
+
+
+def units_line(obj: dict) -> str:
+    return (f"(r, Δ and its interval in {obj['unit']} of the family's game plan and nature; errors /100: the "
+            "family's errors per 100 of those decisions, a count)")
+
+
+def not_measured_text(obj: dict) -> str:
+    n = obj["not_measured"]
+    c = cost_of(obj).loss
+    return f"{n} family error{'s' if n != 1 else ''} in money sessions: not measured (money play has no {c})."
 
 
 def study_text(obj: dict) -> str:
     from ..metrics.study import CHANGE_NOTE
 
-    lines = [f"Before / after study — scope: {scope_text(obj['filter'])}", rule_text(), CHANGE_NOTE, ""]
+    lines = [f"Before / after study — scope: {scope_text(obj['filter'])}; cost in {obj['unit']}", obj["rule"],
+             CHANGE_NOTE, ""]
     if obj["families"]:
         rows = [[safe_text(c, None) if isinstance(c, str) else c for c in _cells(f)] for f in obj["families"]]
-        lines.append(table(rows, HEADERS, "llrrrrrll"))
-        lines.append("(r in MWC % points per 100 decisions of the family's game plan and nature)")
+        lines.append(table(rows, HEADERS, ALIGN))
+        lines.append(units_line(obj))
     else:
         lines.append("No studied family with an error in this scope.")
     if obj["not_studied"]:
         lines.append(f"Not studied yet ({len(obj['not_studied'])}): "
                      + "; ".join(safe_text(n, None) for n in obj["not_studied"]))
-    if obj["money_errors"]:
-        lines.append(f"{obj['money_errors']} family error{'s' if obj['money_errors'] != 1 else ''} in money "
-                     "sessions: not measured (money play has no ℓ).")
+    if obj["not_measured"]:
+        lines.append(not_measured_text(obj))
     return "\n".join(lines)
 
 
 CSV_HEADERS = ["family", "game_plan", "nature", "theme", "studied_from", "first_action", "matches_before",
-               "decisions_before", "errors_before", "mwc_loss_before", "r_before", "matches_after",
-               "decisions_after", "errors_after", "mwc_loss_after", "r_after", "delta", "ci_low", "ci_high",
-               "verdict", "money_errors"]
+               "decisions_before", "errors_before", "errors_per_100_before", "cost_before", "r_before",
+               "matches_after", "decisions_after", "errors_after", "errors_per_100_after", "cost_after", "r_after",
+               "delta", "ci_low", "ci_high", "verdict", "not_measured", "unit"]
 
 
 def study_table(obj: dict) -> Table:
@@ -104,24 +144,25 @@ def study_table(obj: dict) -> Table:
         ci = f["delta_ci"] or [None, None]
         b, a = f["before"], f["after"]
         rows.append([f["family"], f["game_plan"], f["nature"], f["theme"], f["studied_from"], f["first_action"],
-                     b["matches"], b["decisions"], b["errors"], b["mwc_loss"], b["r"], a["matches"], a["decisions"],
-                     a["errors"], a["mwc_loss"], a["r"], f["delta"], ci[0], ci[1], f["verdict"], f["money_errors"]])
+                     b["matches"], b["decisions"], b["errors"], b["errors_per_100"], b["cost"], b["r"],
+                     a["matches"], a["decisions"], a["errors"], a["errors_per_100"], a["cost"], a["r"],
+                     f["delta"], ci[0], ci[1], f["verdict"], f["not_measured"], obj["unit"]])
     for name in obj["not_studied"]:  # a row each, so the sheet lists every family of the scope
         game_plan, nature, theme = parse_family(name)
-        rows.append([name, game_plan, nature, theme] + [None] * 15 + ["not studied", None])
+        rows.append([name, game_plan, nature, theme] + [None] * 17 + ["not studied", None, obj["unit"]])
     return Table(CSV_HEADERS, rows)
 
 
 # -- HTML ----------------------------------------------------------------------------------
 
-def delta_chart(families: list, width: int = 640) -> str:
+def delta_chart(families: list, unit: str, width: int = 640) -> str:
     """Δ of each family with its interval, around a zero line (inline SVG;
     the numbers are the view's, drawn as they are)."""
     from ..metrics.study import INSUFFICIENT
     from .svgcharts import ACCENT, BAR, FONT, INK, MUTED
 
     shown = [f for f in families if f["delta_ci"]]
-    title = "Δ = r before − r after, 95% interval (MWC % points per 100 decisions)"
+    title = f"Δ = r before − r after, 95% interval ({unit})"
     if not shown:
         return ""
     label_w, top, row_h = 300, 30, 22
@@ -156,45 +197,48 @@ def delta_chart(families: list, width: int = 640) -> str:
 def study_html(obj: dict) -> str:
     from ..metrics.study import CHANGE_NOTE, INSUFFICIENT
 
-    html = ['<section id="study"><h2>Before / after study</h2>', f'<p class="note">{escape(rule_text())}</p>',
+    html = ['<section id="study"><h2>Before / after study</h2>', f'<p class="note">{escape(obj["rule"])}</p>',
             f"<p><b>{escape(CHANGE_NOTE)}</b></p>"]
     if obj["families"]:
         rows = [_cells(f) for f in obj["families"]]
-        html.append(table_html(rows, HEADERS, "llrrrrrll",
+        html.append(table_html(rows, HEADERS, ALIGN,
                                ["grey" if f["verdict"] == INSUFFICIENT else None for f in obj["families"]]))
-        html.append(delta_chart(obj["families"]))
+        html.append(f'<p class="note">{escape(units_line(obj))}</p>')
+        html.append(delta_chart(obj["families"], obj["unit"]))
     else:
         html.append('<p class="muted">No studied family with an error in this scope.</p>')
     if obj["not_studied"]:
         html.append(f'<p class="note">Not studied yet: {escape("; ".join(obj["not_studied"]))}.</p>')
-    if obj["money_errors"]:
-        html.append(f'<p class="note">{obj["money_errors"]} family errors in money sessions: not measured '
-                    "(money play has no ℓ).</p>")
+    if obj["not_measured"]:
+        html.append(f'<p class="note">{escape(not_measured_text(obj))}</p>')
     html.append("</section>")
     return "".join(html)
 
 
 def study_section(ctx) -> str:
-    return study_html(ctx.view_object(VIEW))
+    return study_html(ctx.view_object(VIEW, metric=ctx.metric))
 
 
 # -- the summary's card ----------------------------------------------------------------------
 
 def study_card(scope) -> dict:
-    """The summary's card: each studied family's verdict and Δ, the count
-    of families not studied, and the sentence that it is a change."""
+    """The summary's card: each studied family's verdict and Δ (``unit``:
+    the summary's --metric as the study half's cost, per 100 decisions),
+    the count of families not studied, and the sentence that it is a
+    change."""
     from ..metrics.study import CHANGE_NOTE
 
     obj = compute(scope)
     keys = ("family", "studied_from", "delta", "delta_ci", "verdict")
-    return {"families": [{k: f[k] for k in keys} for f in obj["families"]],
+    return {"metric": obj["metric"], "unit": obj["unit"],
+            "families": [{k: f[k] for k in keys} for f in obj["families"]],
             "not_studied": len(obj["not_studied"]), "note": CHANGE_NOTE}
 
 
 def study_card_text(card: dict) -> str:
     if card["families"]:
         body = "; ".join(f"{safe_text(f['family'], None)} {f['verdict']} (Δ {num(f['delta'], 2, signed=True)})"
-                         for f in card["families"])
+                         for f in card["families"]) + f" (Δ in {card['unit']})"
     else:
         body = "no studied family with an error"
     return (f"Before / after study: {body}; {card['not_studied']} not studied (details: progress-study). "
@@ -207,7 +251,7 @@ def study_card_html(card: dict) -> str:
     if card["families"]:
         rows = [[f["family"], f["studied_from"], num(f["delta"], 2, signed=True), _ci(f["delta_ci"]), f["verdict"]]
                 for f in card["families"]]
-        body = table_html(rows, ["family", "studied from", "Δ", "95% interval", "verdict"], "llrll",
+        body = table_html(rows, ["family", "studied from", f"Δ {card['unit']}", "95% interval", "verdict"], "llrll",
                           ["grey" if f["verdict"] == INSUFFICIENT else None for f in card["families"]])
     else:
         body = '<p class="muted">No studied family with an error in this scope.</p>'
@@ -216,5 +260,6 @@ def study_card_html(card: dict) -> str:
 
 
 VIEW = View("progress-study", "before / after study: each studied family's error rate before and after its first "
-            "study action, the change with its interval (docs/study.md)", compute, study_text, table=study_table,
-            html=study_html)
+            "study action, the change with its interval, in the study half's cost (--metric pr: e in mpt per 100 "
+            "decisions, the default; mwc, mwc7; docs/study.md)", compute, study_text, table=study_table,
+            html=study_html, options=_options)

@@ -24,7 +24,7 @@ def _options(parser) -> None:
 def _empty(note: str) -> dict:
     out = {k: None for k in EMPTY_KEYS}
     out.update(rounds=[], by_decision_index=[], by_score=[], by_pace=None, families=[], families_note=None,
-               families_outside=None,
+               families_outside=None, families_unit=None,
                note=note)
     return out
 
@@ -149,7 +149,8 @@ def tournament_text(obj: dict) -> str:
         for f in obj["families"]:
             r = f.get("recoverable")
             lines.append(f"  {safe_text(f.get('family'))}: {f.get('members')} member(s), recoverable "
-                         f"{num(r)} % points {_ci(f.get('recoverable_ci'))}, {safe_text(f.get('status'))}")
+                         f"{num(r)} {obj.get('families_unit') or ''} {_ci(f.get('recoverable_ci'))}, "
+                         f"{safe_text(f.get('status'))}")
     else:
         lines.append(f"  none ({obj['families_note']}).")
     return "\n".join(lines)

@@ -23,8 +23,7 @@ LOG_NOTE = "The filter restricts the matches only: quiz answers and Anki reviews
 def _plans_and_log(scope):
     from .study import study_inputs
 
-    actions, _families, plans = study_inputs(scope.store, scope.selection)
-    return actions, plans
+    return study_inputs(scope.store)
 
 
 # -- training ---------------------------------------------------------------------------------
