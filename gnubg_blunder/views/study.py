@@ -123,11 +123,19 @@ def study_text(obj: dict) -> str:
     else:
         lines.append("No studied family with an error in this scope.")
     if obj["not_studied"]:
-        lines.append(f"Not studied yet ({len(obj['not_studied'])}): "
-                     + "; ".join(safe_text(n, None) for n in obj["not_studied"]))
+        lines.append(not_studied_text(obj))
     if obj["not_measured"]:
         lines.append(not_measured_text(obj))
     return "\n".join(lines)
+
+
+def not_studied_text(obj: dict) -> str:
+    """The families with errors not studied yet, as a count: listing every
+    one (a hundred and more on a real archive) buries the table; the plan
+    ranks them and the JSON lists them."""
+    n = len(obj["not_studied"])
+    return (f"Not studied yet: {n} famil{'y' if n == 1 else 'ies'} with errors in this scope "
+            "(`plan` ranks them; the JSON lists them).")
 
 
 CSV_HEADERS = ["family", "game_plan", "nature", "theme", "studied_from", "first_action", "matches_before",
@@ -208,7 +216,7 @@ def study_html(obj: dict) -> str:
     else:
         html.append('<p class="muted">No studied family with an error in this scope.</p>')
     if obj["not_studied"]:
-        html.append(f'<p class="note">Not studied yet: {escape("; ".join(obj["not_studied"]))}.</p>')
+        html.append(f'<p class="note">{escape(not_studied_text(obj))}</p>')
     if obj["not_measured"]:
         html.append(f'<p class="note">{escape(not_measured_text(obj))}</p>')
     html.append("</section>")
