@@ -20,6 +20,7 @@ DEFAULT_PLUGINS = (
     "gnubg_blunder.default_plugins.settings_commands",
     "gnubg_blunder.default_plugins.players_commands",
     "gnubg_blunder.default_plugins.analysis_commands",
+    "gnubg_blunder.default_plugins.agreement_commands",
     "gnubg_blunder.default_plugins.report_sections",
     "gnubg_blunder.default_plugins.convert_command",
     "gnubg_blunder.default_plugins.summary_commands",

@@ -644,12 +644,16 @@ class SQLiteStore:
         return self.get_meta("labels_version") == LABELS_VERSION
 
     # -- selecting ------------------------------------------------------------
-    def select(self, flt: Optional[Filter] = None, match_ids=None, kind: str = "match", keep=None) -> Selection:
+    def select(self, flt: Optional[Filter] = None, match_ids=None, kind: str = "match", keep=None,
+               choose=None) -> Selection:
         """The matches kept by ``flt`` (and among ``match_ids`` if given) with
         all their decisions and rolls (one analysis each), as arrays for the
         metrics.  ``kind`` "match" leaves out one-position files.  Player
         names are merged through the aliases.  ``keep``: only the decisions
-        it keeps and no rolls (:meth:`select_rows`)."""
+        it keeps and no rolls (:meth:`select_rows`).  ``choose(stored)``:
+        which of a match's stored analyses (dicts ``id``, ``engine``,
+        ``depth``, ``depth_label``, ``source``) to read, None to leave the
+        match out, instead of :meth:`choose_analysis` (``agreement``)."""
         flt = flt or Filter()
         if not self.labels_current():
             self.relabel(only_if_stale=True)
@@ -700,7 +704,10 @@ class SQLiteStore:
             if wanted is not None and wanted not in (names[0].lower(), names[1].lower()):
                 continue
             stored = analyses.get(mid, [])
-            chosen = stored[0] if any_analysis and len(stored) == 1 else self.choose_analysis(stored, flt)
+            if choose is not None:
+                chosen = choose(stored)
+            else:
+                chosen = stored[0] if any_analysis and len(stored) == 1 else self.choose_analysis(stored, flt)
             if chosen is None:
                 continue
             n_games, start = games.get(mid, (0, None))
