@@ -271,3 +271,36 @@ def test_inside_gnubg(two_analyses, tmp_path):
     assert "Traceback" not in out
     assert "first gnubg 2-ply, second gnubg 0-ply" in out and "Cohen's kappa 0.333" in out
     assert "The pairs that disagree most (|Δe| largest first, 2 shown)" in out
+
+
+@needs_gnubg
+def test_real_xg_match_and_its_gnubg_analysis(tmp_path, cli):
+    """The real XG file, converted by `convert` and analysed by the real gnubg (0 plies here, for time),
+    both stored as one match: the XG side of every pair is the XG file's own figure."""
+    from conftest import DATA
+
+    xg = DATA / "xg" / "Squire-Jorgensen-Harmand-Unger_7pt_2024-08-18.xg"
+    sgf = tmp_path / "converted.sgf"
+    cli("convert", str(xg), str(sgf))
+    alone, both = tmp_path / "xg.db", tmp_path / "both.db"
+    cli("import", str(xg), db=alone)
+    cli("import", str(xg), db=both)
+    cli("analyse", "--plies", "0", str(sgf), db=both)
+    for db in (alone, both):
+        cli("thresholds", "xg", db=db)  # XG's own error threshold, 20 mpt
+    obj = _json(cli, both)
+    assert obj["matches"] == 1 and obj["units"] == "games"
+    assert obj["analyses"][0]["first"] == {"engine": "xg", "depth": "XG 4-ply+"}
+    assert obj["analyses"][0]["second"] == {"engine": "gnubg", "depth": "0-ply"}
+    assert obj["rates"]["all"]["units"] == 8  # the match's 8 games
+    stats = json.loads(cli("--no-config", "stats", "--format", "json", db=alone).stdout)
+    u = obj["unpaired"]
+    assert obj["pairs"] + u["only_in_first"] + u["counted_in_first_only"] == stats["decisions"]
+    t = obj["verdicts"]["table"]
+    assert t["both"] + t["first_only"] <= stats["errors"]  # XG's errors among the pairs
+    listed = json.loads(cli("--no-config", "positions", "--limit", "0", "--format", "json", db=alone).stdout)
+    by_place = {(r["game"], r["move"], r["kind"]): r["error_mpt"] for r in listed["decisions"]}
+    assert obj["disagreements"]
+    for d in obj["disagreements"]:
+        assert by_place[(d["game"], d["first"]["move"], d["kind"])] == pytest.approx(d["first"]["error_mpt"])
+        assert d["first"]["candidates"] and d["second"]["candidates"]
