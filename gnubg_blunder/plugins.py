@@ -30,6 +30,7 @@ DEFAULT_PLUGINS = (
     "gnubg_blunder.default_plugins.references_commands",
     "gnubg_blunder.default_plugins.collections_commands",
     "gnubg_blunder.default_plugins.tournament_commands",
+    "gnubg_blunder.default_plugins.tilt_commands",
     "gnubg_blunder.default_plugins.anki_commands",
     "gnubg_blunder.default_plugins.quiz_commands",
     "gnubg_blunder.default_plugins.study_commands",

@@ -41,6 +41,7 @@ VIEWS = {
     "review": ("last",),
     "references": (),
     "tournament": (),
+    "tilt": (),
     "progress-study": (),
     "training": (),
     "list": ("--type", "study"),

@@ -74,6 +74,7 @@ BLOT_COLUMNS = ("blots_played", "blots_best")
 ROLL_COLUMNS = {
     "match": (np.int32, -1),
     "game": (np.int32, -1),
+    "seq": (np.int32, -1),  # the roll's record in its game, the decisions' seq (a move's checker play shares it)
     "player": (np.int8, -1),
     "luck": (np.float64, np.nan),
     "mwc_per_emg": (np.float64, np.nan),

@@ -37,7 +37,8 @@ from typing import Optional
 import lz4.block
 import numpy as np
 
-CACHE_FORMAT = 9  # 6: the first column layout; 7: row ids as differences; 8: a checksum per column; 9: counted
+CACHE_FORMAT = 10  # 6: the first column layout; 7: row ids as differences; 8: a checksum per column; 9: counted;
+# 10: the rolls' seq (tilt, SPEC §18)
 BUNDLE_DECISIONS = 200_000  # bundles are not merged beyond about this many decisions
 MERGE_FANOUT = 8  # eight bundles of one size class make one of the next
 # columns stored as the difference from the row before (the first as it is):

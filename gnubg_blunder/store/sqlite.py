@@ -793,7 +793,7 @@ class SQLiteStore:
         spec = self._column_spec()
         dec = np.dtype([(name, DecisionArrays.SPEC[name][0]) for name, _ in spec] + [("position", "S16")]
                        + [(name, np.int8) for name in BLOT_COLUMNS] + [("counted", np.int8)])
-        rol = np.dtype([(name, RollArrays.SPEC[name][0]) for name in ("game", "player", "luck", "mwc_per_emg")])
+        rol = np.dtype([(name, RollArrays.SPEC[name][0]) for name in ("game", "seq", "player", "luck", "mwc_per_emg")])
         return spec, dec, rol
 
     def _pack_records(self, analysis_id: int) -> tuple:
@@ -820,7 +820,7 @@ class SQLiteStore:
         else:
             comments = []
         rrows = self.conn.execute(
-            "SELECT game, player, luck, mwc_per_emg FROM rolls WHERE analysis_id = ? ORDER BY game, seq",
+            "SELECT game, seq, player, luck, mwc_per_emg FROM rolls WHERE analysis_id = ? ORDER BY game, seq",
             (analysis_id,),
         ).fetchall()
         rol = np.zeros(len(rrows), dtype=roll_dtype)

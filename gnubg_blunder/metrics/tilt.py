@@ -1,0 +1,242 @@
+"""Tilt (SPEC §18): does a player's excess x = e − d grow after their own
+blunder, after a bad roll of theirs, late in a match?
+
+Per player, over their counted decisions with e and d known (EMG), the mean
+x of a condition against the mean x of the rest, Δ = mean(condition) −
+mean(rest), its interval with matches as units (SPEC §7) and a verdict from
+200 decisions on each side.  An association, not a cause.  The edge rules
+(docs/tilt.md):
+
+- a window holds the player's next ``WINDOW`` (10) measured decisions of
+  the same game after the event; it stops at the game's end;
+- after a blunder: the blunder's own decision is not in its window (a
+  blunder inside another's window is in the condition and opens its own);
+- after a bad roll (luck ≤ −0.2 EMG, the roller's): the window starts after
+  that roll's own play (the decisions of later records of the game);
+- overlapping windows are one: a decision is in the condition once;
+- the last third: the last ⌊n/3⌋ of the player's n measured decisions in a
+  match of 5 points or longer; money sessions and shorter matches are in
+  neither side of it (they are in both sides of the two others).
+
+Pure functions over a :class:`Selection`; no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from .arrays import Selection
+from .counting import Thresholds, counted, kind_mask
+from .intervals import MIN_UNITS, side_of_zero, symmetric_interval
+
+WINDOW = 10  # K: decisions after the event
+BAD_LUCK_EMG = -0.2  # a roll this unlucky or worse (the roller's luck, EMG)
+MIN_MATCH_LENGTH = 5  # the last third: match play of 5 points and longer
+MIN_DECISIONS = 200  # a verdict needs this many decisions on each side
+NO_SPREAD_VAR = 1e-24  # Var(Δ) under (10⁻¹² EMG)², far below e's micro-EMG: no spread (float rounding)
+
+CONDITIONS = ("after-blunder", "after-bad-roll", "late-in-match")
+CONDITION_WORDS = {
+    "after-blunder": f"the next {WINDOW} decisions of the game after the player's own blunder",
+    "after-bad-roll": f"the next {WINDOW} decisions of the game after a roll of theirs with luck ≤ "
+                      f"{BAD_LUCK_EMG:g} EMG",
+    "late-in-match": f"the last third of the player's decisions in a match of {MIN_MATCH_LENGTH} points or longer",
+}
+VERDICT_WORDS = ("worse", "better", "no effect found")
+
+
+def measured(sel: Selection) -> np.ndarray:
+    """The decisions tilt reads: counted, e and d known, of the filter's
+    sides (SPEC §18)."""
+    dec = sel.decisions
+    if not len(dec):
+        return np.zeros(0, dtype=bool)
+    return counted(dec) & ~np.isnan(dec.error) & ~np.isnan(dec.difficulty) & sel.decision_side_mask()
+
+
+def _play_order(sel: Selection, idx: np.ndarray) -> np.ndarray:
+    """``idx`` sorted by match, game, record and the store's order (a no
+    double comes before the play of the same record)."""
+    dec = sel.decisions
+    return idx[np.lexsort((idx, dec.seq[idx], dec.game[idx], dec.match[idx]))]
+
+
+def _windows(n: int, group: np.ndarray, starts: np.ndarray, start_groups: np.ndarray) -> np.ndarray:
+    """Positions 0..n−1 (``group``: each one's group, non-decreasing) covered
+    by a window of ``WINDOW`` positions from each of ``starts`` whose
+    position is in the event's group (``start_groups``), stopping at the end
+    of that group."""
+    if not len(starts) or not n:
+        return np.zeros(n, dtype=bool)
+    ok = starts < n
+    starts, start_groups = starts[ok], start_groups[ok]
+    starts = starts[group[starts] == start_groups]
+    ends = np.minimum(starts + WINDOW, np.searchsorted(group, group[starts], side="right"))
+    marks = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(marks, starts, 1)
+    np.add.at(marks, ends, -1)
+    return np.cumsum(marks[:n]) > 0
+
+
+def condition_masks(sel: Selection, thresholds: Thresholds = Thresholds()) -> dict:
+    """{condition: (population, in_condition)}: two bool masks over the
+    decisions; the rest is ``population & ~in_condition`` (SPEC §18, the
+    edge rules above)."""
+    dec = sel.decisions
+    base = measured(sel)
+    n_all = len(dec)
+    out = {}
+    idx = np.nonzero(base)[0]
+    # one player's decisions of one game together, in play order (a window counts only the player's own)
+    order = idx[np.lexsort((idx, dec.seq[idx], dec.player[idx], dec.game[idx], dec.match[idx]))]
+    n = len(order)
+    match, game, player, seq = (np.asarray(dec.match[order], np.int64), np.asarray(dec.game[order], np.int64),
+                                np.asarray(dec.player[order], np.int64), np.asarray(dec.seq[order], np.int64))
+    n_games = int(max(game.max(initial=0), sel.rolls.game.max(initial=0) if len(sel.rolls) else 0)) + 1
+    group = (match * n_games + game) * 2 + player  # one player's decisions in one game: non-decreasing
+
+    # (a) after a blunder: the positions after each blunder's own
+    _err, blunder = thresholds.classify(dec.error[order])
+    at = np.nonzero(blunder)[0]
+    after_blunder = _windows(n, group, at + 1, group[at])
+
+    # (b) after a bad roll: the first decision of a later record of the roller's game
+    rolls = sel.rolls
+    if len(rolls) and n:
+        luck = np.asarray(rolls.luck, dtype=np.float64)
+        with np.errstate(invalid="ignore"):
+            bad = (luck <= BAD_LUCK_EMG) & (np.asarray(rolls.seq) >= 0) & sel.roll_side_mask()
+        r = np.nonzero(bad)[0]
+        r_group = (np.asarray(rolls.match[r], np.int64) * n_games + np.asarray(rolls.game[r], np.int64)) * 2 \
+            + np.asarray(rolls.player[r], np.int64)
+        n_seq = int(max(seq.max(initial=0), np.asarray(rolls.seq).max(initial=0))) + 2
+        key = group * n_seq + seq
+        starts = np.searchsorted(key, r_group * n_seq + np.asarray(rolls.seq[r], np.int64), side="right")
+        after_roll = _windows(n, group, starts, r_group)
+    else:
+        after_roll = np.zeros(n, dtype=bool)
+
+    # (c) the last third of the player's decisions in a match of 5 points or longer
+    lengths = np.array([m.length for m in sel.matches], dtype=np.int64)
+    long_match = lengths[match] >= MIN_MATCH_LENGTH if n else np.zeros(0, dtype=bool)
+    side = match * 2 + player  # one player's decisions in one match, in play order within it
+    by_side = np.argsort(side, kind="stable")
+    sorted_side = side[by_side]
+    first = np.searchsorted(sorted_side, sorted_side, side="left")
+    rank = np.empty(n, dtype=np.int64)
+    rank[by_side] = np.arange(n) - first
+    count = np.bincount(side, minlength=int(side.max(initial=0)) + 1)[side]
+    late = long_match & (3 * rank >= 2 * count)
+
+    everything = np.ones(n, dtype=bool)
+    for name, population, cond in (("after-blunder", everything, after_blunder),
+                                   ("after-bad-roll", everything, after_roll),
+                                   ("late-in-match", long_match, late)):
+        pop_mask, cond_mask = np.zeros(n_all, dtype=bool), np.zeros(n_all, dtype=bool)
+        pop_mask[order[population]] = True
+        cond_mask[order[population & cond]] = True
+        out[name] = (pop_mask, cond_mask)
+    return out
+
+
+def difference_interval(units: np.ndarray, x: np.ndarray, in_cond: np.ndarray) -> tuple:
+    """Δ = Σx_c/n_c − Σx_r/n_r over decisions grouped in ``units`` (matches)
+    and its interval (SPEC §7's ratio estimator, linearised for a difference
+    of two ratios over the same units): z_u = (X_cu − R_c n_cu)/N_c −
+    (X_ru − R_r n_ru)/N_r, Var = G/(G−1) Σ z_u², Δ ± 1.96 √Var, not floored;
+    none under 3 units or without spread (Var under ``NO_SPREAD_VAR``).  Returns (Δ, interval, G) in the
+    unit of x; Δ None when a side is empty."""
+    _, u = np.unique(units, return_inverse=True)
+    g = int(u.max()) + 1 if len(u) else 0
+    cond, rest = in_cond, ~in_cond
+    n_c, n_r = int(cond.sum()), int(rest.sum())
+    if not n_c or not n_r:
+        return None, None, g
+    xc = np.bincount(u, weights=np.where(cond, x, 0.0), minlength=g)
+    nc = np.bincount(u, weights=cond.astype(np.float64), minlength=g)
+    xr = np.bincount(u, weights=np.where(rest, x, 0.0), minlength=g)
+    nr = np.bincount(u, weights=rest.astype(np.float64), minlength=g)
+    r_c, r_r = xc.sum() / n_c, xr.sum() / n_r
+    delta = float(r_c - r_r)
+    if g < MIN_UNITS:
+        return delta, None, g
+    z = (xc - r_c * nc) / n_c - (xr - r_r * nr) / n_r
+    var = g / (g - 1) * float((z ** 2).sum())
+    if var < NO_SPREAD_VAR:  # the float's rounding of units all alike is no spread
+        var = 0.0
+    return delta, symmetric_interval(delta, var, units=g), g
+
+
+def verdict(n_condition: int, n_rest: int, ci) -> tuple:
+    """(verdict, why): "worse" (lower bound > 0), "better" (upper bound < 0),
+    "no effect found"; None with the reason under 200 decisions on a side or
+    without an interval (SPEC §18)."""
+    if not n_condition:
+        return None, "no decision in the condition"
+    if min(n_condition, n_rest) < MIN_DECISIONS:
+        return None, f"fewer than {MIN_DECISIONS} decisions on a side"
+    if ci is None:
+        return None, "no interval"
+    return side_of_zero(ci, "worse", "better", "no effect found"), None
+
+
+def player_names(sel: Selection) -> np.ndarray:
+    """Each decision's player as the filter knows them (aliases merged)."""
+    dec = sel.decisions
+    table = np.array([list(m.names or m.players) for m in sel.matches] or [["", ""]], dtype=object)
+    return table[dec.match, dec.player] if len(dec) else np.zeros(0, dtype=object)
+
+
+def tilt(sel: Selection, thresholds: Thresholds = Thresholds(), decision_type: str = "all") -> dict:
+    """Per player and condition: N of each side, the means of x and Δ in
+    mpt (EMG × 1000), Δ's interval (matches as units), the verdict (SPEC
+    §18).  The windows are counted over every measured decision; the
+    decision type narrows the decisions whose x is compared."""
+    dec = sel.decisions
+    masks = condition_masks(sel, thresholds)
+    base = measured(sel)
+    of_type = base & (kind_mask(dec, decision_type) if len(dec) else base)
+    names = player_names(sel)
+    x = np.where(base, dec.error - dec.difficulty, 0.0) if len(dec) else np.zeros(0)
+    players = []
+    for name in sorted(set(names[of_type].tolist()), key=lambda s: (-int((names[of_type] == s).sum()), s.lower())):
+        mine = of_type & (names == name)
+        rows = []
+        for cond in CONDITIONS:
+            population, in_cond = masks[cond]
+            keep = mine & population
+            idx = np.nonzero(keep)[0]
+            c = in_cond[idx]
+            delta, ci, g = difference_interval(np.asarray(dec.match[idx]), x[idx], c)
+            n_c, n_r = int(c.sum()), int((~c).sum())
+            word, why = verdict(n_c, n_r, ci)
+            rows.append({
+                "condition": cond,
+                "n_condition": n_c,
+                "n_rest": n_r,
+                "matches": g,
+                "mean_condition_mpt": float(x[idx][c].mean() * 1000) if n_c else None,
+                "mean_rest_mpt": float(x[idx][~c].mean() * 1000) if n_r else None,
+                "delta_mpt": None if delta is None else delta * 1000,
+                "delta_ci": None if ci is None else [ci[0] * 1000, ci[1] * 1000],
+                "verdict": word,
+                "why": why,
+            })
+        players.append({"player": name, "decisions": int(mine.sum()), "conditions": rows})
+    return {"players": players}
+
+
+def condition_decisions(sel: Selection, condition: str, thresholds: Thresholds = Thresholds(),
+                        decision_type: str = "all", player: Optional[str] = None) -> np.ndarray:
+    """The decisions behind a condition, in play order (``player``: one
+    player's, aliases merged as the filter knows them)."""
+    if condition not in CONDITIONS:
+        raise ValueError(f"unknown condition {condition!r} ({', '.join(CONDITIONS)})")
+    dec = sel.decisions
+    _population, in_cond = condition_masks(sel, thresholds)[condition]
+    keep = in_cond & (kind_mask(dec, decision_type) if len(dec) else in_cond)
+    if player is not None:
+        keep &= np.array([str(n).lower() == player.lower() for n in player_names(sel)], dtype=bool)
+    return _play_order(sel, np.nonzero(keep)[0])

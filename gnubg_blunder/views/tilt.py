@@ -1,0 +1,157 @@
+"""``tilt [filter] [--list CONDITION]``: errors after errors, after bad
+dice, late in a match (SPEC §18) as text, JSON, CSV and the report's
+section.  Renders :func:`gnubg_blunder.metrics.tilt.tilt`; computes
+nothing.  The rules: docs/tilt.md."""
+
+from __future__ import annotations
+
+from html import escape
+
+from ..commands import View
+from .formatting import Table, num, scope_text, table, table_html
+
+CONDITIONS = ("after-blunder", "after-bad-roll", "late-in-match")  # metrics/tilt.py's, without importing numpy
+TITLES = {"after-blunder": "after a blunder", "after-bad-roll": "after a bad roll",
+          "late-in-match": "last third of a match"}
+NOTE = ("An association, not a cause: a condition's decisions differ from the rest in more than the condition "
+        "(a blunder's game is often a harder one than difficulty measures).")
+DEFAULT_LIMIT = 50
+
+
+def _options(parser) -> None:
+    parser.add_argument("--list", choices=CONDITIONS, metavar="CONDITION",
+                        help="list the decisions behind a condition: " + ", ".join(CONDITIONS))
+    parser.add_argument("--limit", default=str(DEFAULT_LIMIT), metavar="N",
+                        help=f"with --list: at most N decisions, in play order (default {DEFAULT_LIMIT}; 0 = all)")
+
+
+def compute(scope) -> dict:
+    from ..metrics import tilt as T
+
+    sel, flt = scope.selection, scope.filter
+    condition = getattr(scope.args, "list", None)
+    if condition:
+        from ..metrics.summary import decision_records
+        from .positions import attach_moves, parse_limit, positions_object
+
+        limit = parse_limit(getattr(scope.args, "limit", str(DEFAULT_LIMIT)))
+        idx = T.condition_decisions(sel, condition, scope.thresholds, flt.decision_type or "all")
+        shown = idx[:limit] if limit else idx
+        records = attach_moves(decision_records(sel, shown, scope.thresholds), scope.store)
+        obj = positions_object(records, len(idx), flt, {"condition": condition}, limit or None)
+        obj["order"] = "play order (match date, undated matches by import time, then game, player and move)"
+        obj["condition"] = condition
+        obj["condition_rule"] = T.CONDITION_WORDS[condition]
+        return obj
+    obj = T.tilt(sel, scope.thresholds, flt.decision_type or "all")
+    obj["rule"] = {
+        "excess": "x = e − d (EMG) over counted decisions with e and d known; figures in mpt",
+        "window": T.WINDOW, "bad_luck_emg": T.BAD_LUCK_EMG, "min_match_length": T.MIN_MATCH_LENGTH,
+        "min_decisions": T.MIN_DECISIONS, "units": "matches",
+        "conditions": dict(T.CONDITION_WORDS),
+    }
+    obj["note"] = NOTE
+    return obj
+
+
+def _interval(ci) -> str:
+    return "no interval" if not ci else f"[{ci[0]:+.1f}, {ci[1]:+.1f}]"
+
+
+def _verdict(c: dict) -> str:
+    return c["verdict"] or f"— ({c['why']})"
+
+
+HEADERS = ["player", "condition", "N condition", "N rest", "matches", "mean x cond. mpt", "mean x rest mpt",
+           "Δ mpt", "95% interval", "verdict"]
+
+
+def _rows(obj: dict) -> list:
+    return [[p["player"], TITLES[c["condition"]], c["n_condition"], c["n_rest"], c["matches"],
+             num(c["mean_condition_mpt"], 1, signed=True), num(c["mean_rest_mpt"], 1, signed=True),
+             num(c["delta_mpt"], 1, signed=True), _interval(c["delta_ci"]), _verdict(c)]
+            for p in obj["players"] for c in p["conditions"]]
+
+
+def _list_text(obj: dict) -> str:
+    from .positions import decisions_table
+
+    n = obj["total"]
+    head = (f"Tilt — {TITLES[obj['condition']]} ({obj['condition_rule']}): {n} decision{'s' if n != 1 else ''}")
+    if not obj["decisions"]:
+        return head + "."
+    more = f", {obj['shown']} shown in play order (--limit 0 for all)" if obj["shown"] < n else ", in play order"
+    return "\n".join([head + more, decisions_table(obj["decisions"]),
+                      "(e and d in millipoints; game and move counted from 1)"])
+
+
+def tilt_text(obj: dict) -> str:
+    lines = [f"Scope: {scope_text(obj['filter'])}"]
+    if "decisions" in obj:
+        return "\n".join(lines + [_list_text(obj)])
+    rule = obj["rule"]
+    lines.append(f"Tilt: mean excess x = e − d (mpt) in a condition against the rest of the player's decisions; "
+                 f"Δ = condition − rest, 95% interval with matches as units; a verdict from "
+                 f"{rule['min_decisions']} decisions on each side.")
+    for cond in CONDITIONS:
+        lines.append(f"  {TITLES[cond]}: {rule['conditions'][cond]}")
+    if not obj["players"]:
+        lines.append("No counted decision with e and d known in this scope.")
+    else:
+        lines.append(table(_rows(obj), HEADERS, "llrrrrrrll"))
+    lines.append(NOTE)
+    lines.append("`gnubg-blunder tilt --list CONDITION` lists a condition's decisions (docs/tilt.md).")
+    return "\n".join(lines)
+
+
+CSV_HEADERS = ["player", "condition", "n_condition", "n_rest", "matches", "mean_condition_mpt", "mean_rest_mpt",
+               "delta_mpt", "delta_ci_low_mpt", "delta_ci_high_mpt", "verdict", "why"]
+
+
+def tilt_table(obj: dict) -> Table:
+    if "decisions" in obj:
+        from .positions import positions_table
+
+        return positions_table(obj)
+    rows = []
+    for p in obj["players"]:
+        for c in p["conditions"]:
+            ci = c["delta_ci"] or [None, None]
+            rows.append([p["player"], c["condition"], c["n_condition"], c["n_rest"], c["matches"],
+                         c["mean_condition_mpt"], c["mean_rest_mpt"], c["delta_mpt"], ci[0], ci[1], c["verdict"],
+                         c["why"]])
+    return Table(CSV_HEADERS, rows)
+
+
+def tilt_html(obj: dict) -> str:
+    """``<section id="tilt">``: one row per player and condition, rows
+    without a verdict grey."""
+    if "decisions" in obj:
+        from .positions import positions_html
+
+        return (f'<section id="tilt"><h2>Tilt</h2>'
+                + positions_html(obj, heading=f"Decisions {TITLES[obj['condition']]}") + "</section>")
+    html = ['<section id="tilt"><h2>Tilt: errors after errors, bad dice and late in a match</h2>']
+    rule = obj["rule"]
+    items = "".join(f"<li>{escape(TITLES[c])}: {escape(rule['conditions'][c])}</li>" for c in CONDITIONS)
+    html.append(f'<p class="note">Mean excess x = e − d (mpt) in a condition against the rest; Δ = condition − '
+                f"rest, 95 % interval with matches as units; a verdict from {rule['min_decisions']} decisions on "
+                f"each side (grey rows: no verdict).</p><ul>{items}</ul>")
+    if obj["players"]:
+        rows = _rows(obj)
+        classes = [None if c["verdict"] else "grey" for p in obj["players"] for c in p["conditions"]]
+        html.append(table_html(rows, HEADERS, "llrrrrrrll", classes))
+    else:
+        html.append('<p class="muted">No counted decision with e and d known.</p>')
+    html.append(f'<p class="note">{escape(NOTE)} `gnubg-blunder tilt --list CONDITION` lists the decisions '
+                f"behind a condition.</p></section>")
+    return "".join(html)
+
+
+def report_section(ctx) -> str:
+    """The report's tilt section (every player of the report's scope)."""
+    return tilt_html(ctx.view_object(VIEW))
+
+
+VIEW = View("tilt", "errors after a blunder, after bad dice, late in a match (docs/tilt.md)", compute, tilt_text,
+            table=tilt_table, html=tilt_html, options=_options)
