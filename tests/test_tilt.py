@@ -209,3 +209,26 @@ def test_the_report_has_a_tilt_section(tilt_db, cli, tmp_path):
     cli("--no-config", "report", "--html", out, db=tilt_db)
     page = out.read_text(encoding="utf-8")
     assert '<section id="tilt">' in page and "association, not a cause" in page
+
+
+def test_a_cube_blunder_opens_a_window_over_the_checker_plays(tmp_path):
+    """--decision-type narrows the decisions compared, not the windows: a
+    premature double of 0.150 (a cube blunder) opens a window over the
+    checker plays after it."""
+    from gnubg_blunder.metrics.tilt import tilt
+    from gnubg_blunder.store import SQLiteStore
+
+    m = {"id": 9, "length": 7}
+    game = Game(number=0, score=(0, 0), winner=0, points=1)
+    for seq, (kind, e) in enumerate([("checker", .030), ("double", .150), ("checker", .010), ("checker", .020)]):
+        game.decisions.append(_decision(m, 0, seq, 0, kind, e, P_HOLD, None, None, (0, 0)))
+    match = Match(players=("Alice", "Bob"), length=7, source="sgf", games=[game],
+                  analysis=Analysis(engine="gnubg", depth=2.0, depth_label="2-ply"), date="2025-05-01", event=None)
+    path = tmp_path / "cube.db"
+    with SQLiteStore(path) as st:
+        st.add_match(match)
+    sel = _selection(path)
+    c = _condition(tilt(sel, decision_type="checker"), "Alice", "after-blunder")
+    assert (c["n_condition"], c["n_rest"]) == (2, 1)  # .010 and .020 after the double; .030 before it
+    c = _condition(tilt(sel, decision_type="cube"), "Alice", "after-blunder")
+    assert (c["n_condition"], c["n_rest"]) == (0, 1)  # the double itself: not in its own window

@@ -39,7 +39,7 @@ def compute(scope) -> dict:
         shown = idx[:limit] if limit else idx
         records = attach_moves(decision_records(sel, shown, scope.thresholds), scope.store)
         obj = positions_object(records, len(idx), flt, {"condition": condition}, limit or None)
-        obj["order"] = "play order (match date, undated matches by import time, then game, player and move)"
+        obj["order"] = "play order (match date, undated matches by import time, then game and move)"
         obj["condition"] = condition
         obj["condition_rule"] = T.CONDITION_WORDS[condition]
         return obj
