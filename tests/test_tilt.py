@@ -209,6 +209,12 @@ def test_the_report_has_a_tilt_section(tilt_db, cli, tmp_path):
     cli("--no-config", "report", "--html", out, db=tilt_db)
     page = out.read_text(encoding="utf-8")
     assert '<section id="tilt">' in page and "association, not a cause" in page
+    # each condition's N links to its decisions in the page (every player's, play order)
+    assert '<a href="#tilt-after-blunder">15</a>' in page and '<a href="#tilt-after-blunder">2</a>' in page
+    assert 'id="tilt-after-blunder"' in page and 'id="tilt-late-in-match"' in page
+    section = page[page.index('<section id="tilt">'):]
+    section = section[:section.index("</section>")]
+    assert section.count("<tr>") - section.count("<tr><th") >= 15 + 2 + 3 + 3
 
 
 def test_a_cube_blunder_opens_a_window_over_the_checker_plays(tmp_path):

@@ -8,11 +8,13 @@ from __future__ import annotations
 from html import escape
 
 from ..commands import View
-from .formatting import Table, num, scope_text, table, table_html
+from .formatting import Table, num, scope_text, table
 
 CONDITIONS = ("after-blunder", "after-bad-roll", "late-in-match")  # metrics/tilt.py's, without importing numpy
 TITLES = {"after-blunder": "after a blunder", "after-bad-roll": "after a bad roll",
           "late-in-match": "last third of a match"}
+LIST_HEADINGS = {"after-blunder": "Decisions after a blunder", "after-bad-roll": "Decisions after a bad roll",
+                 "late-in-match": "Decisions in the last third of a match"}
 NOTE = ("An association, not a cause: a condition's decisions differ from the rest in more than the condition "
         "(a blunder's game is often a harder one than difficulty measures).")
 DEFAULT_LIMIT = 50
@@ -123,14 +125,38 @@ def tilt_table(obj: dict) -> Table:
     return Table(CSV_HEADERS, rows)
 
 
-def tilt_html(obj: dict) -> str:
+REPORT_LIST_ROWS = 100  # the report's list of a condition: its first decisions in play order
+
+
+def _anchor(condition: str) -> str:
+    return f"tilt-{condition}"
+
+
+def _table_html(obj: dict, lists: dict) -> str:
+    """The table, each condition's N linked to its list in the page where
+    ``lists`` holds it; rows without a verdict grey."""
+    align = "llrrrrrrll"
+    out = ["<table><tr>"] + [f'<th class="{a}">{escape(h)}</th>' for h, a in zip(HEADERS, align)] + ["</tr>"]
+    for row, (p, c) in zip(_rows(obj), [(p, c) for p in obj["players"] for c in p["conditions"]]):
+        cells = [escape(str(v)) for v in row]
+        if c["condition"] in lists and c["n_condition"]:
+            cells[2] = f'<a href="#{_anchor(c["condition"])}">{cells[2]}</a>'
+        cls = "" if c["verdict"] else ' class="grey"'
+        out.append(f"<tr{cls}>" + "".join(f'<td class="{a}">{v}</td>' for v, a in zip(cells, align)) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def tilt_html(obj: dict, lists: dict = None) -> str:
     """``<section id="tilt">``: one row per player and condition, rows
-    without a verdict grey."""
+    without a verdict grey; ``lists`` ({condition: its ``--list`` object}):
+    each condition's decisions after the table, its N cells linking to them."""
     if "decisions" in obj:
         from .positions import positions_html
 
         return (f'<section id="tilt"><h2>Tilt</h2>'
-                + positions_html(obj, heading=f"Decisions {TITLES[obj['condition']]}") + "</section>")
+                + positions_html(obj, heading=LIST_HEADINGS[obj["condition"]]) + "</section>")
+    lists = lists or {}
     html = ['<section id="tilt"><h2>Tilt: errors after errors, bad dice and late in a match</h2>']
     rule = obj["rule"]
     items = "".join(f"<li>{escape(TITLES[c])}: {escape(rule['conditions'][c])}</li>" for c in CONDITIONS)
@@ -138,19 +164,34 @@ def tilt_html(obj: dict) -> str:
                 f"rest, 95 % interval with matches as units; a verdict from {rule['min_decisions']} decisions on "
                 f"each side (grey rows: no verdict).</p><ul>{items}</ul>")
     if obj["players"]:
-        rows = _rows(obj)
-        classes = [None if c["verdict"] else "grey" for p in obj["players"] for c in p["conditions"]]
-        html.append(table_html(rows, HEADERS, "llrrrrrrll", classes))
+        html.append(_table_html(obj, lists))
     else:
         html.append('<p class="muted">No counted decision with e and d known.</p>')
     html.append(f'<p class="note">{escape(NOTE)} `gnubg-blunder tilt --list CONDITION` lists the decisions '
-                f"behind a condition.</p></section>")
+                f"behind a condition.</p>")
+    if lists:
+        from .positions import positions_html
+
+        for cond in CONDITIONS:
+            if cond in lists:
+                listed = lists[cond]
+                # its own note on a cut list below (the command that lists them all is tilt's, not positions')
+                html.append(positions_html(dict(listed, shown=listed["total"]),
+                                           heading=f"{LIST_HEADINGS[cond]} (every player)", anchor=_anchor(cond)))
+                if listed["shown"] < listed["total"]:
+                    html.append(f'<p class="note">The first {listed["shown"]} in play order; `gnubg-blunder tilt '
+                                f'--list {cond} --limit 0` lists them all.</p>')
+    html.append("</section>")
     return "".join(html)
 
 
 def report_section(ctx) -> str:
-    """The report's tilt section (every player of the report's scope)."""
-    return tilt_html(ctx.view_object(VIEW))
+    """The report's tilt section (every player of the report's scope), each
+    condition's N linked to its first decisions in the page."""
+    obj = ctx.view_object(VIEW)
+    lists = {cond: ctx.view_object(VIEW, list=cond, limit=str(REPORT_LIST_ROWS)) for cond in CONDITIONS
+             if any(c["condition"] == cond and c["n_condition"] for p in obj["players"] for c in p["conditions"])}
+    return tilt_html(obj, lists)
 
 
 VIEW = View("tilt", "errors after a blunder, after bad dice, late in a match (docs/tilt.md)", compute, tilt_text,
