@@ -7,7 +7,7 @@ import re
 import pytest
 from lxml import etree
 
-from conftest import side
+from conftest import needs_gnubg, side
 from gnubg_blunder.board import Board, board_svg, parse_move_notation, position_text
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -251,3 +251,42 @@ def test_position_text_tall_stack_and_bar():
     assert "10" in text and "126 pips, 1 off" in text and "145 pips, 3 off" in text
     assert len(position_text(STACK15).splitlines()) == 14
     assert "15" in position_text(STACK15)
+
+
+def _bar_column(board_lines):
+    """The bar column of a text board's 11 rows (5, the BAR line, 5): the
+    three characters between the second and third ``|`` of each row."""
+    return [line.split("|")[2] for line in board_lines]
+
+
+@needs_gnubg
+@pytest.mark.parametrize("board", [
+    BARS,
+    # 7 of X's and 6 of O's on the bar: the counts where gnubg writes them.
+    Board(side({6: 5, 13: 3, 25: 7}), side({6: 5, 8: 3, 13: 1, 25: 6})),
+    # X alone on the bar, O alone on the bar.
+    Board(side({6: 5, 8: 3, 13: 5, 24: 1, 25: 1}), side({6: 5, 8: 3, 13: 5, 24: 2})),
+    Board(side({6: 5, 8: 3, 13: 5, 24: 2}), side({6: 5, 8: 3, 13: 5, 24: 1, 25: 1})),
+])
+def test_position_text_bar_as_gnubg_text_board(board):
+    """Each side's bar checkers sit where gnubg's own text board (``gnubg -t``,
+    ``show board``) puts them: X's (on roll, at the bottom) in the lower half,
+    O's in the upper half; compared row by row with the real gnubg's output."""
+    from gnubg_blunder.gnubg.process import run_commands
+
+    pid = board.position_id()
+    res = run_commands(f"new game\nset board {pid}\nshow board\n", timeout=60)
+    out = res.stdout.splitlines()
+    # The last board gnubg drew is the one of `show board`, X (on roll) at the bottom.
+    assert any(pid in line for line in out), res.stdout[-2000:]
+    top = max(i for i, line in enumerate(out) if line.startswith(" +13-14-15-16-17-18"))
+    gnubg_rows = out[top + 1: top + 12]
+    assert out[top + 12].startswith(" +12-11-10"), res.stdout[-2000:]
+    assert "BAR" in gnubg_rows[5]
+    ours = position_text(board).splitlines()
+    assert ours[0].startswith(" +13-14-15-16-17-18") and ours[12].startswith(" +12-11-10")
+    assert _bar_column(ours[1:12]) == _bar_column(gnubg_rows)
+    # The points agree too where no stack is taller than 9 (gnubg writes 10
+    # as "A"; ours writes the count).
+    if max(max(board.on_roll), max(board.opponent)) <= 9:
+        assert [line[2:43] for line in ours[1:12]] == [line[2:43] for line in gnubg_rows]

@@ -514,7 +514,9 @@ def position_text(board: Board, player_names: Optional[Sequence[str]] = None) ->
     """A compact text board (like gnubg's ASCII board): X = the player on
     roll, at the bottom, home board bottom right; O = the opponent.  Stacks
     taller than five show their count in the fifth row; the bar column shows
-    X's bar checkers in the upper half, O's in the lower half."""
+    each side's bar checkers where gnubg's own text board (``show board``)
+    does: O's in the upper half, X's in the lower half, each stacked from the
+    board's edge like a point (a count in the row nearest the middle)."""
     names = ("X on roll", "O") if player_names is None else (
         f"X {player_names[0]} (on roll)", f"O {player_names[1]}")
     me, opp = board.on_roll, board.opponent
@@ -547,16 +549,15 @@ def position_text(board: Board, player_names: Optional[Sequence[str]] = None) ->
     for row in range(STACK):
         left = "".join(cell(*owner(p), row) for p in top_pts[0])
         right = "".join(cell(*owner(p), row) for p in top_pts[1])
-        # X's bar checkers in the upper half, nearest the middle = last row.
-        bar = cell("X", me[BAR], STACK - 1 - row) if me[BAR] <= STACK else (
-            f"{me[BAR]:>2} " if row == 0 else " X ")
+        # O's bar checkers in the upper half, from the top edge (as gnubg).
+        bar = cell("O", opp[BAR], row)
         lines.append(f" |{left}|{bar}|{right}|")
     lines.append(f" |{' ' * 18}|BAR|{' ' * 18}|")
     for row in range(STACK - 1, -1, -1):
         left = "".join(cell(*owner(p), row) for p in bot_pts[0])
         right = "".join(cell(*owner(p), row) for p in bot_pts[1])
-        bar = cell("O", opp[BAR], STACK - 1 - row) if opp[BAR] <= STACK else (
-            f"{opp[BAR]:>2} " if row == 0 else " O ")
+        # X's bar checkers in the lower half, from the bottom edge (as gnubg).
+        bar = cell("X", me[BAR], row)
         lines.append(f" |{left}|{bar}|{right}|")
     lines.append(f" +{header(bot_pts[0])}+---+{header(bot_pts[1])}+   {side_info[1]}")
     lines.append(f" Position ID: {board.position_id()}")
