@@ -62,6 +62,7 @@ SGF_EVENT = "@event\x1b]0;title\x07 <b>bold</b>"
 UNSAFE_TEXT = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 FORMULA = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 TWO_PLAYER_VIEWS = ("compare", "contrast", "h2h")
+GNUBG_ID = re.compile(r"[A-Za-z0-9+/]{14}(:[A-Za-z0-9+/]{12})?|[A-Za-z0-9+/]{12}")
 
 
 def _sgf_value(text: str) -> str:
@@ -141,12 +142,17 @@ def _is_number(cell: str) -> bool:
 
 
 def check_csv(out: str, where) -> list:
+    from gnubg_blunder.views.formatting import ID_COLUMNS
+
     rows = list(csv.reader(io.StringIO(out)))
     assert rows, where
-    for row in rows:
-        for cell in row:
+    ids = [h in ID_COLUMNS for h in rows[0]]
+    for k, row in enumerate(rows):
+        for i, cell in enumerate(row):
             if cell.startswith(FORMULA):
-                assert _is_number(cell), (where, cell[:80])
+                # an identifier (gnubg's base64: letters, digits, + and / only) is the ID itself
+                is_id = k > 0 and i < len(ids) and ids[i] and GNUBG_ID.fullmatch(cell)
+                assert _is_number(cell) or is_id, (where, cell[:80])
     return rows
 
 
@@ -310,3 +316,39 @@ def test_import_and_convert_lines_name_the_players_safely(cli, tmp_path):
         check_text(res.stdout + res.stderr, "import")
     res = cli("convert", sgf, tmp_path / "out.mat", check=False)
     check_text(res.stdout + res.stderr, "convert")
+
+
+# gnubg position IDs are base64 (A-Z a-z 0-9 + /): a real one may begin with "+"
+PLUS_POSITION = "+24DAIBtawQAOA"
+
+
+def test_csv_writes_identifiers_as_the_id_and_free_text_under_the_formula_rule(cli, tmp_path):
+    """An identifier column (formatting.ID_COLUMNS) holds the ID itself, "+"
+    first or not; a name "=1+1" or "+1+1" beside it still gets the "'"."""
+    from gnubg_blunder.board.position import Board
+    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.views.formatting import csv_text
+
+    assert Board.from_position_id(PLUS_POSITION).position_id() == PLUS_POSITION  # a real position
+    m = build_matches()[0]
+    m.players = ("=1+1", "+1+1")
+    for d in m.decisions():
+        d.position_id = PLUS_POSITION
+        for c in d.candidates or ():
+            c.position_id = PLUS_POSITION
+    db = tmp_path / "ids.db"
+    with SQLiteStore(db) as st:
+        st.add_match(m)
+    rows = check_csv(cli("--no-config", "positions", "--limit", "0", "--format", "csv", db=db).stdout, "positions")
+    head, body = rows[0], rows[1:]
+    assert body and {r[head.index("position_id")] for r in body} == {PLUS_POSITION}
+    assert Board.from_position_id(body[0][head.index("position_id")]).position_id() == PLUS_POSITION
+    assert {r[head.index("player")] for r in body} <= {"'=1+1", "'+1+1"}
+    # the rule itself: IDs of every shape as they are; free text and non-IDs protected
+    out = list(csv.reader(io.StringIO(csv_text(
+        [[PLUS_POSITION, "+24DAIBtawQAOA:+QkAAAAAAAAA", "+QkAAAAAAAA/", "=1+1", "=1+1"],
+         ["+1+1", None, "-event", "@SUM(1,1)", "+24DAIBtawQAOA"]],
+        ["position_id", "gnubg_id", "match_id", "player", "event"]))))
+    assert out[1] == [PLUS_POSITION, "+24DAIBtawQAOA:+QkAAAAAAAAA", "+QkAAAAAAAA/", "'=1+1", "'=1+1"]
+    # "+1+1" has no ID's shape: in an ID column too it is text under the rule
+    assert out[2] == ["'+1+1", "", "'-event", "'@SUM(1,1)", "'+24DAIBtawQAOA"]

@@ -238,13 +238,29 @@ def table_html(rows: list, headers: list, align: Optional[str] = None, row_class
 FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 
 
-def csv_cell(v):
+# The CSV columns that hold identifiers, declared here once by header: a
+# cell of theirs that has an identifier's shape is written as the ID itself
+# (a gnubg position ID may begin with "+": "+24DAIBtawQAOA" must read back as
+# that ID, not "'+24DAIBtawQAOA").  The shapes are gnubg's position ID (14
+# base64 characters), match ID (12) and gnubg ID (POSITION:MATCH): letters,
+# digits, "+", "/" and ":" only, so no function call or reference can be
+# written in one.  Anything else in such a column (and every other text
+# column: names, events, comments, moves) is free text under the formula rule.
+ID_COLUMNS = frozenset(("position_id", "gnubg_id", "match_id", "decision_id", "id"))
+_ID_SHAPE = re.compile(r"[A-Za-z0-9+/]{14}(?::[A-Za-z0-9+/]{12})?|[A-Za-z0-9+/]{12}")
+
+
+def csv_cell(v, identifier: bool = False):
     """One CSV cell: None is empty (unknown); a text cell a spreadsheet
     would run as a formula (leading ``= + - @``, tab, CR) gets the usual
-    ``'`` in front; numbers stay numbers (a luck of -0.5 is ``-0.5``)."""
+    ``'`` in front, but for an identifier (``identifier``: the cell is in
+    one of ``ID_COLUMNS``) of an ID's shape, written as it is; numbers stay
+    numbers (a luck of -0.5 is ``-0.5``)."""
     if v is None:
         return ""
     if isinstance(v, str) and v.startswith(FORMULA_LEADS):
+        if identifier and _ID_SHAPE.fullmatch(v):
+            return v
         return "'" + v
     return v
 
@@ -252,8 +268,9 @@ def csv_cell(v):
 def csv_text(rows: list, headers: list) -> str:
     """A table as CSV (RFC 4180); None is written as an empty field (the
     reader's "unknown"), never 0; text cells (headers too) that a
-    spreadsheet would evaluate are neutralised (:func:`csv_cell`); text is
-    otherwise exact, as in JSON."""
+    spreadsheet would evaluate are neutralised (:func:`csv_cell`), but an
+    identifier in one of ``ID_COLUMNS`` is the ID itself; text is otherwise
+    exact, as in JSON."""
     import csv
     import io
 
@@ -262,9 +279,10 @@ def csv_text(rows: list, headers: list) -> str:
     # as well as a LF; the rows are then joined with "\n"
     w = csv.writer(buf, lineterminator="\r\n")
     lines = []
-    for r in [[str(h) for h in headers]] + rows:
+    ids = [str(h) in ID_COLUMNS for h in headers]
+    for k, r in enumerate([[str(h) for h in headers]] + rows):
         buf.seek(0)
         buf.truncate()
-        w.writerow([csv_cell(v) for v in r])
+        w.writerow([csv_cell(v, k > 0 and i < len(ids) and ids[i]) for i, v in enumerate(r)])
         lines.append(buf.getvalue()[:-2])
     return "\n".join(lines)
