@@ -201,6 +201,17 @@ def file_failure(exc: Exception, path, ctx, again: str = "import it again"):
     return None
 
 
+def read_failure(exc: Exception, path, ctx, again: str = "import it again") -> str:
+    """The one-line reason of a file that could not be read: any exception
+    reading it is that file's failure, never the run's end (an importer's
+    bug too, said by its class and words); ``import``, ``watch`` and
+    ``convert`` say it so."""
+    reason = file_failure(exc, path, ctx, again)
+    if reason is None:
+        reason = f"cannot read the file ({exc.__class__.__name__}: {' '.join(str(exc).split())})"
+    return reason
+
+
 def summary_line(n: int, counts: dict, not_tried: int = 0, unreadable=(), extra: str = "") -> str:
     """The line closing a batch of files, always printed."""
     return (
@@ -405,6 +416,12 @@ def import_paths(ctx, paths, jobs=None) -> int:
             label = shown_path(f)
             try:
                 matches = read if read is not None else read_match_file(f, table, ctx)
+            except Exception as exc:  # whatever reading raises is this file's line: the next file is tried
+                counts["failed"] += 1
+                progress.error(f"{label}: error: {read_failure(exc, f, ctx)}")
+                progress.advance()
+                continue
+            try:
                 try:
                     ctx.store()
                 except (sqlite3.Error, StoreError) as exc:

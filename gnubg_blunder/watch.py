@@ -257,7 +257,7 @@ class Watcher:
 
         from .importers.files import shown_path
         from .importers.records import NoAnalysis
-        from .pipeline import analyse_first, file_failure, read_match_file, store_error, store_matches
+        from .pipeline import analyse_first, read_failure, read_match_file, store_error, store_matches
         from .store import ALREADY_STORED, ANALYSIS_ADDED, STORED, StoreError
 
         p = self.pending.pop(path)
@@ -272,9 +272,7 @@ class Watcher:
             if file_sig(path) != sig:
                 self.touch(path, time.monotonic())  # written while read: read when quiet again
                 return
-            reason = file_failure(exc, path, self.ctx, again="save it again")
-            if reason is None:  # an importer's bug: said, and the watch goes on
-                reason = f"cannot read the file ({exc.__class__.__name__}: {exc})"
+            reason = read_failure(exc, path, self.ctx, again="save it again")  # an importer's bug too
             if isinstance(exc, NoAnalysis):
                 reason += f"; {analyse_howto(path, self.ctx)}"
             self.refuse(label, reason, p.startup)

@@ -52,6 +52,10 @@ def read_match_file(path) -> object:
         raise ConvertError(str(exc)) from None
     except OSError as exc:
         raise ConvertError(exc.strerror or str(exc)) from None
+    except Exception as exc:  # whatever reading raises is the file's one line (an importer's bug too)
+        from ..pipeline import read_failure
+
+        raise ConvertError(read_failure(exc, path, None)) from None
     if len(matches) != 1:
         raise ConvertError(f"holds {len(matches)} matches; convert writes one")
     match = matches[0]

@@ -77,7 +77,10 @@ def read_match(path, xg=None, require_analysis: bool = True) -> Match:
             xg = read_xg(path)
         except XgFormatError as exc:
             raise MatchImportError(exc.problem) from None
-    src, roles = _source(xg, str(path))
+    try:
+        src, roles = _source(xg, str(path))
+    except XgFormatError as exc:  # a record holding an impossible value behind valid checksums
+        raise MatchImportError(exc.problem) from None
     match = build_match(src, require_analysis=require_analysis)
     _set_durations(match, roles, turn_durations(xg))
     return match
@@ -114,8 +117,8 @@ def _source(xg, source_path: Optional[str]):
         kind=xg.kind,
     )
     roles = []
-    for game in xg.games:
-        sg, game_roles = _game(xg, game, length)
+    for number, game in enumerate(xg.games, 1):
+        sg, game_roles = _game(xg, game, length, number, source_path)
         src.games.append(sg)
         roles.append(game_roles)
     if not src.games:
@@ -123,7 +126,7 @@ def _source(xg, source_path: Optional[str]):
     return src, roles
 
 
-def _game(xg, game, length: int) -> SourceGame:
+def _game(xg, game, length: int, number: int = 1, source_path: Optional[str] = None) -> SourceGame:
     h, f = game.header, game.footer
     winner = points = None
     resigned = False
@@ -142,21 +145,34 @@ def _game(xg, game, length: int) -> SourceGame:
     roles = []  # per source record: (turn, role) or None (see _source)
     turn = -1  # index of the game's last Cube record: the turn under way
     for rec in game.records:
-        if isinstance(rec, Cube):
-            turn += 1
-            n = len(sg.records)
-            _cube_record(xg, rec, sg, pending_cube)
-            new = len(sg.records) - n
-            if rec.Double == 1 and rec.Take in (0, 1) and new == 2:
-                roles += [(turn, "mover"), (turn, "responder")]
-            else:  # a beaver chain (or a position file's cube): no duration
-                roles += [None] * new
-        elif isinstance(rec, Move):
-            r = _move_record(xg, rec, pending_cube.pop(_side(rec.ActiveP), None))
-            if r is not None:
-                sg.records.append(r)
-                roles.append((turn, "mover") if turn >= 0 else None)
+        try:
+            turn = _record(xg, rec, sg, pending_cube, roles, turn)
+        except ValueError as exc:
+            # the board code refusing a value no XG writes (a point 64, 41 checkers, a die 32773), the
+            # record's checksums valid all the same: the file's one line names the record
+            raise XgFormatError(source_path or "XG file", f"record {rec.index} (game {number}, "
+                                f"{type(rec).__name__}): {exc}") from None
     return sg, roles
+
+
+def _record(xg, rec, sg: SourceGame, pending_cube: dict, roles: list, turn: int) -> int:
+    """One Cube or Move record into ``sg``'s records (and ``roles``); the
+    turn under way after it.  A value no board can hold raises ValueError."""
+    if isinstance(rec, Cube):
+        turn += 1
+        n = len(sg.records)
+        _cube_record(xg, rec, sg, pending_cube)
+        new = len(sg.records) - n
+        if rec.Double == 1 and rec.Take in (0, 1) and new == 2:
+            roles += [(turn, "mover"), (turn, "responder")]
+        else:  # a beaver chain (or a position file's cube): no duration
+            roles += [None] * new
+    elif isinstance(rec, Move):
+        r = _move_record(xg, rec, pending_cube.pop(_side(rec.ActiveP), None))
+        if r is not None:
+            sg.records.append(r)
+            roles.append((turn, "mover") if turn >= 0 else None)
+    return turn
 
 
 def _source_cube(rec: Cube) -> Optional[SourceCube]:
