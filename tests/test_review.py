@@ -359,3 +359,56 @@ def test_the_review_shows_the_sides_excess_in_its_unit(db, cli):
     assert money["player"] == "charlot1" and money["excess_unit"] == "EMG"
     assert money["excess"] == pytest.approx(0.112141, abs=1e-6)
     assert "Excess Σ(e − d): +0.112 EMG" in cli("--no-config", "review", 4, db=db).stdout
+
+
+def test_owned_cube_and_played_move_on_the_review_boards(committed_selfplay, tmp_path, cli):
+    """The committed 3-point self-play match m23-3: Strongbot doubles to 2 at
+    game 1, move 7, Weakbot takes (move 8). The review JSON gives each
+    decision's cube owner (the stored decision's): centred up to the take,
+    Weakbot's after it; the match page's review board of Weakbot's checker
+    play at move 10 (cube 2, Weakbot's) draws the cube on Weakbot's side
+    (the bottom: Weakbot is on roll), labelled "Cube 2 owned by Weakbot",
+    and the played move bar/23 24/21 as two arrows."""
+    import re
+
+    from lxml import etree
+
+    db = tmp_path / "t.db"
+    cli("--no-config", "import", committed_selfplay(23, 3), db=db)
+    t = json.loads(cli("--no-config", "review", "1", "--transcript", "--format", "json", db=db).stdout)
+    game1 = [r for r in t["transcript"] if r["game"] == 1]
+    take = next(k for k, r in enumerate(game1) if r["kind"] == "take")
+    assert (game1[take - 1]["player"], game1[take - 1]["kind"]) == ("Strongbot", "double")
+    assert game1[take]["player"] == "Weakbot"
+    assert all(r["cube_owner"] is None for r in game1[:take + 1])  # centred until the take
+    after = game1[take + 1:]
+    redouble = next((k for k, r in enumerate(after) if r["kind"] == "double"), len(after))
+    assert after and all(r["cube_owner"] == "Weakbot" for r in after[:redouble + 1])
+
+    obj = json.loads(cli("--no-config", "review", "1", "--player", "Weakbot", "--format", "json", db=db).stdout)
+    recs = {(r["game"], r["move"]): r for r in obj["sides"][0]["review"]}
+    r = recs[(1, 10)]
+    assert (r["kind"], r["cube_value"], r["cube_owner"], r["cube_side"]) == ("checker", 2, "Weakbot", 0)
+    assert r["played"] == "bar/23 24/21" and r["played_steps"] == [[25, 23], [24, 21]]
+    for rec in recs.values():  # every record says where its cube is
+        assert rec["cube_side"] == (-1 if rec["cube_owner"] is None else 0 if rec["cube_owner"] == "Weakbot" else 1)
+
+    page = tmp_path / "m.html"
+    cli("--no-config", "report", "--match", "1", "--player", "Weakbot", "--html", page, db=db)
+    html = page.read_text(encoding="utf-8")
+    review = html[html.index('<section id="review">'):]
+    svgs = [s for s in (etree.fromstring(m.encode()) for m in re.findall(r"<svg\b.*?</svg>", review, re.S))
+            if "game 1, move 10." in s.get("aria-label", "")]
+    assert len(svgs) == 1, "one board of game 1, move 10 in the page's review"
+    svg = svgs[0]
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    assert "Cube 2 owned by Weakbot." in svg.get("aria-label")
+    assert "Cube centred" not in svg.get("aria-label")
+    assert "Move shown: bar/23 24/21." in svg.get("aria-label")
+    cube = svg.find(".//s:g[@class='bgb-cube']", ns)
+    assert cube.get("data-owner") == "on roll"
+    assert cube.find("s:text", ns).text == "2"
+    # In the bottom half (Weakbot's, on roll): below the dice, which sit at the board's middle.
+    die = svg.find(".//s:g[@class='bgb-dice']/s:rect", ns)
+    assert float(cube.find("s:rect", ns).get("y")) > float(die.get("y")) + float(die.get("height"))
+    assert len(svg.findall(".//s:g[@class='bgb-arrow']", ns)) == 2

@@ -108,10 +108,39 @@ def transcript_rows(store, sel) -> list:
         pos = int(sel.decisions.position[i])
         out.append({"game": r["game"], "move": r["move"], "player": m.players[r["player"]], "kind": r["kind"],
                     "dice": r["dice"], "played": row.get("played_move"), "best": row.get("best_move"),
+                    "cube_owner": _cube_owner_name(row, m.players),
                     "position_id": sel.positions[pos] if 0 <= pos < len(sel.positions) else None,
                     **{k: r[k] for k in ("counted", "error_emg", "mwc_loss", "difficulty", "difficulty_emg",
                                          "cum_mwc_loss", "cum_error_emg")}})
     return out
+
+
+def _cube_owner_name(row: dict, players) -> "str | None":
+    """The name of the player owning the cube at a stored decision, None
+    when it is centred (or not stored)."""
+    owner = row.get("cube_owner")
+    return players[owner] if owner in (0, 1) else None
+
+
+def _board_facts(r: dict, row: dict, players) -> None:
+    """What the board of a review record needs from its stored decision
+    ``row`` (the player report's path, views/summary.py): ``cube_owner``
+    (the owner's name, None centred), ``cube_side`` (where the board draws
+    the cube, the decider on roll: 0 the decider owns it, 1 the opponent,
+    -1 centred) and ``played_steps`` (the played checker play's steps
+    [from, to], 25 = bar, 0 = off; None for a cube decision or unknown)."""
+    from ..board.position import Board
+    from .summary import cube_side, played_steps
+
+    r["cube_owner"] = _cube_owner_name(row, players)
+    r["cube_side"] = cube_side(row) if row else -1
+    steps = None
+    if row and r.get("position_id"):
+        try:
+            steps = played_steps(Board.from_position_id(r["position_id"]), row)
+        except Exception:
+            steps = None
+    r["played_steps"] = None if steps is None else [[int(a), int(b)] for a, b in steps]
 
 
 def review_object(store, sel, players, thresholds, flt_json: dict, transcript: bool = False) -> dict:
@@ -137,6 +166,7 @@ def review_object(store, sel, players, thresholds, flt_json: dict, transcript: b
             row = rows.get(r.pop("row_id"), {})
             r["played"] = row.get("played_move")
             r["best"] = row.get("best_move")
+            _board_facts(r, row, m.players)
         pace = rv.pace(sel, 0, p)
         sides.append({
             "player": m.players[p],
@@ -335,8 +365,10 @@ def _board_svg(r: dict, side: dict) -> str:
         return ""
     try:
         board = Board.from_position_id(r["position_id"])
-        return board_svg(board, cube_value=r.get("cube_value") or 1,
+        steps = r.get("played_steps")
+        return board_svg(board, cube_value=r.get("cube_value") or 1, cube_owner=r.get("cube_side", -1),
                          dice=tuple(r["dice"]) if r.get("dice") and r["kind"] == "checker" else None,
+                         move_steps=[tuple(s) for s in steps] if steps else None,
                          player_names=(side["player"], side["opponent"]), width=360,
                          title=f"game {r['game']}, move {r['move']}")
     except Exception:

@@ -174,29 +174,44 @@ def decision_diagram(record: dict, row: dict) -> str:
     """The board of a costly decision (a drill-down ``record``, its store
     ``row`` from ``decision_rows``): the played checker move drawn as arrows
     (from the analysis' candidate list), the cube and dice shown."""
-    from ..board.moves import legal_plays
     from ..board.position import Board
     from ..board.svg import board_svg
-    from ..store.candidates import decode_row
 
     if not record.get("position_id"):
         return ""
     board = Board.from_position_id(record["position_id"])
     dice = (row.get("dice1"), row.get("dice2")) if row.get("dice1") else None
-    steps = None
-    if row.get("kind") == "checker" and dice and row.get("candidates") and row.get("played_index") is not None:
-        played = decode_row(row)[row["played_index"]].get("position_id")
-        for play in legal_plays(board, *dice):
-            if play.result.position_id() == played:
-                steps = play.steps
-                break
-    owner = row.get("cube_owner", -1)
-    decider = 0 if owner == row.get("player") else (1 if owner in (0, 1) else -1)
     p = row.get("player") or 0
     names = (record["players"][p], record["players"][1 - p]) if record.get("players") else None
-    return board_svg(board, cube_value=row.get("cube_value") or 1, cube_owner=decider, dice=dice,
-                     move_steps=steps, width=420, player_names=names,
+    return board_svg(board, cube_value=row.get("cube_value") or 1, cube_owner=cube_side(row), dice=dice,
+                     move_steps=played_steps(board, row), width=420, player_names=names,
                      title=f"Match {record['match_id']}, game {record['game']}, move {record['move']}")
+
+
+def cube_side(row: dict) -> int:
+    """Where a stored decision ``row``'s cube is drawn on its board (the
+    decider on roll, :func:`~gnubg_blunder.board.svg.board_svg`'s
+    ``cube_owner``): 0 the decider owns it, 1 the opponent, -1 centred."""
+    owner = row.get("cube_owner", -1)
+    return 0 if owner == row.get("player") else (1 if owner in (0, 1) else -1)
+
+
+def played_steps(board, row: dict):
+    """The steps ``(from, to)`` of the checker play made at a stored
+    decision ``row`` on ``board`` (the decider on roll): the legal play whose
+    result is the played candidate's position; None for a cube decision or
+    when the candidate list does not say."""
+    from ..board.moves import legal_plays
+    from ..store.candidates import decode_row
+
+    dice = (row.get("dice1"), row.get("dice2")) if row.get("dice1") else None
+    if row.get("kind") != "checker" or not dice or not row.get("candidates") or row.get("played_index") is None:
+        return None
+    played = decode_row(row)[row["played_index"]].get("position_id")
+    for play in legal_plays(board, *dice):
+        if play.result.position_id() == played:
+            return play.steps
+    return None
 
 
 def decision_details(records: list, store) -> dict:
