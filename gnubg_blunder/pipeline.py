@@ -184,7 +184,15 @@ def import_help(table=None) -> tuple:
 def file_failure(exc: Exception, path, ctx, again: str = "import it again"):
     """The one-line reason of a file that failed (the file's line after
     "error: "), or None for an exception that is not one file's failure
-    (it propagates).  Shared by ``import`` and ``analyse``."""
+    (it propagates).  Shared by ``import``, ``analyse`` and ``watch``.  A
+    value the file gave (a charset, a field) is echoed escaped: control and
+    bidi characters as every text output shows them (``safe_text``), so a
+    file can neither clear the terminal nor forge a line."""
+    reason = _file_failure(exc, path, ctx, again)
+    return None if reason is None else safe_text(reason, None)
+
+
+def _file_failure(exc: Exception, path, ctx, again: str):
     from .importers.records import MatchImportError
     from .store import StoreError
 
@@ -208,7 +216,7 @@ def read_failure(exc: Exception, path, ctx, again: str = "import it again") -> s
     ``convert`` say it so."""
     reason = file_failure(exc, path, ctx, again)
     if reason is None:
-        reason = f"cannot read the file ({exc.__class__.__name__}: {' '.join(str(exc).split())})"
+        reason = f"cannot read the file ({exc.__class__.__name__}: {safe_text(str(exc), None)})"
     return reason
 
 

@@ -306,6 +306,9 @@ class Watcher:
         self.handled[path] = sig
 
     def refuse(self, label: str, reason: str, startup: bool) -> None:
+        from .views.formatting import safe_text
+
+        reason = safe_text(reason, None)  # what the file gave, escaped: no line forged, no terminal cleared
         self.counts["refused"] += 1
         if startup:
             self.startup["refused"] += 1

@@ -94,7 +94,10 @@ def _run(args, ctx):
     try:
         match = convert(args.input, args.output)
     except ConvertError as exc:
-        ctx.error(f"error: {args.input}: {exc}")
+        from ..importers.files import shown_path
+        from ..views.formatting import safe_text
+
+        ctx.error(f"error: {shown_path(args.input)}: {safe_text(str(exc), None)}")
         return 1
     fmt = "gnubg SGF" if Path(args.output).suffix.lower() == ".sgf" else "Jellyfish .mat"
     ctx.print(f"wrote {args.output} ({fmt}): {describe_match(match)}, from {args.input}")

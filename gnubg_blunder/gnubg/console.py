@@ -43,7 +43,9 @@ class _Said:
 
 
 def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
+    from ..views.formatting import safe_text
+
+    text = safe_text(" ".join(str(exc).split()), None)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
@@ -54,7 +56,9 @@ def _failure(ctx, exc: BaseException, what: str) -> str:
     from ..importers.records import MatchImportError
 
     if isinstance(exc, MatchImportError):
-        return f"gnubg-blunder: {what}: {exc}"
+        from ..views.formatting import safe_text
+
+        return f"gnubg-blunder: {what}: {safe_text(str(exc), None)}"
     if is_database_error(exc):
         from ..pipeline import store_error
 

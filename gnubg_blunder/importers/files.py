@@ -148,11 +148,19 @@ def read_match_head(path, size: int) -> bytes:
 
 def shown_path(path) -> str:
     """A path as printed: text, with the bytes that are not UTF-8 written
-    ``\\xNN`` (a path is any bytes the OS gives; the terminal gets text).
-    Stored paths (``analyses.source_path``, text or, for such a path, its
-    bytes) are shown the same way."""
+    ``\\xNN`` (a path is any bytes the OS gives; the terminal gets text),
+    and control and bidi characters escaped as in every text output
+    (``views/formatting.py: clean_text``: a newline in a name is ``\\n``, it
+    cannot forge a line).  Stored paths (``analyses.source_path``, text or,
+    for such a path, its bytes) are shown the same way."""
+    from ..views.formatting import clean_text
+
     if path is None:
         return ""
+    return clean_text(_path_text(path), None)
+
+
+def _path_text(path) -> str:
     if isinstance(path, (bytes, bytearray)):
         raw = bytes(path)
     else:

@@ -328,16 +328,19 @@ def decode_sgf_bytes(raw: bytes, source: str = "<bytes>") -> str:
             return raw.decode("utf-8")
         except UnicodeDecodeError:
             return raw.decode("latin-1")
+    from ..views.formatting import safe_text
+
+    shown = safe_text(charset)  # the file's value, escaped and cut as text output shows it: no line forged
     try:
         codec = codecs.lookup(charset)
     except LookupError:
-        raise SgfSyntaxError(source, f"unknown charset CA[{charset}]") from None
+        raise SgfSyntaxError(source, f"unknown charset CA[{shown}]") from None
     try:
         return raw.decode(codec.name)
     except UnicodeDecodeError as exc:
         line, col = _byte_position(raw, exc.start)
         raise SgfSyntaxError(
-            source, f"text is not valid {charset} (declared by CA[{charset}]): byte {exc.start}", line, col
+            source, f"text is not valid {shown} (declared by CA[{shown}]): byte {exc.start}", line, col
         ) from None
 
 
