@@ -320,3 +320,39 @@ def test_quiz_command_inside_gnubg_points_to_bdb_quiz(quiz_db, capsys, monkeypat
     assert 'inside gnubg the quiz is bdb.quiz("OPTIONS")' in out and "Traceback" not in out
     assert Bdb(str(quiz_db)).answer("13/7 8/7") is None
     assert "no quiz in progress: bdb.quiz() starts one" in capsys.readouterr().out
+
+
+def test_take_question_names_the_doubler_on_roll_and_the_taker(tmp_path):
+    """A take/pass question of the committed 3-point self-play match m23-3
+    (Strongbot doubles to 2 at game 1, Weakbot takes), Weakbot's quiz: the
+    question says who doubles and who answers, the doubler is the side on
+    roll on the text board, the taker (X, at the bottom) is not labelled on
+    roll nor "(doubled)"; a cube question never ends with "your move?"."""
+    from conftest import committed_selfplay_file, run_cli_inprocess
+    from gnubg_blunder.db_settings import thresholds_for
+    from gnubg_blunder.filters import Filter
+    from gnubg_blunder.quiz.core import choose, question_text
+    from gnubg_blunder.store import SQLiteStore
+
+    db = tmp_path / "q.db"
+    run_cli_inprocess("--no-config", "import", committed_selfplay_file(23, 3), db=db)
+    with SQLiteStore(db, upgrade=False) as st:
+        items = choose(st, Filter(player="Weakbot", decision_type="cube"), thresholds_for(st), count=0, seed=1,
+                       errors_only=False)
+    take = [i for i in items if i.responds and i.game == 0]
+    assert len(take) == 1 and take[0].kind == "take" and take[0].cube_value == 1
+    text = question_text(take[0], 1, 1)
+    lines = text.splitlines()
+    assert lines[-1] == "Strongbot doubles to 2 — Weakbot (X) to take or pass?"
+    assert "(doubled)" not in text and "your move" not in text.lower()
+    # The text board: the doubler (O, top) on roll, the taker (X, bottom) to answer.
+    assert "O Strongbot (on roll, doubles to 2): " in lines[1]
+    assert "X Weakbot (to take or pass): " in lines[13] and "on roll" not in lines[13]
+    assert text.count("on roll") == 1
+    # No counted double/no double of Weakbot's in this match: the same board asked as one.
+    import dataclasses
+
+    for item in (dataclasses.replace(take[0], kind=k) for k in ("nodouble", "double")):
+        q = question_text(item).splitlines()
+        assert q[-1] == "Weakbot (X) on roll, before rolling: double or no double?"
+        assert "your move" not in "\n".join(q).lower()

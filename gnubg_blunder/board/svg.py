@@ -510,15 +510,23 @@ def _arrow(start: Tuple[float, float], end: Tuple[float, float], centre: Tuple[f
 # Text board
 # ---------------------------------------------------------------------------
 
-def position_text(board: Board, player_names: Optional[Sequence[str]] = None) -> str:
+def position_text(board: Board, player_names: Optional[Sequence[str]] = None,
+                  roles: Optional[Sequence[Optional[str]]] = None) -> str:
     """A compact text board (like gnubg's ASCII board): X = the player on
-    roll, at the bottom, home board bottom right; O = the opponent.  Stacks
+    roll, at the bottom, home board bottom right; O = the opponent.
+    ``roles``: the words in brackets after X's and O's names (default
+    ``("on roll", None)``; a take/pass question draws the taker as X and
+    gives "on roll" to the doubler, O).  Stacks
     taller than five show their count in the fifth row; the bar column shows
     each side's bar checkers where gnubg's own text board (``show board``)
     does: O's in the upper half, X's in the lower half, each stacked from the
     board's edge like a point (a count in the row nearest the middle)."""
-    names = ("X on roll", "O") if player_names is None else (
-        f"X {player_names[0]} (on roll)", f"O {player_names[1]}")
+    if player_names is None and roles is None:
+        names = ("X on roll", "O")
+    else:
+        who = ("", "") if player_names is None else (f" {player_names[0]}", f" {player_names[1]}")
+        roles = ("on roll", None) if roles is None else tuple(roles)
+        names = tuple(f"{ch}{w}" + (f" ({r})" if r else "") for ch, w, r in zip("XO", who, roles))
     me, opp = board.on_roll, board.opponent
 
     def owner(p: int) -> Tuple[str, int]:

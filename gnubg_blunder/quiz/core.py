@@ -321,13 +321,17 @@ def _cube_text(item: Item) -> str:
 
 def question_text(item: Item, number: int = 1, total: int = 1) -> str:
     """The question: board, dice, cube, score — never the answer."""
-    board = position_text(item.board, (item.you, item.opponent))
     if item.responds:
-        board = board.replace("(on roll)", "(doubled)")
-        ask = f"{item.opponent} doubles to {2 * item.cube_value}: take or pass?"
+        # The doubler is on roll (O); the player answers (X, at the bottom).
+        to = 2 * item.cube_value
+        board = position_text(item.board, (item.you, item.opponent),
+                              roles=("to take or pass", f"on roll, doubles to {to}"))
+        ask = f"{item.opponent} doubles to {to} — {item.you} (X) to take or pass?"
     elif item.cube_question:
-        ask = f"{item.you} on roll, before rolling: double or no double?"
+        board = position_text(item.board, (item.you, item.opponent))
+        ask = f"{item.you} (X) on roll, before rolling: double or no double?"
     else:
+        board = position_text(item.board, (item.you, item.opponent))
         ask = f"{item.you} to play {item.dice[0]}-{item.dice[1]}: your move?"
     head = (f"Question {number}/{total} (match {item.match_id}, game {item.game + 1}): "
             f"{_score_text(item)}, {_cube_text(item)}")
