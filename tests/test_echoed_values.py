@@ -100,3 +100,16 @@ def test_inside_gnubg_the_line_is_escaped_and_the_good_file_stored(tmp_path):
     assert f"{bad}: error: not a readable SGF file: unknown charset CA[{SHOWN}]" in out.splitlines(), out
     assert "2 files: 1 stored, 0 analyses added, 0 already stored, 1 failed" in out, out
     assert _matches(db) == 1
+
+
+def test_bdb_open_xg_says_a_hostile_path_escaped(tmp_path, capsys):
+    """``>bdb.open_xg(PATH)``'s one line shows the path escaped too (its
+    refusal comes before gnubg is asked: callable outside gnubg)."""
+    from gnubg_blunder.gnubg.console import Bdb
+
+    missing = tmp_path / "x\ncorpus/m9999.sgf: stored as match 99\x1b[2J.xg"
+    assert Bdb(db_path=str(tmp_path / "t.db")).open_xg(str(missing)) is None
+    out = capsys.readouterr().out
+    _clean(out)
+    assert out.splitlines() == [
+        f"gnubg-blunder: {tmp_path}/x\\ncorpus/m9999.sgf: stored as match 99\\x1b[2J.xg: no such file"], out

@@ -236,9 +236,12 @@ class Bdb:
         from ..default_plugins.convert_command import ConvertError, describe_match, read_match_file
         from ..exporters import ExportError, write_sgf
 
+        from ..importers.files import shown_path
+        from ..views.formatting import safe_text
+
         path = os.path.expanduser(str(path))
         if not path.lower().endswith((".xg", ".xgp")):
-            print(f"gnubg-blunder: {path}: not an XG match file (.xg)")
+            print(f"gnubg-blunder: {shown_path(path)}: not an XG match file (.xg)")
             return None
         tmp = None
         try:
@@ -263,9 +266,9 @@ class Bdb:
             print(f"gnubg-blunder: opened {path}: {describe_match(match)}")
             return match
         except (ConvertError, ExportError) as exc:
-            print(f"gnubg-blunder: {path}: {exc}")
+            print(f"gnubg-blunder: {shown_path(path)}: {safe_text(str(exc), None)}")
         except Exception as exc:  # inside gnubg: one line, never a traceback
-            print(f"gnubg-blunder: {path}: cannot open it ({type(exc).__name__}: {exc})")
+            print(f"gnubg-blunder: {shown_path(path)}: cannot open it ({_one_line(exc)})")
         finally:
             if tmp is not None:
                 shutil.rmtree(tmp, ignore_errors=True)
