@@ -26,6 +26,7 @@ import io
 import json
 import math
 import re
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -352,3 +353,145 @@ def test_csv_writes_identifiers_as_the_id_and_free_text_under_the_formula_rule(c
     assert out[1] == [PLUS_POSITION, "+24DAIBtawQAOA:+QkAAAAAAAAA", "+QkAAAAAAAA/", "'=1+1", "'=1+1"]
     # "+1+1" has no ID's shape: in an ID column too it is text under the rule
     assert out[2] == ["'+1+1", "", "'-event", "'@SUM(1,1)", "'+24DAIBtawQAOA"]
+
+
+# -- bidi and control characters in HTML and Anki cards (docs/reliability.md) ---------------------
+
+# a right-to-left override that would reverse the heading after it, ESC and BEL
+BIDI_NAMES = ("\u202eevil\x1b[2J\x07Ann", "Bob\x07\u202e\x1b]0;t")
+BIDI_EVENT, BIDI_COMMENT = "\u202eevent\x07", "comment \u202e\x1b[2J\x07"
+# in a page: no raw control character but tab, newline and CR, no bidi control or separator
+UNSAFE_HTML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+def _shown_name(name: str) -> str:
+    from html import escape
+
+    from gnubg_blunder.views.formatting import safe_text
+
+    return escape(safe_text(name, None))  # the rule text output uses: \u202e, \x1b, \x07
+
+
+class _Isolation(HTMLParser):
+    """Every piece of text holding one of ``marks``: was it inside a
+    ``<bdi>`` (or an element with dir="auto"), a <title> or an SVG (no
+    flow text of the page)?"""
+
+    VOID = {"meta", "br", "img", "hr", "input", "link", "col", "wbr"}
+
+    def __init__(self, marks):
+        super().__init__(convert_charrefs=True)
+        self.marks, self.stack, self.found = marks, [], []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.VOID:
+            self.stack.append((tag, dict(attrs).get("dir")))
+
+    def handle_startendtag(self, tag, attrs):
+        pass
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data):
+        if any(m in data for m in self.marks):
+            isolated = any(t in ("bdi", "title", "svg") or d == "auto" for t, d in self.stack)
+            self.found.append((isolated, data[:80], [t for t, _ in self.stack][-4:]))
+
+
+def check_isolated(page: str, where) -> int:
+    """No raw control or bidi character in ``page``; each name of
+    BIDI_NAMES, the event and the comment shown escaped and inside an
+    isolate; returns how many."""
+    from html import unescape
+
+    bad = UNSAFE_HTML.search(page)
+    assert bad is None, (where, repr(page[max(0, bad.start() - 60):bad.end() + 60]))
+    p = _Isolation([unescape(_shown_name(n)) for n in (*BIDI_NAMES, BIDI_EVENT, BIDI_COMMENT)])
+    p.feed(page)
+    p.close()
+    assert p.found, where
+    assert all(ok for ok, *_ in p.found), (where, [f for f in p.found if not f[0]][:3])
+    return len(p.found)
+
+
+@pytest.fixture(scope="module")
+def bidi_db(tmp_path_factory) -> Path:
+    from gnubg_blunder.store import SQLiteStore
+
+    path = tmp_path_factory.mktemp("bidi") / "bidi.db"
+    m = build_matches()[0]
+    m.players = BIDI_NAMES
+    m.event = BIDI_EVENT
+    for d in m.decisions():
+        d.comment = BIDI_COMMENT
+    with SQLiteStore(path) as st:
+        st.add_match(m)
+    return path
+
+
+def test_the_match_page_isolates_names_and_escapes_control_characters(bidi_db, cli, tmp_path):
+    out = tmp_path / "m.html"
+    cli("--no-config", "report", "--match", "1", "--html", out, db=bidi_db)
+    page = out.read_text(encoding="utf-8")
+    assert check_isolated(page, "match page") >= 6  # heading, head, review, chart note, transcript
+    a, b = (_shown_name(n) for n in BIDI_NAMES)
+    assert f"<h1>Match 1: <bdi>{a}</bdi> vs <bdi>{b}</bdi></h1>" in page
+    assert f"<td class=\"l\"><bdi>{a}</bdi> vs <bdi>{b}</bdi></td>" in page
+    assert "\\u202e" in page and "\\x1b[2J" in page and "\\x07" in page  # visible, as text shows them
+
+
+def test_the_report_isolates_names_and_comments_and_escapes_control_characters(bidi_db, cli, tmp_path):
+    out = tmp_path / "r.html"
+    cli("--no-config", "report", "--html", out, db=bidi_db)
+    page = out.read_text(encoding="utf-8")
+    assert "could not be made" not in page  # every section rendered
+    assert check_isolated(page, "report") >= 20  # the summary's decisions, every table, the sections' heads
+    assert f"<bdi>{_shown_name(BIDI_COMMENT)}</bdi>" in page and "\\x1b[2J" in page
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
+def test_a_browser_reads_the_match_heading_in_order(bidi_db, cli, tmp_path):
+    """The DOM Chromium builds: the heading's text in order, each name in
+    its own <bdi>, no raw control character (tests/test_match_report.py's flags)."""
+    import subprocess
+
+    from test_report import CHROMIUM, CHROMIUM_FLAGS
+
+    out = tmp_path / "m.html"
+    cli("--no-config", "report", "--match", "1", "--html", out, db=bidi_db)
+    dom = subprocess.run([CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom",
+                          out.as_uri()], capture_output=True, text=True, timeout=120).stdout
+    h1 = re.search(r"<h1>(.*?)</h1>", dom, re.S).group(1)
+    a, b = (_shown_name(n) for n in BIDI_NAMES)
+    assert h1 == f"Match 1: <bdi>{a}</bdi> vs <bdi>{b}</bdi>"
+    text = re.sub(r"<[^>]+>", "", h1)
+    assert text.index("Match 1:") < text.index("evil") < text.index(" vs ") < text.index("Bob")
+    check_isolated(dom, "chromium DOM")
+
+
+def test_an_anki_card_isolates_names_and_escapes_control_characters(bidi_db, cli, tmp_path):
+    """`anki export` read back by the real Anki library (tests/test_anki.py)."""
+    anki_collection = pytest.importorskip("anki.collection")
+
+    apkg = tmp_path / "a.apkg"
+    res = json.loads(cli("--no-config", "anki", "export", "--errors", "--format", "json", str(apkg),
+                         db=bidi_db).stdout)
+    assert res["notes"]
+    col_path = tmp_path / "profile" / "collection.anki2"
+    col_path.parent.mkdir()
+    col = anki_collection.Collection(str(col_path))
+    try:
+        col.import_anki_package(anki_collection.ImportAnkiPackageRequest(
+            package_path=str(apkg), options=anki_collection.ImportAnkiPackageOptions(with_scheduling=False)))
+        nids = col.find_notes("")
+        assert len(nids) == len(res["notes"])
+        for nid in nids:
+            card = col.get_note(nid).cards()[0]
+            for side, html in (("question", card.question()), ("answer", card.answer())):
+                check_isolated(html, (nid, side))
+            assert f"<bdi>{_shown_name(BIDI_NAMES[0])}</bdi>" in card.answer()
+    finally:
+        col.close()

@@ -99,10 +99,12 @@ def test_head_review_and_self_contained(db, cli, tmp_path):
     html = _page(cli, db, tmp_path / "m.html", "--match", "1")
     assert html.startswith("<!DOCTYPE html>") and "<title>Match 1: charlot1 vs charlot2</title>" in html
     head = _section(html, "match")
-    assert "charlot1 vs charlot2" in head and "7-point match" in head and "charlot1 won (7–0)" in head
+    # names isolated (<bdi>, docs/reliability.md)
+    assert "<bdi>charlot1</bdi> vs <bdi>charlot2</bdi>" in head and "7-point match" in head
+    assert "<bdi>charlot1</bdi> won (7–0)" in head
     review = _section(html, "review")
-    assert "Match review — match 1: charlot1 vs charlot2" in review
-    assert "<h3>charlot1</h3>" in review and "<h3>charlot2</h3>" in review  # no main player: both sides
+    assert "Match review — match 1: <bdi>charlot1</bdi> vs <bdi>charlot2</bdi>" in review
+    assert "<h3><bdi>charlot1</bdi></h3>" in review and "<h3><bdi>charlot2</bdi></h3>" in review  # both sides
     assert "Luck-adjusted result" in review and "Hasty vs considered" in review
     assert review.count("<svg") >= 1  # the decisions to review on their boards
     assert "<script" not in html.lower() and not re.search(r"\bon[a-z]+\s*=", html, re.IGNORECASE)
@@ -114,7 +116,7 @@ def test_head_review_and_self_contained(db, cli, tmp_path):
 def test_player_picks_the_side_and_hostile_names_are_text(db, cli, tmp_path):
     html = _page(cli, db, tmp_path / "m.html", "--match", "2", "--player", "Squire/Jørgensen")
     review = _section(html, "review")
-    assert "<h3>Squire/Jørgensen</h3>" in review and "<h3>charlot1</h3>" not in review
+    assert "<h3><bdi>Squire/Jørgensen</bdi></h3>" in review and "<h3><bdi>charlot1</bdi></h3>" not in review
     assert len(re.findall(r'<polyline class="series"', html)) == 2  # the chart keeps both sides
     html = _page(cli, db, tmp_path / "h.html", "--match", "5")
     assert HOSTILE not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html

@@ -18,6 +18,7 @@ from typing import Optional
 import numpy as np
 
 from ..store.candidates import decode_row
+from ..views.formatting import html_text, visible
 from ..metrics.arrays import KIND_NAMES, LABELS
 from ..metrics.summary import cost_order, decision_records, pick, selected
 
@@ -224,7 +225,7 @@ def _candidates_html(row: dict) -> str:
     out = ['<table class="bgb-cands"><tr><th>play</th><th>equity</th><th>Δ</th></tr>']
     for name, eq, delta, played in rows:
         mark = ' class="bgb-played"' if played else ""
-        out.append(f"<tr{mark}><td>{escape(name)}{' (yours)' if played else ''}</td>"
+        out.append(f"<tr{mark}><td>{escape(visible(name))}{' (yours)' if played else ''}</td>"
                    f"<td>{'—' if eq is None else f'{eq:+.3f}'}</td>"
                    f"<td>{'—' if delta is None else f'{delta:+.3f}'}</td></tr>")
     out.append("</table>")
@@ -237,27 +238,32 @@ def fields(key: str, record: dict, row: dict) -> dict:
     from ..board.svg import board_svg
 
     names = _names(record, row)
+    # user text in a card as in the report (formatting.html_text): control and bidi characters shown
+    # escaped (moves too), each name isolated in <bdi>; the sentences around them are ours (numbers, dice)
+    shown = tuple(html_text(n) for n in names)
+    svg_names = tuple(visible(n) for n in names)
     length = record.get("length") or 0
     board = Board.from_position_id(row["position_id"])
     cube = dict(cube_value=row.get("cube_value") or 1, cube_owner=_decider_cube(row))
-    front = board_svg(board, dice=_dice(row), player_names=names, width=BOARD_WIDTH, **cube)
+    front = board_svg(board, dice=_dice(row), player_names=svg_names, width=BOARD_WIDTH, **cube)
     after = ""
     if row.get("kind") == "checker":
         play = _best_play(board, row)
         if play is not None:
-            after = board_svg(play.result, move_steps=play.steps, player_names=names, width=BOARD_WIDTH,
-                              title=f"after the best play, {play.notation}", **cube)
-    source = (f"match {record['match_id']} ({escape(' v '.join(record['players']))}"
-              f"{', ' + escape(record['date']) if record.get('date') else ''}), game {record['game']}, "
-              f"move {record['move']}; {escape(names[0])}'s most recent play at this position")
+            after = board_svg(play.result, move_steps=play.steps, player_names=svg_names, width=BOARD_WIDTH,
+                              title=f"after the best play, {visible(play.notation)}", **cube)
+    players = record["players"]
+    source = (f"match {record['match_id']} ({html_text(players[0])} v {html_text(players[1])}"
+              f"{', ' + html_text(record['date']) if record.get('date') else ''}), game {record['game']}, "
+              f"move {record['move']}; {shown[0]}'s most recent play at this position")
     return {
-        "Key": escape(key),
+        "Key": escape(visible(key)),
         "Board": front,
-        "Question": escape(_question_text(row, names)),
-        "Cube": escape(_cube_text(row, names)),
-        "Score": escape(_score_text(row, length, names)),
-        "Best": escape(row.get("best_move") or "—"),
-        "YourMove": escape(row.get("played_move") or "—"),
+        "Question": _question_text(row, shown),
+        "Cube": _cube_text(row, shown),
+        "Score": _score_text(row, length, shown),
+        "Best": escape(visible(row.get("best_move") or "—")),
+        "YourMove": escape(visible(row.get("played_move") or "—")),
         "Cost": escape(_cost_text(record)),
         "Candidates": _candidates_html(row),
         "BoardAfter": after,

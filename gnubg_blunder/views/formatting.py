@@ -115,6 +115,56 @@ def safe_text(s, limit: Optional[int] = FIELD_WIDTH) -> str:
     return clean_text(str(s), limit)
 
 
+# -- user text in HTML and Anki cards (docs/reliability.md, "Hostile text") --------------------
+#
+# The characters text output escapes are escaped in HTML too, by the same
+# rule (_shown: "\x1b", "\x07", "\u202e"), but for tab, newline and CR,
+# which HTML shows as a space; and every user string (a name, an event, a
+# comment, a move) is isolated in <bdi>: a right-to-left name can reorder
+# only itself, never the heading or the opponent's name around it.
+
+_HTML_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+def visible(s: str) -> str:
+    """``s`` with every control and bidi character but tab, newline and CR
+    shown as text output shows it (``\x1b``, ``\u202e``): never cut."""
+    return _HTML_UNSAFE.sub(lambda m: _shown(m.group()), s)
+
+
+def html_text(s) -> str:
+    """User data in HTML (the report, a match's page, an Anki card): its
+    control and bidi characters shown escaped (:func:`visible`),
+    HTML-escaped, isolated in ``<bdi>``; None is "—"."""
+    from html import escape
+
+    if s is None:
+        return DASH
+    return f"<bdi>{escape(visible(str(s)))}</bdi>"
+
+
+def html_visible(page: str) -> str:
+    """A whole page with any raw control or bidi character left in it (a
+    name inside an SVG board, a title) shown escaped: the page's last step,
+    so that nothing of the files can hide or reorder the page."""
+    return _HTML_UNSAFE.sub(lambda m: _shown(m.group()), page)
+
+
+_NUMBER_CELL = re.compile(r"[-+0-9.,% —–eE]*")
+
+
+def html_cell(v) -> str:
+    """A table cell's content: text isolated (:func:`html_text`), numbers
+    and numbers' text (``"1.25"``, ``"—"``) as they are."""
+    from html import escape
+
+    if v is None:
+        return DASH
+    if isinstance(v, str) and not _NUMBER_CELL.fullmatch(v):
+        return html_text(v)
+    return escape(str(v))
+
+
 def scope_text(f: dict, ignored: tuple = (), everything: str = "every stored match, both sides") -> str:
     """The filter in words (every view names its scope, and whose figures
     they are: a player, or both sides); ``f`` is ``Filter.to_json()``; keys
@@ -200,34 +250,26 @@ class Table:
 
 def html_table(rows: list, headers: list) -> str:
     """A table as HTML; None is "—" (never measured); numbers as Python
-    writes them (the same digits as CSV); user text escaped."""
-    from html import escape
-
-    def cell(v):
-        if v is None:
-            return DASH
-        return escape(str(v))
-
-    head = "".join(f"<th>{escape(str(h))}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in r) + "</tr>" for r in rows)
+    writes them (the same digits as CSV); user text escaped and isolated."""
+    head = "".join(f"<th>{html_cell(str(h))}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{html_cell(v)}</td>" for v in r) + "</tr>" for r in rows)
     return f'<table class="view"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
 def table_html(rows: list, headers: list, align: Optional[str] = None, row_classes: Optional[list] = None) -> str:
-    """An HTML table of the report's style: every cell escaped, None is "—";
+    """An HTML table of the report's style: every cell escaped (text
+    isolated, :func:`html_text`), None is "—";
     ``align`` a string of 'l'/'r' per column (default: first left, the rest
     right); ``row_classes`` a class (or None) per row ("grey", "highlight")."""
-    from html import escape
-
     align = align or "l" + "r" * (len(headers) - 1)
     out = ["<table><tr>"]
-    out += [f'<th class="{"l" if a == "l" else "r"}">{escape(str(h))}</th>' for h, a in zip(headers, align)]
+    out += [f'<th class="{"l" if a == "l" else "r"}">{html_cell(str(h))}</th>' for h, a in zip(headers, align)]
     out.append("</tr>")
     for i, r in enumerate(rows):
         cls = f' class="{row_classes[i]}"' if row_classes and row_classes[i] else ""
         out.append(f"<tr{cls}>")
         for v, a in zip(r, align):
-            out.append(f'<td class="{"l" if a == "l" else "r"}">{DASH if v is None else escape(str(v))}</td>')
+            out.append(f'<td class="{"l" if a == "l" else "r"}">{html_cell(v)}</td>')
         out.append("</tr>")
     out.append("</table>")
     return "".join(out)

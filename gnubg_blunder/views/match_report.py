@@ -20,7 +20,7 @@ from html import escape
 from typing import Optional
 
 from ..model import is_money
-from .formatting import DASH, num, table_html
+from .formatting import DASH, html_text, num, table_html
 from .review import KIND_WORDS, _sides, review_html, review_object, select_match
 
 WHAT = "report --match"
@@ -70,29 +70,31 @@ def build(store, flt, thresholds, which: str = "last") -> dict:
 # -- HTML ------------------------------------------------------------------------------
 
 def _result(obj: dict) -> str:
+    """The result as HTML, the winner's name isolated."""
     score = obj.get("final_score")
     score_text = f"{score[0]}–{score[1]}" if score else DASH
     if obj["length"] == 0:
-        return f"points won {score_text}" + (f" ({obj['winner']} ahead)" if obj["winner"] else "")
+        return f"points won {score_text}" + (f" ({html_text(obj['winner'])} ahead)" if obj["winner"] else "")
     if obj["winner"] is None:
         return f"unfinished (score {score_text})" if obj["length"] else f"points {score_text}"
-    return f"{obj['winner']} won ({score_text})"
+    return f"{html_text(obj['winner'])} won ({score_text})"
 
 
 def head_html(obj: dict) -> str:
     length = "money session" if obj["length"] == 0 else f"{obj['length']}-point match"
+    # (label, the value's HTML): user text isolated and escaped (html_text), ours escaped
+    analysis = " ".join(str(x) for x in (obj["analysis"]["engine"], obj["analysis"]["depth"]) if x)
     rows = [
-        ("Players", f"{obj['players'][0]} vs {obj['players'][1]}"),
-        ("Length", length),
+        ("Players", f"{html_text(obj['players'][0])} vs {html_text(obj['players'][1])}"),
+        ("Length", escape(length)),
         ("Final score", _result(obj)),
-        ("Games", obj.get("games")),
-        ("Date", obj["date"]),
-        ("Event", obj["event"]),
-        ("Analysis", " ".join(str(x) for x in (obj["analysis"]["engine"], obj["analysis"]["depth"]) if x)),
-        ("Decisions", len(obj["transcript"])),
+        ("Games", DASH if obj.get("games") is None else escape(str(obj["games"]))),
+        ("Date", html_text(obj["date"])),
+        ("Event", html_text(obj["event"])),
+        ("Analysis", html_text(analysis)),
+        ("Decisions", escape(str(len(obj["transcript"])))),
     ]
-    cells = "".join(f'<tr><th class="l">{escape(k)}</th><td class="l">'
-                    f"{DASH if v is None else escape(str(v))}</td></tr>" for k, v in rows)
+    cells = "".join(f'<tr><th class="l">{escape(k)}</th><td class="l">{v}</td></tr>' for k, v in rows)
     return f'<section id="match"><h2>The match</h2><table>{cells}</table></section>'
 
 
@@ -123,7 +125,7 @@ def chart_svg(obj: dict) -> str:
 
 def chart_html(obj: dict) -> str:
     money = obj["curve"]["unit"] == "EMG"
-    ends = "; ".join(f"{escape(s['player'])} {num(s['end'], digits=3 if money else 2)}"
+    ends = "; ".join(f"{html_text(s['player'])} {num(s['end'], digits=3 if money else 2)}"
                      + (" EMG" if money else " %") for s in obj["curve"]["series"])
     note = ("Each side's running sum over its counted decisions (XG's rules: forced plays and clear "
             "no-doubles add nothing); dashed vertical lines: a new game starts. At the end: " + ends
@@ -162,10 +164,12 @@ def transcript_html(obj: dict) -> str:
 def match_report_html(obj: dict, title: Optional[str] = None) -> str:
     from .report import html_page
 
+    heading = None if title else (f"Match {obj['match_id']}: {html_text(obj['players'][0])} vs "
+                                  f"{html_text(obj['players'][1])}")
     title = title or f"Match {obj['match_id']}: {obj['players'][0]} vs {obj['players'][1]}"
     return html_page(title, "Figures from the stored analysis",
                      head_html(obj) + figures_html(obj) + f'<section id="review">{review_html(obj)}</section>'
-                     + chart_html(obj) + transcript_html(obj))
+                     + chart_html(obj) + transcript_html(obj), heading=heading)
 
 
 def write_match_report(store, flt, thresholds, which: str, path, title: Optional[str] = None) -> dict:

@@ -15,7 +15,7 @@ import shlex
 from html import escape
 
 from ..commands import View, add_metric
-from .formatting import DASH, Table, num, safe_text, scope_text, table
+from .formatting import DASH, Table, html_cell, num, safe_text, scope_text, table
 
 LIST_ROWS = 20  # the report lists the first 20 members of each family (costliest first)
 
@@ -221,7 +221,7 @@ def _list_html(k: int, fam: dict, got: dict, f: dict, cost) -> str:
     align = "llrrllllrrrrl"
     out = ["<table><tr>"] + [f'<th class="{a}">{escape(h)}</th>' for h, a in zip(heads, align)] + ["</tr>"]
     for row in rows:
-        out.append("<tr>" + "".join(f'<td class="{a}">{escape(str(v))}</td>' for v, a in zip(row, align)) + "</tr>")
+        out.append("<tr>" + "".join(f'<td class="{a}">{html_cell(v)}</td>' for v, a in zip(row, align)) + "</tr>")
     out.append("</table>")
     html.append("".join(out))
     return "".join(html)

@@ -146,16 +146,19 @@ def _release_columns(selection) -> None:
             release()
 
 
-def html_page(title: str, source: str, body: str) -> str:
+def html_page(title: str, source: str, body: str, heading: Optional[str] = None) -> str:
     """A standalone page (the report, a match's page): one style sheet, no
     external resource, the title, who made it when, ``source`` of the
-    figures, then ``body``."""
+    figures, then ``body``.  ``heading``: the h1's HTML (names isolated,
+    ``formatting.html_text``), else the title isolated.  Any raw control
+    or bidi character left in the page is shown escaped
+    (``formatting.html_visible``)."""
     now = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
-    return (
+    return formatting.html_visible(
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
-        f"<h1>{escape(title)}</h1>"
+        f"<title>{escape(formatting.visible(title))}</title><style>{STYLE}</style></head><body>"
+        f"<h1>{heading if heading is not None else formatting.html_text(title)}</h1>"
         f'<p class="note">Made by gnubg-blunder {escape(__version__)} on {escape(now)}. '
         f"{escape(source)}; “—” means never measured.</p>"
         + body

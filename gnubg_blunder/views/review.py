@@ -13,7 +13,7 @@ from html import escape
 
 from ..commands import UserError, View
 from ..filters import Filter
-from .formatting import DASH, Table, num, percent, safe_text, scope_text, table
+from .formatting import DASH, Table, html_text, num, percent, safe_text, scope_text, table
 from .matches import gnubg_own_text
 
 KIND_WORDS = {"checker": "checker play", "nodouble": "no double", "double": "double", "take": "take",
@@ -207,13 +207,15 @@ def compute(scope) -> dict:
 
 # -- text ------------------------------------------------------------------------------
 
-def _head(obj: dict) -> str:
+def _head(obj: dict, name=safe_text, plain=str) -> str:
+    """The review's heading: in text, names through ``safe_text``; in HTML
+    (``name=html_text, plain=escape``), names isolated and the rest escaped."""
     length = "money session" if obj["length"] == 0 else f"{obj['length']}-point match"
     when = f", {obj['date']}" if obj["date"] else ""
-    event = f", {safe_text(obj['event'])}" if obj["event"] else ""
-    return (f"Match review — match {obj['match_id']}: {safe_text(obj['players'][0])} vs "
-            f"{safe_text(obj['players'][1])}, {length}{event}{when} "
-            f"(scope: {scope_text(obj['filter'], ignored=('player', 'decision_type'), everything='this match')})")
+    event = plain(", ") + name(obj["event"]) if obj["event"] else ""
+    scope = scope_text(obj["filter"], ignored=("player", "decision_type"), everything="this match")
+    return (plain(f"Match review — match {obj['match_id']}: ") + name(obj["players"][0]) + plain(" vs ")
+            + name(obj["players"][1]) + plain(f", {length}") + event + plain(f"{when} (scope: {scope})"))
 
 
 def luck_line(side: dict) -> str:
@@ -376,9 +378,9 @@ def _board_svg(r: dict, side: dict) -> str:
 
 
 def review_html(obj: dict) -> str:
-    out = [f"<h2>{escape(_head(obj))}</h2>"]
+    out = [f"<h2>{_head(obj, name=html_text, plain=escape)}</h2>"]
     for side in obj["sides"]:
-        out.append(f"<h3>{escape(side['player'])}</h3>")
+        out.append(f"<h3>{html_text(side['player'])}</h3>")
         out.append(f"<p>{escape(luck_line(side))}</p><p>{escape(excess_line(side))}</p>")
         if not side["review"]:
             out.append('<p class="muted">No decision to review.</p>')

@@ -14,7 +14,7 @@ from ..metrics.vocabulary import metric as metric_named
 from .plan import plan_card, plan_card_html, plan_card_text
 from .study import study_card, study_card_html, study_card_text
 from .biases import interval_text
-from .formatting import DASH, POOLED, elo_text, interval, num, scope_text, table_html
+from .formatting import DASH, POOLED, elo_text, html_text, interval, num, scope_text, table_html
 from .positions import DEFAULT_LIMIT, decisions_table, listing, parse_limit, positions_object, positions_text
 
 
@@ -244,14 +244,15 @@ def summary_html(obj: dict, details: dict = None) -> str:
     for t in obj["top"]:
         extra = details.get(t["row_id"], {})
         facts = (
-            f'<div class="facts"><b>#{t["rank"]}</b> — {escape(t["player"])}, '
+            f'<div class="facts"><b>#{t["rank"]}</b> — {html_text(t["player"])}, '
             f'{escape(t["kind"])}<br>cost {t["error_mpt"]:.1f} mpt'
             + ("" if t["mwc_loss"] is None else f", {t['mwc_loss']:.2f} % MWC")
             + f'<br>played: {escape(str(t.get("played") or DASH))}<br>'
             f'best: {escape(str(t.get("best") or DASH))}<br>'
-            f'match {t["match_id"]} ({escape(" v ".join(t["players"]))}, {escape(t["date"] or "undated")}), '
+            f'match {t["match_id"]} ({html_text(t["players"][0])} v {html_text(t["players"][1])}, '
+            f'{escape(t["date"] or "undated")}), '
             f'game {t["game"]}, move {t["move"]}<br><span class="muted">{escape(t["position_id"] or "")}</span>'
-            + (f'<br><i>{escape(extra["comment"])}</i>' if extra.get("comment") else "")
+            + (f'<br><i>{html_text(extra["comment"])}</i>' if extra.get("comment") else "")
             + "</div>"
         )
         html.append(f'<div class="decision">{extra.get("diagram", "")}{facts}</div>')

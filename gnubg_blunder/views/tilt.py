@@ -8,7 +8,7 @@ from __future__ import annotations
 from html import escape
 
 from ..commands import View
-from .formatting import Table, num, scope_text, table
+from .formatting import Table, html_cell, num, scope_text, table
 
 CONDITIONS = ("after-blunder", "after-bad-roll", "late-in-match")  # metrics/tilt.py's, without importing numpy
 TITLES = {"after-blunder": "after a blunder", "after-bad-roll": "after a bad roll",
@@ -138,7 +138,7 @@ def _table_html(obj: dict, lists: dict) -> str:
     align = "llrrrrrrll"
     out = ["<table><tr>"] + [f'<th class="{a}">{escape(h)}</th>' for h, a in zip(HEADERS, align)] + ["</tr>"]
     for row, (p, c) in zip(_rows(obj), [(p, c) for p in obj["players"] for c in p["conditions"]]):
-        cells = [escape(str(v)) for v in row]
+        cells = [html_cell(v) for v in row]
         if c["condition"] in lists and c["n_condition"]:
             cells[2] = f'<a href="#{_anchor(c["condition"])}">{cells[2]}</a>'
         cls = "" if c["verdict"] else ' class="grey"'

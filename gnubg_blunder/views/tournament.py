@@ -8,7 +8,7 @@ from __future__ import annotations
 from html import escape
 
 from ..commands import UserError, View, closest_names
-from .formatting import DASH, Table, interval, num, safe_text, scope_text, table, table_html
+from .formatting import DASH, Table, html_text, interval, num, safe_text, scope_text, table, table_html
 
 EMPTY_KEYS = ("event", "date", "player", "player_rule", "usual", "tournament", "delta_pr", "sigma_pr",
               "delta_pr_ci", "verdict_pr", "why_pr", "delta_l7", "sigma_l7", "delta_l7_ci", "verdict_l7",
@@ -209,8 +209,8 @@ def tournament_html(obj: dict) -> str:
     if obj.get("event") is None:
         return ""
     u, t = obj["usual"], obj["tournament"]
-    head = (f'<section id="tournament"><h2>Tournament review: {escape(obj["event"])}</h2>'
-            f'<p class="whose">{escape(obj["date"] or "undated")}; figures of {escape(obj["player"])} '
+    head = (f'<section id="tournament"><h2>Tournament review: {html_text(obj["event"])}</h2>'
+            f'<p class="whose">{escape(obj["date"] or "undated")}; figures of {html_text(obj["player"])} '
             f'({escape(obj["player_rule"])}); usual level: {u["matches"]} match-play matches'
             + (f' from {escape(u["from"])} to {escape(u["to"])}' if u["from"] else "") + ".</p>")
     verdicts = []
