@@ -493,5 +493,24 @@ def test_an_anki_card_isolates_names_and_escapes_control_characters(bidi_db, cli
             for side, html in (("question", card.question()), ("answer", card.answer())):
                 check_isolated(html, (nid, side))
             assert f"<bdi>{_shown_name(BIDI_NAMES[0])}</bdi>" in card.answer()
+        answer, css = card.answer(), card.note_type()["css"]
     finally:
         col.close()
+    if shutil.which("chromium") is None:
+        return
+    # the last card as Anki's webview shows it (its model's CSS): Chromium's DOM keeps the sentence in order
+    import subprocess
+
+    from test_report import CHROMIUM, CHROMIUM_FLAGS
+
+    page = tmp_path / "card.html"
+    page.write_text(f'<!DOCTYPE html><html><head><meta charset="utf-8"><style>{css}</style></head>'
+                    f'<body class="card">{answer}</body></html>', encoding="utf-8")
+    dom = subprocess.run([CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile2'}", "--dump-dom",
+                          page.as_uri()], capture_output=True, text=True, timeout=120).stdout
+    check_isolated(dom, "card in chromium")
+    a, b = (_shown_name(n) for n in BIDI_NAMES)
+    score = r"score <bdi>{}</bdi> \d+, <bdi>{}</bdi> \d+ in a 7-point match"
+    assert re.search(score.format(re.escape(b), re.escape(a)), dom) or re.search(score.format(re.escape(a),
+                                                                                       re.escape(b)), dom)
+    assert re.search(f"; <bdi>{re.escape(b)}</bdi>'s most recent play|; <bdi>{re.escape(a)}</bdi>'s most", dom)
