@@ -441,10 +441,10 @@ class View:
             return to_json(obj)
         if fmt == "csv":
             return self.table(obj).csv()
-        if fmt == "html":
-            if self.html is not None:
-                return self.html(obj)
-            return self.table(obj).html()
+        if fmt == "html":  # no raw control or bidi character left (docs/reliability.md, "Hostile text")
+            from .views.formatting import html_visible
+
+            return html_visible(self.html(obj) if self.html is not None else self.table(obj).html())
         return self.text(obj)
 
     def run(self, args, ctx: Context) -> int:

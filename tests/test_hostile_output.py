@@ -61,6 +61,8 @@ SGF_EVENT = "@event\x1b]0;title\x07 <b>bold</b>"
 
 # in text output: no control character but the line end, no bidi control or separator
 UNSAFE_TEXT = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+# in a page: no raw control character but tab, newline and CR, no bidi control or separator
+UNSAFE_HTML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 FORMULA = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 TWO_PLAYER_VIEWS = ("compare", "contrast", "h2h")
 GNUBG_ID = re.compile(r"[A-Za-z0-9+/]{14}(:[A-Za-z0-9+/]{12})?|[A-Za-z0-9+/]{12}")
@@ -184,7 +186,9 @@ class _Elements(HTMLParser):
 
 def check_html(page: str, where) -> str:
     """No executable HTML: no script element, no on* attribute, no
-    javascript: URL; returns the page's text."""
+    javascript: URL, no raw control or bidi character; returns the page's text."""
+    bad = UNSAFE_HTML.search(page)
+    assert bad is None, (where, repr(page[max(0, bad.start() - 60):bad.end() + 60]))
     p = _Elements()
     p.feed(page)
     p.close()
@@ -360,8 +364,6 @@ def test_csv_writes_identifiers_as_the_id_and_free_text_under_the_formula_rule(c
 # a right-to-left override that would reverse the heading after it, ESC and BEL
 BIDI_NAMES = ("\u202eevil\x1b[2J\x07Ann", "Bob\x07\u202e\x1b]0;t")
 BIDI_EVENT, BIDI_COMMENT = "\u202eevent\x07", "comment \u202e\x1b[2J\x07"
-# in a page: no raw control character but tab, newline and CR, no bidi control or separator
-UNSAFE_HTML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 
 
 def _shown_name(name: str) -> str:
