@@ -236,7 +236,7 @@ def store_error(exc: Exception, ctx, subject: str = "this file", again: str = "i
     ``subject``: one line with SQLite's own words and what to do.
     ``per_file`` is False when the database cannot be used at all (damaged,
     of a newer schema: the remaining files are not tried)."""
-    from .store import StoreError, default_db_path, shown_database
+    from .store import ConnectionLost, StoreError, default_db_path, shown_database
 
     db = shown_database(ctx.db_path or default_db_path())
     code = getattr(exc, "sqlite_errorcode", None)
@@ -248,6 +248,9 @@ def store_error(exc: Exception, ctx, subject: str = "this file", again: str = "i
         return (f"database is locked (database {db}): another program has held it for more than {wait:g} s, "
                 "a gnubg storing a match (bdb.analyse(), bdb.store()) or another gnubg-blunder import; "
                 f"nothing of {subject} was stored, {again} when that program is done"), True
+    if isinstance(exc, ConnectionLost):
+        return (f"database {db}: {text}; {subject} is stored whole or not at all: {again} when the server "
+                "answers (what was stored is said already stored)"), False
     if isinstance(exc, StoreError):
         return f"database {db}: {text}", False
     if code == 13 or "database or disk is full" in text:
@@ -397,7 +400,7 @@ def import_paths(ctx, paths, jobs=None) -> int:
     database refusing it) is that file's line; the others are tried.
     Files are read by ``jobs`` processes at once (:func:`_reads`), stored
     here one by one in their order."""
-    from .store import StoreError
+    from .store import ConnectionLost, StoreError
 
     table = importers()
     first = analyse_first_suffixes(table)
@@ -450,6 +453,9 @@ def import_paths(ctx, paths, jobs=None) -> int:
                     raise
                 counts["failed"] += 1
                 progress.error(f"{label}: error: {reason}")
+                if isinstance(exc, ConnectionLost):  # the server is gone: the other files are not tried
+                    not_tried = len(files) - i - 1
+                    break
             progress.advance()
     skipped_note = (f"; {_files(len(skipped), '/'.join(sorted({f.suffix.lower() for f in skipped})))} not imported "
                     f"(no analysis: use `{analyse_command(ctx, [])}`)" if skipped else "")

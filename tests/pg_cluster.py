@@ -236,6 +236,25 @@ class PostgresServer:
                 pass
         shutil.rmtree(self.folder, ignore_errors=True)
 
+    def halt(self) -> None:
+        """Stop the server at once (``pg_ctl stop -m immediate``, as a
+        crash: every connection cut, nothing shut down cleanly), keeping
+        its folder for :meth:`resume`."""
+        self._as_server_user([self.bin_dir / "pg_ctl", "-D", self.data_dir, "-m", "immediate", "-w", "stop"],
+                             timeout=60)
+        self._running = False
+
+    def resume(self) -> None:
+        """Start a halted server again, on the same port (its crash recovery
+        runs first)."""
+        started = time.monotonic()
+        self._as_server_user([
+            self.bin_dir / "pg_ctl", "-D", self.data_dir, "-l", self.log_path, "-w",
+            "-t", str(int(START_TIMEOUT)), "-o", f"-p {self.port}", "start",
+        ], timeout=START_TIMEOUT + 30)
+        self._running = True
+        self._wait_ready(started + START_TIMEOUT + 5)
+
     # -- the API for the tests ---------------------------------------------
 
     def url(self, dbname: str, user: str | None = None, password: str | None = None) -> str:

@@ -17,7 +17,12 @@ read-only role and passwords (issue 14, "Must show"), on a real server
 4. a role granted SELECT alone reads every view and refuses to import in
    one line, writing nothing;
 5. a password in the URL (``--db`` or GNUBG_BLUNDER_DB) appears in no
-   output, JSON or page, whether the command fails or works.
+   output, JSON or page, whether the command fails or works;
+6. the server stopped (``pg_ctl stop -m immediate``) in the middle of an
+   import (after 0, 1 and 2 of 4 files) and of a copy: one line naming the
+   database and the lost connection, the summary with the files not tried,
+   exit 1, and the rerun completes the set; a listener that never answers:
+   one line within the connect timeout (10 s by default).
 
 The SQLite counterparts: tests/test_store_reliability.py,
 tests/test_import_reliability.py, tests/test_hostile_output.py.
@@ -651,3 +656,253 @@ def test_a_password_is_not_shown_inside_gnubg(pg_server, owner, tmp_path):
     stored = sqlite_reliability._gnubg_stores(env, [str(MONEY_SGF)], pg_server.url(dbname, role, password))
     assert "gnubg-blunder: stored as match 1 " in stored, stored[-2000:]
     _no_secret([password, quote(password, safe=""), wrong], failed, stored)
+
+
+# -- 6. the server lost, or never answering ------------------------------------------------
+
+LOST_FILES = [CHARLOT_SGF, MONEY_SGF, SMALL_SGF, DATA / "xg" / "Squire-Jorgensen-Harmand-Unger_7pt_2024-08-18.xg"]
+
+
+@pytest.fixture
+def own_server(pg_server):
+    """A PostgreSQL server of the test's own, to be stopped in the middle
+    of it (``pg_server``: the binaries and psycopg are there)."""
+    from pg_cluster import PostgresServer
+
+    server = PostgresServer(pg_server.bin_dir)
+    try:
+        server.start()
+        # a commit is kept when the server is stopped at once (the test cluster's
+        # synchronous_commit = off would lose the last ones, as a server may by design)
+        server.execute("ALTER SYSTEM SET synchronous_commit = on")
+        server.execute("SELECT pg_reload_conf()")
+        yield server
+    finally:
+        server.stop()
+
+
+def _until(what, test, p, deadline: float):
+    """Wait until ``test()`` (the importer ``p`` still running), at most
+    until ``deadline``: generous, only a hung run reaches it."""
+    while not test():
+        if p.poll() is not None:
+            pytest.fail(f"the importer ended while waiting for {what}: {p.communicate()}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"still waiting for {what}")
+        time.sleep(0.02)
+
+
+def _stored_matches(server, dbname: str) -> int:
+    if server.execute("SELECT to_regclass('matches') IS NULL", dbname=dbname)[0][0]:
+        return 0
+    return server.execute("SELECT COUNT(*) FROM matches", dbname=dbname)[0][0]
+
+
+def _stopped_while_waiting(srv, db: str, argv: list, env: dict, moment) -> tuple:
+    """Run ``argv`` (a writer of database ``db`` on server ``srv``) while the
+    test holds the write lock, handing it to the writer for one write
+    transaction at a time (a session of the test queues behind it each
+    time), until ``moment()`` is true while the writer waits for the lock:
+    then stop the server at once.  (stdout, stderr, the process)."""
+    import psycopg
+
+    from gnubg_blunder.store.pg_sql import WRITE_LOCK
+
+    url = srv.admin_url(db)
+
+    def take():
+        """A session of the test asking for the lock (granted when its thread ends)."""
+        conn = psycopg.connect(url, autocommit=True)
+        thread = threading.Thread(target=conn.execute, args=("SELECT pg_advisory_lock(%s)", (WRITE_LOCK,)))
+        thread.start()
+        return conn, thread
+
+    def waiting(n):
+        return lambda: srv.execute("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+                                   "AND database = (SELECT oid FROM pg_database WHERE datname = %s)",
+                                   params=(db,))[0][0] == n
+
+    deadline = time.monotonic() + 120
+    held, thread = take()
+    thread.join(timeout=60)
+    assert not thread.is_alive()
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        while True:
+            _until("the writer waiting for the lock", waiting(1), p, deadline)
+            if moment():
+                break
+            following, thread = take()
+            _until("the test's session queued behind the writer", waiting(2), p, deadline)
+            held.close()  # the writer's turn, then the following session's
+            thread.join(timeout=max(1.0, deadline - time.monotonic()))
+            assert not thread.is_alive()
+            held = following
+        srv.halt()
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+        held.close()
+    return out, err, p
+
+
+@pytest.mark.parametrize("stored_before", [0, 1, 2])
+def test_the_server_lost_in_the_middle_of_an_import(own_server, stored_before):
+    """The server stopped (``pg_ctl stop -m immediate``) while the importer
+    waits for its write lock inside its transaction, after 0, 1 and 2 of
+    4 files were stored (the test's own sessions hand the lock to the
+    importer for one write transaction at a time, so the moment depends on
+    no speed): one line naming the database and the lost connection, the
+    summary with the files not tried, exit 1, no traceback; started again,
+    the same import completes the set, equal to a clean import."""
+    from gnubg_blunder.store.pg_sql import redacted
+
+    srv = own_server
+    clean_db, db = srv.create_database(), srv.create_database()
+    clean, url = srv.admin_url(clean_db), srv.admin_url(db)
+    p = _importer(clean, LOST_FILES)
+    out, err = p.communicate(timeout=300)
+    assert (p.returncode, without_progress(err)) == (0, ""), err
+    want = signature(clean)
+    assert want["tables"]["matches"] == 4
+
+    env = _cli_env(GNUBG_BLUNDER_BUSY_TIMEOUT="600")  # the importer waits for the test's sessions
+    out, err, p = _stopped_while_waiting(srv, db, [
+        sys.executable, "-m", "gnubg_blunder", "--db", url, "import", "--jobs", "1", *map(str, LOST_FILES)],
+        env, lambda: _stored_matches(srv, db) == stored_before)
+
+    assert p.returncode == 1, (out, err)
+    assert "Traceback" not in out + err
+    errors = without_progress(err).splitlines()
+    assert len(errors) == 1, err
+    assert redacted(url) in errors[0] and srv.admin_password not in out + err
+    assert "the connection to the server was lost" in errors[0]
+    lines = out.splitlines()
+    assert len(lines) == stored_before + 1, out
+    assert all(STORED_LINE.search(line) for line in lines[:-1]), out
+    if stored_before:  # the file stored at the moment: its line, the others not tried
+        assert errors[0].startswith(f"{LOST_FILES[stored_before]}: error: not stored: database "), errors
+        assert lines[-1] == (f"4 files: {stored_before} stored, 0 analyses added, 0 already stored, 1 failed, "
+                             f"{3 - stored_before} not tried (the database cannot be used)")
+    else:  # the tables being made: the database's line, no file tried
+        assert errors[0].startswith("error: database "), errors
+        assert lines[-1] == ("4 files: 0 stored, 0 analyses added, 0 already stored, 0 failed, "
+                             "4 not tried (the database cannot be used)")
+
+    # what was stored stays whole; the server started again, the rerun completes the set
+    srv.resume()
+    p = _importer(url, LOST_FILES)
+    out, err = p.communicate(timeout=300)
+    assert (p.returncode, without_progress(err)) == (0, ""), err
+    assert sum(": already stored (" in line for line in out.splitlines()) == stored_before, out
+    assert signature(url) == want
+    assert _figures(_matches_json(url)) == _figures(_matches_json(clean))
+
+
+def test_the_server_lost_in_the_middle_of_a_copy(own_server, tmp_path):
+    """``copy --to postgresql://…`` whose server is stopped while the copy
+    waits for the write lock of its first batch: one line naming the
+    database and the lost connection, and what was copied, exit 1, no
+    traceback; started again, the same copy completes and checks."""
+    from conftest import run_cli_inprocess
+    from gnubg_blunder.store.pg_sql import redacted
+
+    srv = own_server
+    src = tmp_path / "src.db"
+    run_cli_inprocess("import", *map(str, LOST_FILES), db=src)
+    db = srv.create_database()
+    url = srv.admin_url(db)
+    run_cli_inprocess("check", db=url)  # the tables made: the copy's first write is its first batch
+    argv = [sys.executable, "-m", "gnubg_blunder", "copy", "--from", str(src), "--to", url]
+    out, err, p = _stopped_while_waiting(srv, db, argv, _cli_env(GNUBG_BLUNDER_BUSY_TIMEOUT="600"), lambda: True)
+    assert p.returncode == 1, (out, err)
+    assert "Traceback" not in out + err and srv.admin_password not in out + err
+    lines = without_progress(err).splitlines()
+    assert len(lines) == 2, err
+    assert lines[0].startswith(f"error: copy from {src} into {redacted(url)} stopped: "
+                               "the connection to the server was lost ("), err
+    assert lines[1] == (f"0 matches and 0 analyses were copied whole into {redacted(url)} before it (a match is "
+                        "written whole or not at all): run the same copy again to go on")
+    srv.resume()
+    assert _stored_matches(srv, db) == 0
+    res = subprocess.run(argv, capture_output=True, text=True, env=_cli_env(), timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines()[-1].startswith("checked: the 4 matches of "), res.stdout
+
+
+def test_connecting_waits_10_s_by_default_and_the_url_may_change_it(pg_url, monkeypatch):
+    """The connection's own parameters: connect_timeout 10 by default, the
+    URL's (or PGCONNECT_TIMEOUT's) when given; TCP keepalives and a TCP
+    user timeout, so that a server gone quiet after the connection opened
+    is a lost connection (docs/postgres.md)."""
+    from gnubg_blunder.store.pg_sql import PgConnection
+
+    def parameters(url):
+        conn = PgConnection(url)
+        try:
+            return conn.raw.info.get_parameters()
+        finally:
+            conn.close()
+
+    got = parameters(pg_url)
+    assert got["connect_timeout"] == "10"
+    assert (got["keepalives"], got["keepalives_idle"], got["keepalives_interval"], got["keepalives_count"],
+            got["tcp_user_timeout"]) == ("1", "10", "5", "4", "30000")
+    assert parameters(pg_url + "?connect_timeout=3&keepalives_idle=60")["connect_timeout"] == "3"
+    assert parameters(pg_url + "?connect_timeout=3&keepalives_idle=60")["keepalives_idle"] == "60"
+    monkeypatch.setenv("PGCONNECT_TIMEOUT", "7")
+    assert parameters(pg_url).get("connect_timeout", "7") == "7"  # libpq's variable: its value, not ours
+
+
+@pytest.fixture
+def silent_listener():
+    """A port on 127.0.0.1 that accepts connections and never answers
+    (a thread of the test); ``(port, accepted connections)``."""
+    import socket
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    accepted = []
+
+    def accept():
+        while True:
+            try:
+                accepted.append(server.accept()[0])
+            except OSError:  # closed at the end of the test
+                return
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield server.getsockname()[1], accepted
+    server.close()
+    for conn in accepted:
+        conn.close()
+    thread.join(timeout=10)
+
+
+@pytest.mark.parametrize("query, wait", [("?connect_timeout=2", 2), ("", 10)])
+def test_a_server_that_never_answers_is_one_line_within_the_timeout(silent_listener, query, wait):
+    """A server that accepts the connection and never answers: the import
+    ends within the connect timeout (the URL's, else the default 10 s; 60 s
+    is the test's generous bound) with one line naming the database, its
+    password hidden, and the summary with the files not tried, exit 1."""
+    from gnubg_blunder.store.pg_sql import redacted
+
+    port, accepted = silent_listener
+    secret = "S3cret-" + secrets.token_hex(4)
+    url = f"postgresql://member:{secret}@127.0.0.1:{port}/club{query}"
+    started = time.monotonic()
+    res = subprocess.run([sys.executable, "-m", "gnubg_blunder", "--db", url, "import", str(SMALL_SGF), str(MONEY_SGF)],
+                         capture_output=True, text=True, env=_cli_env(), timeout=60)
+    assert time.monotonic() - started < 60
+    assert accepted  # the server took the connection: the wait was for its answer
+    assert res.returncode == 1, res
+    assert without_progress(res.stderr).splitlines() == [
+        f"error: database {redacted(url)}: cannot connect: the server did not answer within {wait} s "
+        "(connection timeout expired; ?connect_timeout=N in the URL waits N s)"]
+    assert res.stdout.splitlines() == [
+        "2 files: 0 stored, 0 analyses added, 0 already stored, 0 failed, 2 not tried (the database cannot be used)"]
+    assert secret not in res.stdout + res.stderr

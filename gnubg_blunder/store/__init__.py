@@ -6,11 +6,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .schema import StoreError
+from .schema import ConnectionLost, StoreError
 from .sqlite import ALREADY_STORED, ANALYSIS_ADDED, STORED, SQLiteStore, StoreResult
 
-__all__ = ["open_store", "StoreError", "default_db_path", "SQLiteStore", "StoreResult", "STORED", "ALREADY_STORED",
-           "ANALYSIS_ADDED", "is_database_url", "shown_database"]
+__all__ = ["open_store", "StoreError", "ConnectionLost", "default_db_path", "SQLiteStore", "StoreResult", "STORED",
+           "ALREADY_STORED", "ANALYSIS_ADDED", "is_database_url", "shown_database"]
 
 
 def is_database_url(target) -> bool:

@@ -19,7 +19,7 @@ import contextlib
 import re
 
 from .pg_schema import ID_TABLES
-from .schema import StoreError
+from .schema import ConnectionLost, StoreError
 from .text_codec import MARK, decode_text, encode_text, needs_encoding
 
 # The write lock every writer takes first (``BEGIN IMMEDIATE``): writers
@@ -105,10 +105,57 @@ class PgUniqueViolation(PgError):
     """A row another writer stored first (a match's identity is unique)."""
 
 
+class PgConnectionLost(PgError, ConnectionLost):
+    """The connection to the server is gone (the server stopped or crashed,
+    the network or the server's machine stopped answering): nothing more
+    can be done with this database in this run (docs/postgres.md)."""
+
+
+# Connecting waits at most this long for the server's answer, unless the URL
+# (``?connect_timeout=N``) or PGCONNECT_TIMEOUT says otherwise; an open
+# connection whose server stops answering is lost after about
+# KEEPALIVE_IDLE + KEEPALIVE_INTERVAL * KEEPALIVE_COUNT s of silence while
+# idle, or TCP_USER_TIMEOUT ms of unacknowledged data (docs/postgres.md).
+CONNECT_TIMEOUT = 10
+KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, KEEPALIVE_COUNT = 10, 5, 4
+TCP_USER_TIMEOUT = 30_000
+
+
+def connection_defaults(dsn: str) -> dict:
+    """The connection parameters we add to ``dsn``: those it does not set
+    (the connect timeout: nor PGCONNECT_TIMEOUT)."""
+    import os
+
+    from psycopg.conninfo import conninfo_to_dict
+
+    given = conninfo_to_dict(dsn)
+    defaults = {"connect_timeout": str(CONNECT_TIMEOUT), "keepalives": "1",
+                "keepalives_idle": str(KEEPALIVE_IDLE), "keepalives_interval": str(KEEPALIVE_INTERVAL),
+                "keepalives_count": str(KEEPALIVE_COUNT), "tcp_user_timeout": str(TCP_USER_TIMEOUT)}
+    if os.environ.get("PGCONNECT_TIMEOUT"):
+        del defaults["connect_timeout"]
+    return {k: v for k, v in defaults.items() if k not in given}
+
+
+def connect_timeout(dsn: str) -> str:
+    """How long connecting to ``dsn`` waits for the server, in seconds."""
+    import os
+
+    from psycopg.conninfo import conninfo_to_dict
+
+    return conninfo_to_dict(dsn).get("connect_timeout") or os.environ.get("PGCONNECT_TIMEOUT") \
+        or str(CONNECT_TIMEOUT)
+
+
+def _lost(raw) -> bool:
+    return raw.closed or raw.broken
+
+
 @contextlib.contextmanager
-def _one_line_errors():
+def _one_line_errors(raw=None):
     """The server's errors as the store's: one line; a unique row another
-    writer stored first apart (``PgUniqueViolation``)."""
+    writer stored first apart (``PgUniqueViolation``), and a connection
+    that is gone (``PgConnectionLost``)."""
     import psycopg
 
     try:
@@ -116,6 +163,8 @@ def _one_line_errors():
     except psycopg.errors.UniqueViolation as exc:
         raise PgUniqueViolation(one_line(exc)) from None
     except psycopg.Error as exc:
+        if raw is not None and _lost(raw):
+            raise PgConnectionLost(f"the connection to the server was lost ({one_line(exc)})") from None
         raise PgError(one_line(exc)) from None
 
 
@@ -177,23 +226,36 @@ class PgConnection:
         import psycopg
 
         try:
-            self.raw = psycopg.connect(dsn, autocommit=True, application_name="gnubg-blunder")
+            defaults = connection_defaults(dsn)
+            self.raw = psycopg.connect(dsn, autocommit=True, application_name="gnubg-blunder", **defaults)
         except psycopg.Error as exc:
             # libpq quotes the part of a URL it cannot parse, which may be the password
-            raise PgError(scrubbed(one_line(exc), dsn)) from None
+            reason = scrubbed(one_line(exc), dsn)
+            if "timeout expired" in reason:
+                reason = (f"cannot connect: the server did not answer within {connect_timeout(dsn)} s ({reason}; "
+                          "?connect_timeout=N in the URL waits N s)")
+            raise PgError(reason) from None
         _register_types(self.raw)
         self.total_changes = 0
         self.closed = False
 
     @property
     def in_transaction(self) -> bool:
+        """A transaction of ours is open (a lost connection has none: the
+        server rolled it back, or never got it)."""
         from psycopg.pq import TransactionStatus
 
-        return self.raw.info.transaction_status != TransactionStatus.IDLE
+        if _lost(self.raw):
+            return False
+        return self.raw.info.transaction_status not in (TransactionStatus.IDLE, TransactionStatus.UNKNOWN)
+
+    def _cursor(self):
+        with _one_line_errors(self.raw):
+            return self.raw.cursor()
 
     def _run(self, sql: str, params=()):
-        cur = self.raw.cursor()
-        with _one_line_errors():
+        with _one_line_errors(self.raw):
+            cur = self.raw.cursor()
             cur.execute(sql, params)
         return cur
 
@@ -205,7 +267,7 @@ class PgConnection:
                 self._run("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
             else:
                 self._run("BEGIN ISOLATION LEVEL REPEATABLE READ")
-            return PgCursor(self.raw.cursor())
+            return PgCursor(self._cursor())
         text, returning = _translated(sql)
         cur = self._run(text, _params(args))
         lastrowid = None
@@ -221,10 +283,10 @@ class PgConnection:
         if returning:
             text = text[: -len(" RETURNING id")]
         rows = [_params(r) for r in rows]
-        cur = self.raw.cursor()
+        cur = self._cursor()
         if not rows:
             return PgCursor(cur)
-        with _one_line_errors():
+        with _one_line_errors(self.raw):
             cur.executemany(text, rows)
         if cur.rowcount > 0:
             self.total_changes += cur.rowcount
@@ -234,7 +296,7 @@ class PgConnection:
         """Rows written with PostgreSQL's COPY (bulk loads: ``copy``)."""
         cols = ", ".join(columns)
         n = 0
-        with _one_line_errors(), self.raw.cursor().copy(f"COPY {table} ({cols}) FROM STDIN") as cp:
+        with _one_line_errors(self.raw), self.raw.cursor().copy(f"COPY {table} ({cols}) FROM STDIN") as cp:
             for row in rows:
                 cp.write_row(_params(row))
                 n += 1

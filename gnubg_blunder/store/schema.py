@@ -445,6 +445,11 @@ class StoreError(Exception):
     """The database cannot be used (one line for the user)."""
 
 
+class ConnectionLost(StoreError):
+    """The connection to the database server is gone in the middle of a
+    run: the rest of the run is not tried (docs/reliability.md)."""
+
+
 def current_version(conn: sqlite3.Connection) -> int:
     has_meta = conn.execute(
         "SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'"
