@@ -305,6 +305,17 @@ def db(tmp_path_factory) -> Path:
     assert _db_digest(path) == before, "a test wrote to the shared fixture database (`db`): give it `db_copy`"
 
 
+def stored_matches(db) -> int:
+    """How many matches the SQLite database ``db`` holds (read directly)."""
+    import sqlite3
+
+    con = sqlite3.connect(os.fsdecode(db))
+    try:
+        return con.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+    finally:
+        con.close()
+
+
 @pytest.fixture
 def db_copy(db, tmp_path) -> Path:
     """A copy of the fixture database of the test's own, to write to."""

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 
-from conftest import DATA, needs_gnubg, run_cli, run_cli_inprocess
+from conftest import DATA, needs_gnubg, run_cli, run_cli_inprocess, stored_matches
 from test_watch import STOPPED_WITHIN, Watch
 
 GOOD = DATA / "sgf" / "charlot1-charlot2_7p_2025-11-08-2305.sgf"  # analysed by gnubg
@@ -37,13 +36,6 @@ def _clean(text: str) -> None:
     assert not any(line.startswith("corpus/m9999.sgf") for line in text.splitlines()), text
 
 
-def _matches(db) -> int:
-    con = sqlite3.connect(db)
-    try:
-        return con.execute("SELECT count(*) FROM matches").fetchone()[0]
-    finally:
-        con.close()
-
 
 def test_import_echoes_the_charset_escaped_in_one_line(tmp_path):
     bad, db = _hostile(tmp_path / "bad.sgf"), tmp_path / "t.db"
@@ -52,7 +44,7 @@ def test_import_echoes_the_charset_escaped_in_one_line(tmp_path):
     _clean(res.stdout + res.stderr)
     assert res.stderr.splitlines() == [f"{bad}: error: not a readable SGF file: unknown charset CA[{SHOWN}]"]
     assert res.stdout.splitlines()[-1] == "2 files: 1 stored, 0 analyses added, 0 already stored, 1 failed"
-    assert _matches(db) == 1
+    assert stored_matches(db) == 1
 
 
 def test_convert_echoes_the_charset_escaped_in_one_line(tmp_path):
@@ -99,7 +91,7 @@ def test_inside_gnubg_the_line_is_escaped_and_the_good_file_stored(tmp_path):
     _clean(out)
     assert f"{bad}: error: not a readable SGF file: unknown charset CA[{SHOWN}]" in out.splitlines(), out
     assert "2 files: 1 stored, 0 analyses added, 0 already stored, 1 failed" in out, out
-    assert _matches(db) == 1
+    assert stored_matches(db) == 1
 
 
 def test_bdb_open_xg_says_a_hostile_path_escaped(tmp_path, capsys):

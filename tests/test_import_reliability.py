@@ -27,7 +27,7 @@ import pytest
 from gnubg_blunder.store.text_codec import decode_text
 
 import other_user
-from conftest import DATA, needs_gnubg, without_progress
+from conftest import DATA, needs_gnubg, stored_matches, without_progress
 
 CHARLOT_SGF = DATA / "sgf" / "charlot1-charlot2_7p_2025-11-08-2305.sgf"
 SQUIRE_XG = DATA / "xg" / "Squire-Jorgensen-Harmand-Unger_7pt_2024-08-18.xg"
@@ -149,14 +149,6 @@ def assert_quick(r: Run):
 
 def summary(r: Run) -> str:
     return r.out_lines[-1]
-
-
-def matches(db) -> int:
-    con = sqlite3.connect(os.fsdecode(db))
-    try:
-        return con.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
-    finally:
-        con.close()
 
 
 # -- any path, hostile files -------------------------------------------------------------
@@ -450,7 +442,7 @@ def test_a_lock_held_longer_than_the_timeout_fails_each_file_and_goes_on(tmp_pat
         assert line.startswith(f"{path}: error: not stored: database is locked"), line
         assert "more than 1 s" in line and "gnubg" in line and "another gnubg-blunder import" in line, line
     assert summary(r) == "2 files: 0 stored, 0 analyses added, 0 already stored, 2 failed"
-    assert matches(db) == 1
+    assert stored_matches(db) == 1
     r = gnubg_blunder(db, "import", SQUIRE_XG, COMMENT_XG)
     assert r.returncode == 0 and "2 stored" in summary(r), r
 
@@ -481,7 +473,7 @@ def test_a_read_only_database_fails_each_file_and_goes_on(world_dir):
         assert line.startswith(f"{path}: error: not stored: "), line
         assert "read-only" in line and str(db) in line, line
     assert summary(r) == "2 files: 0 stored, 0 analyses added, 0 already stored, 2 failed"
-    assert matches(db) == 1
+    assert stored_matches(db) == 1
 
 
 @pytest.mark.parametrize("kind", ["damaged", "newer"])

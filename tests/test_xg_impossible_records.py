@@ -12,13 +12,12 @@ of the files after it.
 
 from __future__ import annotations
 
-import sqlite3
 import subprocess
 import sys
 
 import pytest
 
-from conftest import DATA, FIXTURES, needs_gnubg, run_cli, run_cli_inprocess
+from conftest import DATA, FIXTURES, needs_gnubg, run_cli, run_cli_inprocess, stored_matches
 
 sys.path.insert(0, str(FIXTURES / "xg"))
 import xg_build  # noqa: E402
@@ -40,13 +39,6 @@ def _bad(tmp_path, case):
     return bad
 
 
-def _matches(db) -> int:
-    con = sqlite3.connect(db)
-    try:
-        return con.execute("SELECT count(*) FROM matches").fetchone()[0]
-    finally:
-        con.close()
-
 
 def test_the_cases_pass_the_readers_checks():
     from gnubg_blunder.importers.xg_format import parse_xg_bytes
@@ -67,7 +59,7 @@ def test_import_says_one_line_and_stores_the_next_file(case, tmp_path):
     out = res.stdout.splitlines()
     assert len(out) == 2 and out[0].startswith(f"{GOOD}: stored as match 1 (charlot1 vs charlot2"), res.stdout
     assert out[1] == "2 files: 1 stored, 0 analyses added, 0 already stored, 1 failed"
-    assert _matches(db) == 1
+    assert stored_matches(db) == 1
 
 
 @pytest.mark.parametrize("case", sorted(CAUSES))
@@ -94,7 +86,7 @@ def test_an_importers_bug_is_the_files_line_and_the_run_goes_on(tmp_path, monkey
     assert res.returncode == 1
     assert res.stderr.splitlines() == [f"{bad}: error: cannot read the file (KeyError: 'no such field')"]
     assert res.stdout.splitlines()[-1] == "2 files: 1 stored, 0 analyses added, 0 already stored, 1 failed"
-    assert _matches(db) == 1
+    assert stored_matches(db) == 1
 
 
 @needs_gnubg
@@ -119,4 +111,4 @@ def test_inside_gnubg_the_good_file_is_stored(tmp_path):
     assert f"{GOOD}: stored as match 1" in out, out
     assert "2 files: 1 stored, 0 analyses added, 0 already stored, 1 failed" in out, out
     assert "@@ end" in out
-    assert _matches(db) == 1
+    assert stored_matches(db) == 1
