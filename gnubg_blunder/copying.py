@@ -102,7 +102,7 @@ class _Progress(Progress):
         from tqdm import tqdm
 
         text = tqdm.format_meter(self.n, self.total, time.monotonic() - self.start, prefix=self.what,
-                                 unit=f" {self.units}", bar_format=PLAIN_FORMAT.replace(" files", f" {self.units}"))
+                                 unit=f" {self.units}", bar_format=PLAIN_FORMAT % self.units)
         text = " ".join(text.split())
         return text + (f"; {self._detail}" if self._detail else "")
 

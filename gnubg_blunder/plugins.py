@@ -36,6 +36,7 @@ DEFAULT_PLUGINS = (
     "gnubg_blunder.default_plugins.study_commands",
     "gnubg_blunder.default_plugins.watch_command",
     "gnubg_blunder.default_plugins.copy_command",
+    "gnubg_blunder.default_plugins.verify_command",
 )
 
 ENTRY_POINT_GROUP = "gnubg_blunder"

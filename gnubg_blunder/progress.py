@@ -15,7 +15,7 @@ import time
 from typing import Optional
 
 PLAIN_EVERY = 10.0  # seconds between two plain progress lines
-PLAIN_FORMAT = "{desc}: {n_fmt}/{total_fmt} files, {rate_noinv_fmt}, {elapsed} elapsed, about {remaining} left"
+PLAIN_FORMAT = "{desc}: {n_fmt}/{total_fmt} %s, {rate_noinv_fmt}, {elapsed} elapsed, about {remaining} left"
 
 
 def is_terminal(stream) -> bool:
@@ -41,8 +41,9 @@ class Progress:
     :meth:`advance` counts a file done, :meth:`detail` says where the work
     within the current file is (gnubg's "move 88/203")."""
 
-    def __init__(self, ctx, total: int, what: str, bar_from: int = 2):
+    def __init__(self, ctx, total: int, what: str, bar_from: int = 2, unit: str = "file"):
         self.ctx = ctx
+        self.unit = unit  # what is counted: "file", or "decision" (verify)
         self.total = total
         self.what = what
         self.n = 0
@@ -56,7 +57,7 @@ class Progress:
             # the terminal's size, followed; a terminal that gives none (the pty of `script -c`): 80 × 24
             # (tqdm hides a bar below a terminal's last row: 0 rows would hide it)
             sized = _columns(ctx.err) > 0
-            self.bar = tqdm(total=total, desc=what, unit="file", file=ctx.err, dynamic_ncols=sized,
+            self.bar = tqdm(total=total, desc=what, unit=unit, file=ctx.err, dynamic_ncols=sized,
                             ncols=None if sized else 80, nrows=None if sized else 24, mininterval=0.2, leave=True)
 
     def __enter__(self) -> "Progress":
@@ -113,7 +114,7 @@ class Progress:
         from tqdm import tqdm
 
         text = tqdm.format_meter(self.n, self.total, time.monotonic() - self.start, prefix=self.what,
-                                 unit=" files", bar_format=PLAIN_FORMAT)
+                                 unit=f" {self.unit}s", bar_format=PLAIN_FORMAT % f"{self.unit}s")
         text = " ".join(text.split())
         return text + (f"; {self._detail}" if self._detail else "")
 

@@ -175,3 +175,14 @@ def run_python(
             stdin=subprocess.DEVNULL,
             errors="replace",
         )
+
+
+def gnubg_version() -> Optional[str]:
+    """gnubg's version as it prints it ("1.07.001"), None when it says none."""
+    try:
+        out = subprocess.run([find_gnubg(), "--version"], capture_output=True, text=True, timeout=60,
+                             stdin=subprocess.DEVNULL, errors="replace").stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.search(r"GNU Backgammon (\S+)", out)
+    return m.group(1) if m else None

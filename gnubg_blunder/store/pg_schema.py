@@ -189,8 +189,28 @@ CREATE INDEX anki_notes_by_position ON anki_notes(position_id);
 """
 
 # {version: SQL or function of the connection}: PostgreSQL's counterparts of
-# the SQLite steps after the version CREATE makes (none yet).
-STEPS: dict = {}
+# the SQLite steps after the version CREATE makes.
+STEPS: dict = {
+    11: f"""
+CREATE TABLE verifications (
+    decision_id   BIGINT NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
+    plies         INTEGER NOT NULL,
+    engine        {_TEXT} NOT NULL,
+    engine_version {_TEXT},
+    met           {_TEXT},
+    error         DOUBLE PRECISION,
+    best_move     {_TEXT},
+    nd            DOUBLE PRECISION,
+    dt            DOUBLE PRECISION,
+    dp            DOUBLE PRECISION,
+    difficulty    DOUBLE PRECISION,
+    played_index  INTEGER,
+    candidates    BYTEA,
+    verified_at   {_TEXT} NOT NULL,
+    PRIMARY KEY (decision_id, plies)
+);
+""",
+}
 CREATED_VERSION = 10
 
 # The tables whose ids are identity columns (an INSERT returns the new id;
@@ -198,7 +218,8 @@ CREATED_VERSION = 10
 ID_TABLES = ("matches", "analyses", "decisions", "study_actions", "collections")
 
 TABLES = ("meta", "matches", "games", "analyses", "decisions", "decision_candidates", "rolls", "aliases",
-          "analysis_arrays", "study_actions", "collections", "collection_positions", "anki_notes")
+          "analysis_arrays", "study_actions", "collections", "collection_positions", "anki_notes",
+          "verifications")
 
 
 def _statements(sql: str):

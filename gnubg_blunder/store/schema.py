@@ -436,6 +436,32 @@ CREATE INDEX anki_notes_by_position ON anki_notes(position_id);
     ),
     # Candidate lists compact (format 1, store/candidates.py), rolls without a rowid.
     (10, _compact_candidates),
+    (
+        11,
+        """
+-- The depth check (SPEC §16, docs/verify.md): a decision evaluated again by
+-- gnubg at a greater depth, kept beside the match's analysis, never over it.
+-- One row a decision and depth; the study half reads each decision's deepest
+-- (metrics/verify.py), the match figures never read it.
+CREATE TABLE verifications (
+    decision_id   INTEGER NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
+    plies         INTEGER NOT NULL,        -- gnubg's depth of this evaluation
+    engine        TEXT NOT NULL,           -- gnubg
+    engine_version TEXT,
+    met           TEXT,                    -- the match equity table gnubg used; NULL for money
+    error         REAL,                    -- e (EMG) against this evaluation's own best; NULL = unknown
+    best_move     TEXT,                    -- checker: the first candidate; cube: the best action
+    nd            REAL,                    -- cube decisions: the doubler's cubeful equities (EMG)
+    dt            REAL,
+    dp            REAL,
+    difficulty    REAL,                    -- d of SPEC §6 from this evaluation's options (EMG)
+    played_index  INTEGER,                 -- checker: the played move in ``candidates``
+    candidates    BLOB,                    -- checker: gnubg's list, store/candidates.py format 1
+    verified_at   TEXT NOT NULL,           -- UTC, ISO 8601
+    PRIMARY KEY (decision_id, plies)
+);
+""",
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]
