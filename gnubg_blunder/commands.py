@@ -389,6 +389,22 @@ class Scope:
             return self._selection
         return self.store.select_rows(self.filter, keep)
 
+    def study_rows(self, keep=None):
+        """The study half's decisions (SPEC §16): :meth:`rows` (``keep``
+        None: the whole :attr:`selection`) with each verified decision at
+        its deepest evaluation (metrics/verify.py ``deepest_selection``);
+        the match figures keep :attr:`selection`.  Worked out once a
+        selection."""
+        sel = self.selection if keep is None else self.rows(keep)
+        cached = self.__dict__.get("_study")
+        if cached is not None and cached[0] is sel:
+            return cached[1]
+        from .store.verifications import study_selection
+
+        out = study_selection(self.store, sel)
+        self._study = (sel, out)
+        return out
+
     def select(self, flt):
         """Another selection of the same store (e.g. every player's)."""
         return self.store.select(flt)

@@ -71,7 +71,7 @@ def pick_decisions(scope, criteria: dict, limit: int = 0, row_ids=None) -> list:
     ``limit`` keys (0 = all), only the decisions ``row_ids`` when given; ``record`` is the drill-down record of the
     player's most recent play at the key (``decision_records``: the cost as
     the metrics give it), ``row`` its stored row (moves, candidates)."""
-    sel, flt, thresholds = scope.selection, scope.filter, scope.thresholds
+    sel, flt, thresholds = scope.study_rows(), scope.filter, scope.thresholds  # at the deepest evaluation (§16)
     dec = sel.decisions
     mask = pick(sel, thresholds, flt.decision_type, **criteria)
     if row_ids is not None:

@@ -166,3 +166,36 @@ def verification_note(plies: Optional[int]) -> str:
 
 __all__ = ["DEFAULT_TOP", "VERDICTS", "costliest_errors", "verdict", "checker_outcome", "rates",
            "deepest_selection", "verified_plies", "verification_note", "default_plies", "millipoints"]
+
+
+def with_verified_analyses(analyses: dict, deepest: dict) -> dict:
+    """The stored analyses of positions (the store's ``position_analyses``
+    columns) with each verified decision's own row at its deepest
+    evaluation and its first analysis kept beside it as another analysis
+    (id −id): SPEC §10's "unstable" then compares the two (a cube verdict
+    the deeper evaluation turns is unstable, SPEC §16)."""
+    if not deepest or not analyses.get("id"):
+        return analyses
+    out = {k: list(v) for k, v in analyses.items()}
+    n = len(out["id"])
+    for k in range(n):
+        v = deepest.get(int(out["id"][k]))
+        if v is None:
+            continue
+        for name in out:
+            out[name].append(out[name][k])
+        out["id"][-1] = -int(out["id"][k])
+        out["best_move"][k] = v["best_move"]
+        if v.get("nd") is not None:
+            out["nd"][k], out["dt"][k], out["dp"][k] = v["nd"], v["dt"], v["dp"]
+        out["depth"][k] = f"{int(v['plies'])}-ply"
+        out["analysis_depth"][k] = f"{int(v['plies'])}-ply"
+        out["engine"][k] = v.get("engine") or "gnubg"
+    return out
+
+
+def second_cost_of_list(equities: list) -> Optional[float]:
+    """max(0, eq₁ − eq₂) of a checker list (best first); None with fewer
+    than two known equities."""
+    eqs = [e for e in equities[:2] if e is not None]
+    return max(0.0, eqs[0] - eqs[1]) if len(eqs) == 2 else None

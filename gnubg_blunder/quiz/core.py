@@ -64,6 +64,7 @@ class Item:
     nd: Optional[float] = None
     dt: Optional[float] = None
     dp: Optional[float] = None
+    verified_plies: Optional[int] = None  # graded on gnubg's evaluation at that depth (SPEC §16); None: not verified
 
     @property
     def cube_question(self) -> bool:
@@ -149,8 +150,21 @@ def pick(sel, mask: np.ndarray, count: int = DEFAULT_COUNT, seed=None) -> list:
 
 def load_items(store, sel, indices) -> list:
     """The questions of the decisions ``indices`` of ``sel``, in that order."""
+    from ..store import verifications
+
     dec = sel.decisions
-    rows = {r["id"]: r for r in store.decision_rows([int(dec.row_id[i]) for i in indices])}
+    ids = [int(dec.row_id[i]) for i in indices]
+    rows = {r["id"]: r for r in store.decision_rows(ids)}
+    deep = verifications.deepest(store, ids) if verifications.has_any(store) else {}
+    for rid, v in deep.items():  # SPEC §16: the question is graded on the decision's deepest evaluation
+        r = rows.get(rid)
+        if r is None:
+            continue
+        if r["kind"] == CHECKER and v.get("candidates") is not None:
+            r["candidates"] = v["candidates"]
+        elif v.get("nd") is not None:
+            r["nd"], r["dt"], r["dp"] = v["nd"], v["dt"], v["dp"]
+        r["verified_plies"] = int(v["plies"])
     items = []
     for i in indices:
         r = rows.get(int(dec.row_id[i]))
@@ -171,7 +185,7 @@ def load_items(store, sel, indices) -> list:
             length=int(info.length), you=names[p], opponent=names[1 - p],
             candidates=[{"move": c.get("move"), "equity": c.get("equity"), "position_id": c.get("position_id"),
                          "depth": c.get("depth")} for c in cands],
-            nd=r.get("nd"), dt=r.get("dt"), dp=r.get("dp"),
+            nd=r.get("nd"), dt=r.get("dt"), dp=r.get("dp"), verified_plies=r.get("verified_plies"),
         ))
     return items
 
@@ -180,7 +194,9 @@ def choose(store, flt, thresholds, count: int = DEFAULT_COUNT, seed=None, plan_t
            errors_only: bool = True, row_ids=None, metric=None) -> list:
     """The questions of a quiz over the filter ``flt`` (see :func:`pool_mask`);
     ``row_ids``: only those decisions (e.g. those behind `errors`' rows)."""
-    sel = store.select(flt)
+    from ..store.verifications import study_selection
+
+    sel = study_selection(store, store.select(flt))  # each decision at its deepest evaluation (SPEC §16)
     mask = pool_mask(sel, flt, thresholds, errors_only=errors_only, plan_top=plan_top, metric=metric)
     if row_ids is not None and len(mask):
         mask &= np.isin(sel.decisions.row_id, np.asarray(list(row_ids), dtype=np.int64))
@@ -354,6 +370,9 @@ def feedback_text(item: Item, g: Grade) -> str:
     else:
         head = f"{g.answer}: error {fmt_mpt(g.error)} mpt. Best: {g.best}."
     lines = [head]
+    if item.verified_plies is not None:  # SPEC §16: which evaluation graded it
+        lines.append(f"Graded on gnubg's {item.verified_plies}-ply evaluation (the depth check), "
+                     "not the file's analysis.")
     if g.best_gap is not None and g.second:
         lines.append(f"The best is {fmt_mpt(g.best_gap)} mpt ahead of {g.second}.")
     if g.best_board and not item.cube_question:

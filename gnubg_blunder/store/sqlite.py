@@ -1132,19 +1132,20 @@ class SQLiteStore:
                         "cube_value", "cube_owner", "nd", "dt", "dp", "best_move", "depth", "engine",
                         "analysis_depth")
 
-    def position_analyses(self, position_ids, decision_ids=()) -> dict:
+    def position_analyses(self, position_ids, decision_ids=(), every: bool = False) -> dict:
         """Every stored analysis of decisions at ``position_ids`` that can
         give a verdict other than the analysis read (SPEC §10 "unstable"):
         the cube decisions and the rollouts at those positions, in every
         analysis of every match, and the decisions ``decision_ids``
         themselves — as columns (``ANALYSIS_COLUMNS``; metrics/references.py
         ``stability``).  {} when the database holds one engine and depth and
-        no rollout: no other verdict can exist."""
+        no rollout: no other verdict can exist (``every``: read them all the
+        same, for the verified evaluations beside them, SPEC §16)."""
         kinds = self.conn.execute(
             "SELECT COUNT(DISTINCT engine || '|' || COALESCE(depth_label, '')), "
             "COALESCE(SUM(CASE WHEN depth_label LIKE 'rollout%' OR depth_label LIKE '%+' THEN 1 ELSE 0 END), 0) "
             "FROM analyses").fetchone()
-        if kinds[0] <= 1 and not kinds[1]:
+        if kinds[0] <= 1 and not kinds[1] and not every:
             return {}
         pids = sorted(set(position_ids))
         ids = sorted({int(i) for i in decision_ids})

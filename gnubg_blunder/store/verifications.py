@@ -88,3 +88,14 @@ def done_at(store, decision_ids, plies_of: dict) -> set:
     ``plies_of[id]`` asks for."""
     rows = _in_parts(store.conn, "SELECT decision_id, plies FROM verifications WHERE decision_id IN ", decision_ids)
     return {int(d) for d, p in rows if plies_of.get(int(d)) == int(p)}
+
+
+def study_selection(store, sel):
+    """``sel`` with each verified decision at its deepest evaluation (SPEC
+    §16: what the study half reads; metrics/verify.py
+    ``deepest_selection``); ``sel`` itself when nothing is verified."""
+    from ..metrics.verify import deepest_selection
+
+    if not len(sel.decisions) or not has_any(store):
+        return sel
+    return deepest_selection(sel, deepest(store, [int(r) for r in sel.decisions.row_id]))

@@ -61,14 +61,35 @@ def compute(scope) -> dict:
     from ..metrics.plan import error_rows, plan_mask, study_plan
 
     thresholds = scope.thresholds
-    sel = scope.rows(error_rows(thresholds))  # only the errors, unless the selection is read already
+    sel = scope.study_rows(error_rows(thresholds))  # only the errors, unless read already; at their deepest (§16)
     key = (scope.filter.decision_type or "all", thresholds, scope.metric)
     memo = sel.__dict__.setdefault("_plan", {})
     if key not in memo:
         memo[key] = study_plan(sel, plan_mask(sel, key[0]), thresholds, scope.metric)
     obj = copy.deepcopy(memo[key])
-    return {"filter": scope.filter_json, "metric": obj["metric"], "unit": obj["unit"], "families": obj["families"],
-            "outside": obj["outside"]}
+    out = {"filter": scope.filter_json, "metric": obj["metric"], "unit": obj["unit"], "families": obj["families"],
+           "outside": obj["outside"]}
+    if sel.__dict__.get("verified"):  # SPEC §16: what the depth check has confirmed of each family
+        out["verification"] = verification_counts(sel, thresholds, key[0], scope.metric, out["families"])
+    return out
+
+
+def verification_counts(sel, thresholds, decision_type: str, metric, families: list) -> dict:
+    """Members evaluated again by gnubg (SPEC §16), in all and per family
+    (each family's ``verified``): the members are at their deepest
+    evaluation, the others "not verified"."""
+    import numpy as np
+
+    from ..metrics.plan import family_mask, member_masks, plan_mask
+    from ..metrics.verify import verified_plies
+
+    members = member_masks(sel, plan_mask(sel, decision_type), thresholds, metric)["members"]
+    plies = verified_plies(sel)
+    checked = members & (plies >= 0)
+    for fam in families:
+        fam["verified"] = int((checked & family_mask(sel, fam["family"])).sum())
+    depths = sorted({int(p) for p in plies[checked]})
+    return {"members": int(members.sum()), "verified": int(checked.sum()), "plies": depths}
 
 
 # -- the drill-down command ---------------------------------------------------------------
@@ -153,6 +174,12 @@ def plan_text(obj: dict) -> str:
                      '`collection add NAME --from-plan F`')
     if not obj["families"]:
         lines += ["", "No themed error in this scope: no family."]
+    v = obj.get("verification")
+    if v:
+        at = " and ".join(str(p) for p in v["plies"]) or "—"
+        lines += ["", f"Depth check (SPEC §16): {v['verified']} of {v['members']} members confirmed at {at} plies "
+                      f"(each counted at gnubg's deeper evaluation); the other {v['members'] - v['verified']} not "
+                      "verified (`verify` evaluates the costliest again)."]
     lines += ["", outside_text(obj["outside"], cost)]
     return "\n".join(lines)
 

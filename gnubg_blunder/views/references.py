@@ -40,7 +40,7 @@ def lean_selection(scope):
     with a theme), read without the rest (``store.select_rows``)."""
     from ..metrics import references as R
 
-    return scope.rows(R.error_rows(scope.thresholds))
+    return scope.study_rows(R.error_rows(scope.thresholds))  # each at its deepest evaluation (SPEC §16)
 
 
 def second_costs(store, sel, rows: np.ndarray) -> np.ndarray:
@@ -56,7 +56,32 @@ def second_costs(store, sel, rows: np.ndarray) -> np.ndarray:
     if len(checker):
         ids = sel.decisions.row_id[rows[checker]]
         costs = store.second_costs([int(i) for i in ids])
+        costs.update(_verified_second_costs(store, sel, ids))
         out[checker] = [costs.get(int(i), np.nan) for i in ids]
+    return out
+
+
+def _verified_deepest(store, sel, ids) -> dict:
+    """The deepest verified evaluation of the decisions ``ids`` when ``sel``
+    is the study half's (SPEC §16), else {}."""
+    from ..store import verifications
+
+    if not sel.__dict__.get("verified"):
+        return {}
+    return verifications.deepest(store, [int(i) for i in ids])
+
+
+def _verified_second_costs(store, sel, ids) -> dict:
+    """A verified checker play's second choice from its deeper list."""
+    from ..metrics.verify import second_cost_of_list
+    from ..store.candidates import equities
+
+    out = {}
+    for rid, v in _verified_deepest(store, sel, ids).items():
+        if v.get("candidates") is not None:
+            c = second_cost_of_list(equities(v["candidates"]))
+            if c is not None:
+                out[rid] = c
     return out
 
 
@@ -70,6 +95,12 @@ def lesson_flags(store, sel, cands, thresholds) -> tuple:
     narrow = R.group_flags(cands, narrow_row, "all")
     row_ids = sel.decisions.row_id[cands.rows] if len(cands) else np.zeros(0, np.int64)
     analyses = store.position_analyses(sorted(set(cands.position_ids)), row_ids.tolist()) if len(cands) else {}
+    deepest = _verified_deepest(store, sel, row_ids) if len(cands) else {}
+    if deepest and not analyses:  # one engine and depth stored: the verified decisions are the other analysis
+        analyses = store.position_analyses(sorted(set(cands.position_ids)), row_ids.tolist(), every=True)
+    from ..metrics.verify import with_verified_analyses
+
+    analyses = with_verified_analyses(analyses, deepest)
     unstable_ids, confirmed_ids = R.stability(analyses, row_ids)
     unstable = R.group_flags(cands, np.isin(row_ids, list(unstable_ids)), "any")
     confirmed = R.group_flags(cands, np.isin(row_ids, list(confirmed_ids)), "any")
@@ -95,6 +126,7 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
     from ..metrics import references as R
     from ..metrics.study_cost import study_cost
     from ..metrics.summary import decision_records_of_lists
+    from ..metrics.verify import verification_note, verified_plies
 
     cost = study_cost(metric)
     _pp = cost.shown
@@ -129,6 +161,8 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
             "narrow": ch.narrow,
             "unstable": ch.unstable,
             "confirmed": ch.confirmed,
+            # SPEC §16: the depth check of the decision shown ("confirmed at P plies" / "not verified")
+            "verification": verification_note(int(verified_plies(sel)[first])),
             # its neighbours within rho in its family, and why it covers fewer than 2 positions (None when not)
             "neighbours": ch.neighbours,
             "why_alone": R.why_alone(cands, ch),
@@ -180,6 +214,8 @@ def _flags_text(p: dict) -> str:
         parts.append("unstable ×½")
     if p["confirmed"]:
         parts.append("confirmed by a rollout")
+    if p.get("verification"):
+        parts.append(p["verification"])
     return "; " + ", ".join(parts) if parts else ""
 
 

@@ -143,6 +143,33 @@ def _board_facts(r: dict, row: dict, players) -> None:
     r["played_steps"] = None if steps is None else [[int(a), int(b)] for a, b in steps]
 
 
+def _verified(store, row_ids) -> "dict | None":
+    """{decision id: its deepest verified evaluation}; None when the
+    database holds none (the review then says nothing of it)."""
+    from ..store import verifications
+
+    return verifications.deepest(store, row_ids) if verifications.has_any(store) else None
+
+
+def verified_record(v) -> "dict | None":
+    """A review decision's depth check (SPEC §16): ``plies``, ``error_emg``
+    and ``best`` of gnubg's deeper evaluation; None: not verified."""
+    if v is None:
+        return None
+    return {"plies": int(v["plies"]), "error_emg": v["error"], "best": v["best_move"]}
+
+
+def verified_text(r: dict) -> str:
+    """The depth check of a review decision in words ('' when the database has none)."""
+    if "verified" not in r:
+        return ""
+    v = r["verified"]
+    if v is None:
+        return "; not verified"
+    e = "—" if v["error_emg"] is None else f"{v['error_emg']:.3f} EMG"
+    return f"; gnubg at {v['plies']} plies: e {e}, best {v['best'] or '—'}"
+
+
 def review_object(store, sel, players, thresholds, flt_json: dict, transcript: bool = False) -> dict:
     """The JSON of the review of ``sel``'s one match for the sides
     ``players`` (0, 1); with ``transcript``, every decision too."""
@@ -160,10 +187,14 @@ def review_object(store, sel, players, thresholds, flt_json: dict, transcript: b
         row_ids += [r["row_id"] for r in recs]
         per_side.append((p, recs))
     rows = {r["id"]: r for r in store.decision_rows(row_ids)}
+    deep = _verified(store, row_ids)
     sides = []
     for p, recs in per_side:
         for r in recs:
-            row = rows.get(r.pop("row_id"), {})
+            rid = r.pop("row_id")
+            row = rows.get(rid, {})
+            if deep is not None:  # SPEC §16: which of them gnubg evaluated again (the figures keep the match's)
+                r["verified"] = verified_record(deep.get(rid))
             r["played"] = row.get("played_move")
             r["best"] = row.get("best_move")
             _board_facts(r, row, m.players)
@@ -350,7 +381,7 @@ def review_text(obj: dict, boards: bool = True) -> str:
         else:
             lines.append(f"  Decision{'s' if n > 1 else ''} to review ({n}, costliest beyond difficulty first):")
         for k, r in enumerate(side["review"], 1):
-            lines.append(f"  {k}. game {r['game']}, move {r['move']}, {_action(r)}; {_cost(r)}")
+            lines.append(f"  {k}. game {r['game']}, move {r['move']}, {_action(r)}; {_cost(r)}{verified_text(r)}")
             if boards:
                 lines.append(_board_text(r, side))
         lines.append("  " + pace_text(side))
@@ -386,7 +417,7 @@ def review_html(obj: dict) -> str:
             out.append('<p class="muted">No decision to review.</p>')
         for k, r in enumerate(side["review"], 1):
             out.append(f"<div class=\"review\"><p>{k}. game {r['game']}, move {r['move']}, "
-                       f"{escape(_action(r))}; {escape(_cost(r))}</p>{_board_svg(r, side)}</div>")
+                       f"{escape(_action(r))}; {escape(_cost(r))}{escape(verified_text(r))}</p>{_board_svg(r, side)}</div>")
         out.append(f"<p>{escape(pace_text(side))}</p>")
     return "".join(out)
 

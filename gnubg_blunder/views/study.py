@@ -69,9 +69,11 @@ def compute(scope) -> dict:
 
     flt = scope.filter
     if flt.family:  # N counts every decision of the family's game plan and nature: read them all
-        sel = scope.select(dataclasses.replace(flt, family=None))
+        from ..store.verifications import study_selection
+
+        sel = study_selection(scope.store, scope.select(dataclasses.replace(flt, family=None)))
     else:
-        sel = scope.selection
+        sel = scope.study_rows()  # each decision at its deepest evaluation (SPEC §16)
     memo = sel.__dict__.setdefault("_study", {})
     key = (flt.decision_type or "all", scope.thresholds, flt.family, scope.metric)
     if key not in memo:
