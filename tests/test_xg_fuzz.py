@@ -39,6 +39,11 @@ sys.path.insert(0, str(FIXTURES / "xg"))
 import xg_build  # noqa: E402
 from xg_container import build_xg_bytes  # noqa: E402
 
+sys.path.insert(0, str(FIXTURES.parent / "tools"))
+from xg_mutations import mutate_records as _mutate_records  # noqa: E402
+from xg_mutations import random_rtf as _random_rtf  # noqa: E402
+from xg_mutations import sample_members as _sample_members  # noqa: E402
+
 SEED = int(os.environ.get("XG_FUZZ_SEED", "20241018"))
 SCALE = float(os.environ.get("XG_FUZZ_SCALE", "1"))
 # A case still running after this long is a hang (an endless loop), however
@@ -228,26 +233,6 @@ def _small_container(sample: bytes, n_records: int = 12) -> bytes:
     return build_xg_bytes(out, compression_level=1)
 
 
-_MEMBERS_CACHE: dict = {}
-
-
-def _sample_members(sample: bytes) -> dict:
-    """The unpacked members of a sample (read with zlib directly)."""
-    import zlib
-
-    key = hash(sample)
-    if key not in _MEMBERS_CACHE:
-        prefix, area, registry, _ = xg_build.take_apart(sample)
-        out = {}
-        for k in range(len(registry) // 532):
-            rec = registry[k * 532 : (k + 1) * 532]
-            name = rec[1 : 1 + rec[0]].decode("latin-1")
-            osize, csize, start = struct.unpack_from("<iii", rec, 512)
-            out[name] = zlib.decompress(area[start : start + csize])
-        _MEMBERS_CACHE[key] = out
-    return _MEMBERS_CACHE[key]
-
-
 def test_fuzz_registry(samples, fuzz):
     fuzz.label = "registry"
     rng = random.Random(SEED + 5)
@@ -275,53 +260,6 @@ def test_fuzz_registry(samples, fuzz):
 # ---------------------------------------------------------------------------
 # The records (valid container, CRCs right, changed contents)
 # ---------------------------------------------------------------------------
-
-# Offsets worth aiming at: EntryType, HeaderMatch version/magic/string lengths/
-# date, HeaderGame score, Cube DiceRolled length, Move NMoves/Moves/PosPlayed,
-# FooterMatch date, comment indexes.
-_TARGETS_BYTE = (8, 9, 50, 136, 283, 417, 208, 2304, 2308, 20, 21)
-_TARGETS_INT = (552, 556, 92, 12, 16, 48, 56, 60, 64, 120, 188, 68, 100, 2480, 2524, 292, 576, 580, 612)
-_TARGETS_DOUBLE = (128, 48, 104, 200, 2312)
-
-
-def _mutate_records(body: bytearray, rng: random.Random) -> str:
-    n_rec = len(body) // 2560
-    k = rng.randrange(n_rec)
-    base = k * 2560
-    r = rng.random()
-    if r < 0.35:
-        flips = rng.randrange(1, 12)
-        for _ in range(flips):
-            i = rng.randrange(len(body))
-            body[i] ^= rng.randrange(1, 256)
-        return f"{flips} flips"
-    if r < 0.55:
-        off = rng.choice(_TARGETS_BYTE)
-        body[base + off] = rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 0x7F, 0x80, 0xFF, rng.randrange(256)])
-        return f"record {k} byte @{off}"
-    if r < 0.8:
-        off = rng.choice(_TARGETS_INT)
-        value = rng.choice([-1, 0, 1, 7, 8, 24, 25, 26, 27, 28, 30, 32, 33, 40, 41, 99999, 2**31 - 1, -(2**31),
-                            rng.randrange(-(2**31), 2**31)])
-        struct.pack_into("<i", body, base + off, value)
-        return f"record {k} int @{off} = {value}"
-    if r < 0.9:
-        off = rng.choice(_TARGETS_DOUBLE)
-        value = rng.choice([0.0, -1.0, 1e308, -1e308, float("nan"), float("inf"), -float("inf"), 5e-324,
-                            rng.uniform(-1e7, 1e7)])
-        struct.pack_into("<d", body, base + off, value)
-        return f"record {k} double @{off} = {value}"
-    # a whole record of random bytes, its EntryType valid
-    body[base : base + 2560] = bytes(rng.randrange(256) for _ in range(2560))
-    body[base + 8] = rng.randrange(6)
-    return f"record {k} random"
-
-
-def _random_rtf(rng: random.Random) -> bytes:
-    parts = [b"{", b"}", b"\\", b"\\par ", b"\\u", b"-", b"12345", b"?", b"\\'", b"e9", b"zz", b"\x01\x02", b"\r\n",
-             b"\\*", b"\\fonttbl", b"text", b"\\uc", b"\\ansicpg", b"\xff", b"\x00", b" "]
-    return b"".join(rng.choice(parts) for _ in range(rng.randrange(0, 60)))
-
 
 def test_fuzz_records(samples, fuzz):
     fuzz.label = "records"
