@@ -801,6 +801,38 @@ def test_the_server_lost_in_the_middle_of_an_import(own_server, stored_before):
     assert _figures(_matches_json(url)) == _figures(_matches_json(clean))
 
 
+ANALYSED_FILES = [SMALL_SGF, MONEY_SGF, FIXTURES / "selfplay" / "m23-3.sgf"]
+
+
+@needs_gnubg
+def test_the_server_lost_in_the_middle_of_an_analyse(own_server):
+    """``analyse`` as ``import``: the server stopped while the match of the
+    second of 3 files waits for the write lock (gnubg analysed it): that
+    file's one line naming the database and the lost connection, the
+    summary with the third file not tried, exit 1, no traceback.  Before,
+    each file after it was a line of its own, the lost connection again."""
+    from gnubg_blunder.store.pg_sql import redacted
+
+    srv = own_server
+    db = srv.create_database()
+    url = srv.admin_url(db)
+    argv = [sys.executable, "-m", "gnubg_blunder", "--db", url, "analyse", "--plies", "0", *map(str, ANALYSED_FILES)]
+    out, err, p = _stopped_while_waiting(srv, db, argv, _cli_env(GNUBG_BLUNDER_BUSY_TIMEOUT="600"),
+                                         lambda: _stored_matches(srv, db) == 1)
+    assert p.returncode == 1, (out, err)
+    assert "Traceback" not in out + err and srv.admin_password not in out + err
+    errors = without_progress(err).splitlines()
+    assert len(errors) == 1, err
+    assert errors[0].startswith(f"[2/3] {ANALYSED_FILES[1]}: error: not stored: database {redacted(url)}: "
+                                "the connection to the server was lost"), errors
+    lines = out.splitlines()
+    assert len(lines) == 2 and lines[0].startswith(f"[1/3] {ANALYSED_FILES[0]}: analysed (0-ply)"), out
+    assert lines[-1] == ("3 files: 1 stored, 0 analyses added, 0 already stored, 1 failed, "
+                         "1 not tried (the database cannot be used)")
+    srv.resume()
+    assert _stored_matches(srv, db) == 1
+
+
 def test_the_server_lost_in_the_middle_of_a_copy(own_server, tmp_path):
     """``copy --to postgresql://…`` whose server is stopped while the copy
     waits for the write lock of its first batch: one line naming the

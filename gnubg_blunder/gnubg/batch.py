@@ -156,7 +156,7 @@ def analyse_files(ctx, paths, plies=None) -> int:
     """Each file analysed by gnubg and stored: a line per file (every
     problem, the database's included, is that file's line; the others are
     tried), then a summary; 1 if any file or folder failed."""
-    from ..store import StoreError
+    from ..store import ConnectionLost, StoreError
 
     try:
         find_gnubg()
@@ -214,6 +214,9 @@ def analyse_files(ctx, paths, plies=None) -> int:
             except (MatchImportError, OSError, sqlite3.Error, StoreError) as exc:
                 counts["failed"] += 1
                 progress.error(f"{where}: error: {file_failure(exc, f, ctx, again='analyse it again')}")
+                if isinstance(exc, ConnectionLost):  # the server is gone: the other files are not tried (as import)
+                    not_tried = len(files) - i
+                    break
             progress.advance()
     ctx.print(summary_line(len(files), counts, not_tried, unreadable))
     return 1 if counts["failed"] or not_tried or unreadable else 0
