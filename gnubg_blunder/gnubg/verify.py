@@ -32,6 +32,7 @@ from ..store import candidates as candidate_lists
 from ..store import verifications
 from .process import find_gnubg
 
+WIDE_HINT = 1000  # ``hint N`` prints the N first plays (gnubg's default: 10)
 SCRIPT = Path(__file__).with_name("verify_in_gnubg.py")
 PACKAGE_PARENT = Path(__file__).resolve().parents[2]
 ENGINE = "gnubg"
@@ -226,3 +227,54 @@ def evaluate(rows: list, plies_of: dict, jobs: int, on_result: Callable[[dict, d
                     proc.kill()
                     proc.wait()
                 log.close()
+
+
+def hint_commands(task: dict, wide: bool = False) -> str:
+    """gnubg command lines that show a task's position and gnubg's own
+    ``hint`` at the task's settings (docs/verify.md: what a player types
+    to see the same numbers; the tests compare with them).  ``wide``: with
+    the move filter that keeps every play at each level (how the played
+    move and the stored candidates are evaluated when gnubg's filter
+    prunes them)."""
+    plies = task["plies"]
+    lines = ["set player 0 human", "set player 1 human", "set output mwc off"]
+    for what in ("chequerplay", "cubedecision"):
+        base = f"set evaluation {what} evaluation "
+        lines += [base + f"plies {plies}", base + "cubeful on", base + "deterministic on", base + "noise 0",
+                  base + "prune on"]
+    if wide:
+        lines += [f"set evaluation movefilter {plies} {level} 1000 0 0.0" for level in range(plies)]
+    if task.get("met"):
+        lines.append(f"set matchequitytable {task['met']}")
+    lines += [f"set jacoby {'on' if task['jacoby'] else 'off'}", f"set beavers {3 if task['beavers'] else 0}"]
+    length = task["length"]
+    lines.append(f"new match {length}" if length else "new session")
+    if task["kind"] == "checker":
+        lines += [f"set matchid {task['matchid']}", f"set board {task['position_id']}"]
+    else:
+        c = task["cube"]
+        state = MatchState(cube=c["value"], cube_owner=c["owner"], on_roll=0, crawford=bool(c["crawford"]),
+                           match_length=length, score=tuple(c["score"]), jacoby=bool(task["jacoby"]))
+        lines += [f"set matchid {state.match_id()}", f"set board {task['position_id']}"]
+    lines.append(f"hint {WIDE_HINT}")
+    return "\n".join(lines) + "\n"
+
+
+# gnubg's printed hint: "    1. Cubeful 2-ply    22/17* 16/15       Eq.: +0.792" and "1. Double, take   +0.911"
+_HINT_MOVE = re.compile(r"^\s*\d+\.\s+Cubeful (\d)-ply\s+(.+?)\s+Eq\.:\s+([+-]\d+\.\d+)")
+_HINT_CUBE = re.compile(r"^\s*\d\.\s+(No double|Double, take|Double, pass)\s+([+-]\d+\.\d+)")
+
+
+def parse_hint(text: str) -> dict:
+    """gnubg's printed ``hint``: {"plays": [(move, plies, equity)], "cube":
+    {"No double": x, "Double, take": x, "Double, pass": x}} (3 decimals)."""
+    plays, cube = [], {}
+    for line in text.splitlines():
+        m = _HINT_MOVE.match(line)
+        if m:
+            plays.append((m.group(2), int(m.group(1)), float(m.group(3))))
+            continue
+        m = _HINT_CUBE.match(line)
+        if m:
+            cube[m.group(1)] = float(m.group(2))
+    return {"plays": plays, "cube": cube}

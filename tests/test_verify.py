@@ -1,0 +1,188 @@
+"""The depth check (SPEC §16, docs/verify.md): gnubg evaluates again the
+costliest errors; its numbers are gnubg's own (compared with what ``gnubg
+-t`` prints for the same position at the same settings, never pinned);
+stored beside the match's analysis; the study half reads them, the match
+figures do not; a rerun adds nothing; a kill leaves the store whole."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from conftest import needs_gnubg, run_cli
+
+from gnubg_blunder.metrics.counting import Thresholds
+from gnubg_blunder.metrics.verify import REDUCED, REVERSED, CONFIRMED, checker_outcome, verdict
+
+pytestmark = needs_gnubg
+
+
+# -- the rules, by hand ---------------------------------------------------------------------
+
+def test_verdicts_are_exclusive_by_the_threshold_and_half_the_cost():
+    t = Thresholds()  # error from 50 mpt
+    assert verdict(0.100, 0.049, 0.040, t) == REVERSED  # below the threshold, whatever the cost
+    assert verdict(0.100, 0.0495, 0.040, t) == REDUCED  # 49.5 rounds to 50 mpt: an error still, 0.040 < 0.050
+    assert verdict(0.100, 0.060, 0.0499, t) == REDUCED
+    assert verdict(0.100, 0.060, 0.050, t) == CONFIRMED  # exactly half: not "less than half"
+    assert verdict(0.100, 0.300, 0.290, t) == CONFIRMED
+    assert verdict(0.100, None, None, t) is None
+
+
+def test_the_error_is_against_the_deeper_evaluations_own_best():
+    plays = [  # gnubg's list: two plays at 2 plies, the played one among them, a 0-ply tail scoring higher
+        {"move": "a", "equity": 0.10, "plies": 2, "probs": [0] * 5, "after": "A"},
+        {"move": "c", "equity": 0.30, "plies": 0, "probs": [0] * 5, "after": "C"},
+        {"move": "b", "equity": 0.25, "plies": 2, "probs": [0] * 5, "after": "B"},
+    ]
+    got = checker_outcome(plays, 2, "A")
+    assert got["best_move"] == "b" and got["played_index"] == 1
+    assert got["error"] == pytest.approx(0.15)  # 0.25 − 0.10: the 0-ply 0.30 is not the deeper best
+    assert [p["move"] for p in got["plays"]] == ["b", "a", "c"]
+    assert checker_outcome(plays, 2, "C") is None  # the played move not evaluated at depth: no verdict
+
+
+# -- against gnubg itself ---------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def verified_db(tmp_path_factory, committed_selfplay):
+    """An 11-point match and a money session (0-ply analyses), their 8
+    costliest errors verified at 2 plies."""
+    db = tmp_path_factory.mktemp("verify") / "v.db"
+    run_cli("import", committed_selfplay(26, 11), committed_selfplay(25, 0), db=db)
+    before = {c: run_cli(c, "--format", "json", db=db).stdout for c in ("stats", "matches", "players")}
+    plan_before = json.loads(run_cli("plan", "--format", "json", db=db).stdout)
+    res = run_cli("verify", "--top", "8", "--plies", "2", "--format", "json", db=db)
+    return db, json.loads(res.stdout), before, plan_before
+
+
+def _task(db, decision_id, plies):
+    from gnubg_blunder.gnubg.verify import task_of
+    from gnubg_blunder.store.verifications import targets
+
+    class _S:
+        conn = sqlite3.connect(db)
+
+    return targets(_S, [decision_id])[0], task_of(targets(_S, [decision_id])[0], plies)
+
+
+def _gnubg_hint(task, wide=False):
+    from gnubg_blunder.gnubg.process import run_commands
+    from gnubg_blunder.gnubg.verify import hint_commands, parse_hint
+
+    return parse_hint(run_commands(hint_commands(task, wide)).stdout)
+
+
+def test_verified_numbers_are_what_gnubg_prints(verified_db):
+    from gnubg_blunder.store import candidates
+
+    db, obj, _before, _plan = verified_db
+    assert obj["chosen"] == 8 and obj["evaluated_now"] == 8 and obj["failed"] == 0
+    assert sum(obj["counts"].values()) == 8
+    con = sqlite3.connect(db)
+    kinds = set()
+    for d in obj["decisions"]:
+        row, task = _task(db, d["decision_id"], 2)
+        v = con.execute("SELECT error, best_move, nd, dt, dp, candidates, played_index FROM verifications "
+                        "WHERE decision_id = ? AND plies = 2", (d["decision_id"],)).fetchone()
+        kinds.add((row["kind"] == "checker", row["length"] == 0))
+        if row["kind"] == "checker":
+            ours = list(candidates.decode(v[5], row["position_id"], (row["dice1"], row["dice2"])))
+            printed = _gnubg_hint(task)["plays"]
+            deep_printed = {m: eq for m, p, eq in printed if p == 2}
+            # (gnubg's filter may leave one play, then evaluated no deeper: the widened list has them all)
+            ours_deep = {c["move"]: c["equity"] for c in ours if c["depth"] == "2-ply"}
+            for move, eq in deep_printed.items():  # every play gnubg's own filter kept, to its 3 decimals
+                assert round(ours_deep[move], 3) == pytest.approx(eq, abs=1e-9), move
+            wide = {m: eq for m, p, eq in _gnubg_hint(task, wide=True)["plays"] if p == 2}
+            played = ours[v[6]]
+            assert round(played["equity"], 3) == pytest.approx(wide[played["move"]], abs=1e-9)
+            best = max(c["equity"] for c in ours if c["depth"] == "2-ply")
+            assert v[0] == pytest.approx(best - played["equity"])
+        else:
+            printed = _gnubg_hint(task)["cube"]
+            assert round(v[2], 3) == pytest.approx(printed["No double"], abs=1e-9)
+            assert round(v[3], 3) == pytest.approx(printed["Double, take"], abs=1e-9)
+            assert round(v[4], 3) == pytest.approx(printed["Double, pass"], abs=1e-9)
+    assert (True, False) in kinds  # a checker play of the match among them
+
+
+def test_the_match_figures_keep_the_match_analysis_and_the_study_half_takes_the_deeper(verified_db):
+    db, obj, before, plan_before = verified_db
+    for c, text in before.items():
+        assert run_cli(c, "--format", "json", db=db).stdout == text, c
+    plan = json.loads(run_cli("plan", "--format", "json", db=db).stdout)
+    assert plan["verification"]["verified"] >= 1 and plan["verification"]["plies"] == [2]
+    assert "verification" not in plan_before
+    members = sum(f["members"] for f in plan["families"])
+    assert plan["verification"]["members"] == members
+    text = run_cli("plan", db=db).stdout
+    assert "confirmed at 2 plies" in text and "not verified" in text
+    refs = json.loads(run_cli("references", "--format", "json", "--limit", "0", db=db).stdout)
+    notes = {p["verification"] for p in refs["positions"]}
+    assert notes <= {"confirmed at 2 plies", "not verified"} and "confirmed at 2 plies" in notes
+    verified_ids = {d["decision_id"]: d for d in obj["decisions"] if d["deep"]}
+    seen = 0
+    for p in refs["positions"]:
+        for e in p["errors"]:
+            if e["row_id"] in verified_ids:  # the error as the depth check measured it, not the file's
+                seen += 1
+                d = verified_ids[e["row_id"]]
+                assert e["error_mpt"] == pytest.approx(d["deep"]["error_mpt"], abs=0.05)
+                assert d["deep"]["error_mpt"] != d["first"]["error_mpt"]
+    assert seen >= 1
+
+
+def test_a_rerun_evaluates_nothing_again(verified_db):
+    db, obj, _before, _plan = verified_db
+    rows = sqlite3.connect(db).execute("SELECT * FROM verifications ORDER BY decision_id, plies").fetchall()
+    again = json.loads(run_cli("verify", "--top", "8", "--plies", "2", "--format", "json", db=db).stdout)
+    assert again["evaluated_now"] == 0 and again["already_verified"] == 8
+    assert again["counts"] == obj["counts"]
+    assert sqlite3.connect(db).execute("SELECT * FROM verifications ORDER BY decision_id, plies").fetchall() == rows
+
+
+def _verify_children() -> list:
+    out = subprocess.run(["pgrep", "-f", "verify_in_gnubg.py"], capture_output=True, text=True).stdout
+    return [int(p) for p in out.split()]
+
+
+def test_a_kill_leaves_every_evaluation_whole_and_the_rerun_completes(tmp_path, committed_selfplay):
+    db = tmp_path / "k.db"
+    run_cli("import", committed_selfplay(26, 11), db=db)
+    env = {**os.environ, "GNUBG_BLUNDER_NO_PLUGINS": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "gnubg_blunder", "--db", str(db), "verify", "--top", "12",
+                             "--plies", "2", "--jobs", "1"], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    stored = 0
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            stored = sqlite3.connect(db, timeout=30).execute("SELECT COUNT(*) FROM verifications").fetchone()[0]
+        except sqlite3.OperationalError:  # the table is made by the run's first open
+            stored = 0
+        if stored >= 2:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, "verify ended before it could be killed"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    for _ in range(200):  # its gnubg ends with it (PR_SET_PDEATHSIG)
+        if not _verify_children():
+            break
+        time.sleep(0.05)
+    assert not _verify_children()
+    assert "whole" in run_cli("check", db=db).stdout
+    kept = sqlite3.connect(db).execute("SELECT COUNT(*) FROM verifications").fetchone()[0]
+    assert 2 <= kept < 12
+    again = json.loads(run_cli("verify", "--top", "12", "--plies", "2", "--format", "json", db=db).stdout)
+    assert again["already_verified"] == kept and again["evaluated_now"] == 12 - kept
+    assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM verifications").fetchone()[0] == 12
