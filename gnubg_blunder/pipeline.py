@@ -449,8 +449,8 @@ def import_paths(ctx, paths, jobs=None) -> int:
                 progress.print(f"{label}: " + "; ".join(line for _status, line in stored))
             except Exception as exc:
                 reason = file_failure(exc, f, ctx)
-                if reason is None:
-                    raise
+                if reason is None:  # a match the store step cannot take (our bug, a plugin's): rolled back, its line
+                    reason = f"not stored ({exc.__class__.__name__}: {safe_text(str(exc), None)})"
                 counts["failed"] += 1
                 progress.error(f"{label}: error: {reason}")
                 if isinstance(exc, ConnectionLost):  # the server is gone: the other files are not tried

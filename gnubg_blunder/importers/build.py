@@ -86,6 +86,9 @@ def analysis_depth(depths: list) -> tuple:
 # cube (x4): 12.  Beyond these bounds, with a margin for rollout noise, or
 # not a finite number at all (nan, inf), a value is no analysis': the file is
 # refused with a line naming the game and move, and nothing of it is stored.
+# A money session's score (points won before the game) is stored in 16 bits
+# (the array cache, metrics/arrays.py); no real session comes near it.
+MAX_MONEY_SCORE = 32767
 MWC_MARGIN = 0.5  # MWC accepted in [-0.5, 1.5]; match-play EMG: what those give at the decision's score and cube
 MONEY_EQUITY_BOUND = 16.0  # money EMG accepted in [-16, 16] (12 possible at most, + 4 for rollout noise)
 LUCK_MWC_BOUND = 1.0 + 2 * MWC_MARGIN  # a roll's luck in match play: at most a whole match (+ the margins) in MWC
@@ -341,6 +344,11 @@ def _has_analysis(src: SourceMatch) -> bool:
 
 
 def _build_game(src: SourceMatch, gno: int, sgame, depths: list) -> Game:
+    if src.length == 0:  # a match's score is checked against its length (met.py)
+        for s in sgame.score:
+            if not 0 <= s <= MAX_MONEY_SCORE:
+                raise MatchImportError(f"game {gno + 1}: score {s} impossible in a money session "
+                                       f"(0 to {MAX_MONEY_SCORE} points)")
     rp = _Replay(src, gno, sgame)
     game = Game(
         number=gno,
