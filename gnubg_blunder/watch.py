@@ -55,6 +55,11 @@ class _Stop(BaseException):
     being stored is rolled back (``add_match``) and read at the next start."""
 
 
+class _DatabaseLost(Exception):
+    """The PostgreSQL connection lost while a file was stored: its line
+    said, the watch ends (exit 1), the files waiting are not tried."""
+
+
 @dataclass
 class _Pending:
     last_event: float  # time.monotonic() of the path's last event
@@ -116,6 +121,8 @@ class Watcher:
         self.open_count: dict = {}  # path -> opens not yet closed (inotify)
         self.counts = {"stored": 0, "analysis added": 0, "already stored": 0, "refused": 0}
         self.startup = {"stored": 0, "analysis added": 0, "already stored": 0, "refused": 0}
+        self.not_stored = 0  # the file being stored when the database's connection was lost
+        self.not_tried = 0  # the files waiting then
         self.startup_said = False
         self.running = False  # from the first line to the end: a signal ends the watch at once
         self.stop_signal = None
@@ -258,7 +265,7 @@ class Watcher:
         from .importers.files import shown_path
         from .importers.records import NoAnalysis
         from .pipeline import analyse_first, read_failure, read_match_file, store_error, store_matches
-        from .store import ALREADY_STORED, ANALYSIS_ADDED, STORED, StoreError
+        from .store import ALREADY_STORED, ANALYSIS_ADDED, STORED, ConnectionLost, StoreError
 
         p = self.pending.pop(path)
         sig = file_sig(path)
@@ -284,6 +291,11 @@ class Watcher:
         try:
             stored = store_matches(self.ctx, matches)
         except (sqlite3.Error, StoreError) as exc:
+            if isinstance(exc, ConnectionLost):  # as import: this file's line, the files waiting not tried
+                reason, _ = store_error(exc, self.ctx, again="restart the watch")  # its start-up reads them all
+                self.warn(f"{label}: error: not stored: {reason}")
+                self.not_stored, self.not_tried = 1, len(self.pending)
+                raise _DatabaseLost() from exc
             reason, per_file = store_error(exc, self.ctx, again=f"it is tried again in {LOCKED_RETRY:g} s")
             if not per_file:
                 raise  # the database cannot be used: the watch ends (commands.run says why)
@@ -325,7 +337,9 @@ class Watcher:
         c = self.counts
         return (f"watch stopped: {c['stored']} stored, "
                 f"{c['analysis added']} analyses added, {c['already stored']} already stored, "
-                f"{c['refused']} refused")
+                f"{c['refused']} refused"
+                + (f", {self.not_stored} not stored (the connection to the database was lost)" if self.not_stored else "")
+                + (f", {self.not_tried} not tried (the database cannot be used)" if self.not_tried else ""))
 
     def say_summary(self, wait: float = -1) -> None:
         """The last line, said once: by the loop's end or by
@@ -407,6 +421,8 @@ class Watcher:
             status = self.loop(observer)
         except (_Stop, KeyboardInterrupt):
             status = 0
+        except _DatabaseLost:
+            status = 1
         finally:
             self.running = False
             for signum, handler in old.items():

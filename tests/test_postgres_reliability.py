@@ -833,6 +833,35 @@ def test_the_server_lost_in_the_middle_of_an_analyse(own_server):
     assert _stored_matches(srv, db) == 1
 
 
+def test_the_server_lost_in_the_middle_of_a_watch(own_server, tmp_path):
+    """``watch`` as ``import``: the server stopped while the second of 3
+    files found at start-up waits for the write lock: that file's one line,
+    the watch ends (exit 1) with its summary, the file waiting not tried.
+    Before, the watch ended on the database's line alone, no file named."""
+    from gnubg_blunder.store.pg_sql import redacted
+
+    srv = own_server
+    db = srv.create_database()
+    url = srv.admin_url(db)
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    for f in ANALYSED_FILES:
+        shutil.copy(f, folder / f.name)
+    argv = [sys.executable, "-m", "gnubg_blunder", "--db", url, "watch", str(folder), "--settle", "0.2"]
+    out, err, p = _stopped_while_waiting(srv, db, argv, _cli_env(GNUBG_BLUNDER_BUSY_TIMEOUT="600"),
+                                         lambda: _stored_matches(srv, db) == 1)
+    assert p.returncode == 1, (out, err)
+    assert "Traceback" not in out + err and srv.admin_password not in out + err
+    errors = without_progress(err).splitlines()
+    assert len(errors) == 1, err
+    assert re.match(rf"{re.escape(str(folder))}/[^:]+\.sgf: error: not stored: database {re.escape(redacted(url))}: "
+                    "the connection to the server was lost", errors[0]), errors
+    assert out.splitlines()[-1] == ("watch stopped: 1 stored, 0 analyses added, 0 already stored, 0 refused, "
+                                    "1 not stored (the connection to the database was lost), "
+                                    "1 not tried (the database cannot be used)"), out
+    srv.resume()
+
+
 def test_the_server_lost_in_the_middle_of_a_copy(own_server, tmp_path):
     """``copy --to postgresql://…`` whose server is stopped while the copy
     waits for the write lock of its first batch: one line naming the
