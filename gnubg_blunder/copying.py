@@ -181,7 +181,7 @@ class Copier:
             ("matches", "matches_there", "analyses", "analyses_added", "analyses_there", "games", "decisions",
              "candidates", "rolls", "new_match_ids", "aliases", "aliases_there", "actions", "actions_there",
              "collections", "collections_there", "filed", "filed_there", "notes", "notes_there", "settings",
-             "settings_there"), 0)
+             "settings_there", "verified", "verified_there"), 0)
         self.notes: list = []
         # {SRC analysis id: (DST analysis id, first id of its new block of decision ids or None when
         # its decision ids were kept, whether DST held it already)}
@@ -468,7 +468,25 @@ class Copier:
                               (guid, key, pid, self.decision_id(did), deck, at)).rowcount
                 c["notes" if n > 0 else "notes_there"] += 1
 
+            self._copy_verifications()
             self._copy_settings()
+
+    def _copy_verifications(self) -> None:
+        """The depth check's evaluations (SPEC §16, docs/verify.md), each to
+        DST's same decision; one DST has at that depth stays DST's."""
+        from .store.verifications import COLUMNS
+
+        s, d = self.src.conn, self.dst.conn
+        for row in s.execute(f"SELECT {', '.join(COLUMNS)} FROM verifications ORDER BY decision_id, plies").fetchall():
+            did = self.decision_id(row[0])
+            if did is None:
+                continue
+            if d.execute("SELECT 1 FROM verifications WHERE decision_id = ? AND plies = ?", (did, row[1])).fetchone():
+                self.counts["verified_there"] += 1
+                continue
+            d.execute(f"INSERT INTO verifications({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})",
+                      (did,) + tuple(row[1:]))
+            self.counts["verified"] += 1
 
     def _copy_settings(self) -> None:
         """The user's settings in ``meta`` (thresholds, main player, goal, a
@@ -754,6 +772,8 @@ def _report_counts(ctx, copier: Copier) -> None:
              ("filed", "filed position", None), ("notes", "Anki note", None), ("settings", "setting", None))
     ctx.print("study data: " + ", ".join(_plural(c[k], one, many) for k, one, many in study) + " copied; already "
               "there: " + ", ".join(_plural(c[f"{k}_there"], one, many) for k, one, many in study))
+    if c["verified"] or c["verified_there"]:
+        ctx.print(f"verified evaluations (docs/verify.md): {c['verified']} copied, {c['verified_there']} already there")
     for line in copier.notes:
         ctx.print(line)
     if not (c["matches"] or c["analyses_added"] or c["aliases"] or c["actions"] or c["collections"] or c["filed"]

@@ -186,3 +186,57 @@ def test_a_kill_leaves_every_evaluation_whole_and_the_rerun_completes(tmp_path, 
     again = json.loads(run_cli("verify", "--top", "12", "--plies", "2", "--format", "json", db=db).stdout)
     assert again["already_verified"] == kept and again["evaluated_now"] == 12 - kept
     assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM verifications").fetchone()[0] == 12
+
+
+def _comparable(obj: dict) -> dict:
+    obj = dict(obj, seconds=None)
+    for d in obj["decisions"]:
+        if d["deep"]:
+            d["deep"]["verified_at"] = None
+    return obj
+
+
+def test_postgresql_stores_and_reads_the_same(pg_server, tmp_path, committed_selfplay):
+    url = pg_server.admin_url(pg_server.create_database())
+    db = tmp_path / "same.db"
+    got = []
+    for target in (db, url):
+        run_cli("import", committed_selfplay(23, 3), db=target)
+        got.append(_comparable(json.loads(run_cli("verify", "--top", "4", "--plies", "1", "--format", "json",
+                                                  db=target).stdout)))
+        again = json.loads(run_cli("verify", "--top", "4", "--plies", "1", "--format", "json", db=target).stdout)
+        assert again["evaluated_now"] == 0 and again["already_verified"] == got[-1]["chosen"] >= 2
+    # gnubg's numbers of one run and the other equal (the same program, position and settings, deterministic)
+    assert got[0] == got[1]
+    assert run_cli("plan", "--format", "json", db=db).stdout == run_cli("plan", "--format", "json", db=url).stdout
+
+
+def test_verify_inside_gnubg(tmp_path, committed_selfplay):
+    """``>bdb("verify …")`` in gnubg's own console: the evaluations run in
+    child gnubg processes (the user's match stays loaded), the report is
+    printed there."""
+    home = tmp_path / "home"
+    (home / ".gnubg").mkdir(parents=True)
+    env = dict(os.environ, HOME=str(home), GNUBG_BLUNDER_NO_PLUGINS="1")
+    env.pop("GNUBG_BLUNDER_DB", None)
+    env.pop("XDG_DATA_HOME", None)
+    run_cli("install-gnubg", env=env)
+    sgf = committed_selfplay(26, 11)
+    session = "\n".join([f'load match "{sgf}"', ">bdb.store()", '>bdb("verify --top 3 --plies 1")',
+                         '>print("MATCH", gnubg.match(analysis=0)["match-info"]["match-length"])', ""])
+    from gnubg_blunder.gnubg.process import find_gnubg
+
+    out = subprocess.run([find_gnubg(), "-t", "-q"], input=session, capture_output=True, text=True, env=env,
+                         timeout=300).stdout
+    assert "Depth check: the 3 costliest errors" in out and "3 evaluated now" in out and "Traceback" not in out
+    assert "MATCH 11" in out  # the user's match is still the one loaded
+
+
+def test_copy_takes_the_verified_evaluations_along(verified_db, tmp_path):
+    db, obj, _before, _plan = verified_db
+    dst = tmp_path / "copy.db"
+    out = run_cli("copy", "--from", db, "--to", dst).stdout
+    assert "verified evaluations (docs/verify.md): 8 copied, 0 already there" in out
+    assert "0 copied, 8 already there" in run_cli("copy", "--from", db, "--to", dst).stdout
+    again = json.loads(run_cli("verify", "--top", "8", "--plies", "2", "--format", "json", db=dst).stdout)
+    assert again["evaluated_now"] == 0 and again["already_verified"] == 8 and again["counts"] == obj["counts"]

@@ -161,7 +161,9 @@ def verified_plies(sel: Selection) -> np.ndarray:
 
 def verification_note(plies: Optional[int]) -> str:
     """What the study half says of one decision (SPEC §16)."""
-    return f"confirmed at {int(plies)} plies" if plies is not None and plies >= 0 else "not verified"
+    if plies is None or plies < 0:
+        return "not verified"
+    return f"confirmed at {int(plies)} {'ply' if int(plies) == 1 else 'plies'}"
 
 
 __all__ = ["DEFAULT_TOP", "VERDICTS", "costliest_errors", "verdict", "checker_outcome", "rates",

@@ -148,6 +148,10 @@ def compute(scope, progress_ctx=None) -> dict:
             "decisions": decisions}
 
 
+def plies_text(p: int) -> str:
+    return f"{p} ply" if p == 1 else f"{p} plies"
+
+
 def _pr_text(p: dict) -> str:
     if p["pr"] is None:
         return "—"
@@ -173,9 +177,9 @@ def table(obj: dict) -> Table:
 def text(obj: dict) -> str:
     c = obj["counts"]
     n = sum(c.values())
+    depth = obj["plies"] if not isinstance(obj["plies"], int) else plies_text(obj["plies"])
     lines = [f"Depth check: the {obj['chosen']} costliest errors ({obj['metric']}: study cost), evaluated again "
-             f"by gnubg at {obj['plies'] if isinstance(obj['plies'], int) else obj['plies']}"
-             + (f" plies" if isinstance(obj["plies"], int) else ""),
+             f"by gnubg at {depth}",
              f"{obj['evaluated_now']} evaluated now in {obj['seconds']:.1f} s with {obj['jobs']} gnubg process(es), "
              f"{obj['already_verified']} verified before, {obj['failed']} not verified",
              f"verdicts of {n}: {c['confirmed']} confirmed, {c['reduced']} reduced (cost below half), "
