@@ -108,8 +108,9 @@ def store_match(store: "SQLiteStore", match: "Match") -> Optional["StoreResult"]
 @hookspec
 def post_analysis(store: "SQLiteStore", match: "Match", result: "StoreResult", context: "Context") -> None:
     """Called after each match or analysis that :func:`store_match` stored:
-    ``result.status`` is ``"stored"`` or ``"analysis added"``, never
-    ``"already stored"``.
+    ``result.status`` is ``"stored"``, ``"analysis added"`` or
+    ``"extended"`` (a later save of a stored match made it longer;
+    ``result.games_before`` its games before), never ``"already stored"``.
 
     :param store: the open store.
     :param match: the ``gnubg_blunder.model.Match`` just stored.

@@ -296,3 +296,50 @@ def match_identity(match: "Match") -> str:
             d = sorted(r.dice)
             h.update(f";{d[0]}{d[1]}:{r.position_after}".encode())
     return h.hexdigest()
+
+
+# How many of a match's first moves (its first game's marker included) its
+# opening key is made of: enough that matches sharing an opening key are
+# nearly always saves of one match (docs/storage.md "A match saved twice").
+OPENING_MOVES = 12
+
+
+def match_moves(match: "Match") -> list:
+    """The match's moves as match identity reads them: a marker for each
+    game, then each roll's dice (in order) and the position it left.  A later
+    save of a match (docs/storage.md "A match saved twice") is a file whose
+    moves begin with the stored match's."""
+    out = []
+    for g in match.games:
+        out.append(f"game={g.number}")
+        out += [move_token(r.dice, r.position_after) for r in g.rolls]
+    return out
+
+
+def move_token(dice, position_after) -> str:
+    d = sorted(dice)
+    return f"{d[0]}{d[1]}:{position_after}"
+
+
+def opening_key(length: int, start_score, moves: list) -> str:
+    """The key of a match's length, starting score and first
+    ``OPENING_MOVES`` moves (``matches.opening``, indexed): the saves of one
+    match share the key of the shorter one's first moves."""
+    import hashlib
+
+    h = hashlib.sha256(f"length={length}|score={start_score[0]}-{start_score[1]}".encode())
+    for token in moves[:OPENING_MOVES]:
+        h.update(f";{token}".encode())
+    return h.hexdigest()[:32]
+
+
+def opening_keys(match: "Match") -> tuple:
+    """(the match's own opening key, the keys a stored earlier save of it may
+    have: those of its first 1..OPENING_MOVES moves); ((None, ()) for a
+    position file or a match without games."""
+    if match.kind != "match" or not match.games:
+        return None, ()
+    moves = match_moves(match)
+    score = match.games[0].score
+    own = opening_key(match.length, score, moves)
+    return own, tuple(opening_key(match.length, score, moves[:n]) for n in range(1, min(len(moves), OPENING_MOVES) + 1))

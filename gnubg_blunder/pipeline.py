@@ -106,7 +106,7 @@ def describe(match, result, store=None) -> str:
     """One line about a stored match.  With ``store``, a match that was
     already there (already stored, analysis added) is named with the
     players as stored, not as this file spells them."""
-    from .store import ALREADY_STORED, STORED
+    from .store import ALREADY_STORED, EXTENDED, STORED
 
     players = match.players
     if store is not None and result.status != STORED:
@@ -118,6 +118,10 @@ def describe(match, result, store=None) -> str:
     warned = "".join(f"; warning: {w}" for w in getattr(match, "warnings", ()))
     if result.status == ALREADY_STORED:
         return f"already stored (match {result.match_id}: {what}){warned}"
+    if result.status == EXTENDED:  # a later save of a stored match (docs/storage.md "A match saved twice")
+        a = match.analysis
+        return (f"match {result.match_id} extended: {result.games_before} → {len(match.games)} games ({what}; "
+                f"analysis {a.engine} {a.depth_label or 'depth unknown'}){warned}")
     a = match.analysis
     return (f"{result.status} as match {result.match_id} ({what}; analysis {a.engine} "
             f"{a.depth_label or 'depth unknown'}){warned}")
@@ -223,7 +227,9 @@ def read_failure(exc: Exception, path, ctx, again: str = "import it again") -> s
 def summary_line(n: int, counts: dict, not_tried: int = 0, unreadable=(), extra: str = "") -> str:
     """The line closing a batch of files, always printed."""
     return (
-        f"{n} file{'s' if n != 1 else ''}: {counts['stored']} stored, {counts['analysis added']} analyses added, "
+        f"{n} file{'s' if n != 1 else ''}: {counts['stored']} stored, "
+        + (f"{counts['extended']} extended, " if counts.get("extended") else "")
+        + f"{counts['analysis added']} analyses added, "
         f"{counts['already stored']} already stored, {counts['failed']} failed"
         + (f", {not_tried} not tried (the database cannot be used)" if not_tried else "")
         + extra
@@ -413,7 +419,7 @@ def import_paths(ctx, paths, jobs=None) -> int:
     skipped = [f for f in found if f not in direct and analyse_first(f, table)]
     for folder, reason in unreadable:
         ctx.error(f"{shown_path(folder)}: error: {reason}")
-    counts = {"stored": 0, "already stored": 0, "analysis added": 0, "failed": 0}
+    counts = {"stored": 0, "extended": 0, "already stored": 0, "analysis added": 0, "failed": 0}
     if not files:
         line = "no importable files found in: " + ", ".join(shown_path(p) for p in paths)
         if skipped:

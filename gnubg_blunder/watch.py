@@ -119,8 +119,8 @@ class Watcher:
         self.pending: dict = {}  # path -> _Pending
         self.handled: dict = {}  # path -> file_sig it was handled at
         self.open_count: dict = {}  # path -> opens not yet closed (inotify)
-        self.counts = {"stored": 0, "analysis added": 0, "already stored": 0, "refused": 0}
-        self.startup = {"stored": 0, "analysis added": 0, "already stored": 0, "refused": 0}
+        self.counts = {"stored": 0, "extended": 0, "analysis added": 0, "already stored": 0, "refused": 0}
+        self.startup = {"stored": 0, "extended": 0, "analysis added": 0, "already stored": 0, "refused": 0}
         self.not_stored = 0  # the file being stored when the database's connection was lost
         self.not_tried = 0  # the files waiting then
         self.startup_said = False
@@ -265,7 +265,7 @@ class Watcher:
         from .importers.files import shown_path
         from .importers.records import NoAnalysis
         from .pipeline import analyse_first, read_failure, read_match_file, store_error, store_matches
-        from .store import ALREADY_STORED, ANALYSIS_ADDED, STORED, ConnectionLost, StoreError
+        from .store import ALREADY_STORED, ANALYSIS_ADDED, EXTENDED, STORED, ConnectionLost, StoreError
 
         p = self.pending.pop(path)
         sig = file_sig(path)
@@ -309,7 +309,7 @@ class Watcher:
             return
         statuses = {status for status, _line in stored}
         lines = [line for _status, line in stored]
-        status = STORED if STORED in statuses else ANALYSIS_ADDED if ANALYSIS_ADDED in statuses else ALREADY_STORED
+        status = next((s for s in (STORED, EXTENDED, ANALYSIS_ADDED) if s in statuses), ALREADY_STORED)
         self.counts[status] += 1
         if p.startup:
             self.startup[status] += 1
@@ -330,13 +330,16 @@ class Watcher:
         s = self.startup
         n = sum(s.values())
         self.say(f"start-up: {n} match file{'s' if n != 1 else ''} already in the folder"
-                 f"{'s' if len(self.roots) > 1 else ''}: {s['stored']} stored, {s['analysis added']} analyses added, "
+                 f"{'s' if len(self.roots) > 1 else ''}: {s['stored']} stored, "
+                 + (f"{s['extended']} extended, " if s["extended"] else "")
+                 + f"{s['analysis added']} analyses added, "
                  f"{s['already stored']} already stored, {s['refused']} refused; watching for new files")
 
     def summary(self) -> str:
         c = self.counts
         return (f"watch stopped: {c['stored']} stored, "
-                f"{c['analysis added']} analyses added, {c['already stored']} already stored, "
+                + (f"{c['extended']} extended, " if c["extended"] else "")
+                + f"{c['analysis added']} analyses added, {c['already stored']} already stored, "
                 f"{c['refused']} refused"
                 + (f", {self.not_stored} not stored (the connection to the database was lost)" if self.not_stored else "")
                 + (f", {self.not_tried} not tried (the database cannot be used)" if self.not_tried else ""))

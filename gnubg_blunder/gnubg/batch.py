@@ -173,7 +173,7 @@ def analyse_files(ctx, paths, plies=None) -> int:
     if not files:
         ctx.error("no .sgf files or match transcripts found in: " + ", ".join(shown_path(p) for p in paths))
         return 1
-    counts = {"stored": 0, "already stored": 0, "analysis added": 0, "failed": 0}
+    counts = {"stored": 0, "extended": 0, "already stored": 0, "analysis added": 0, "failed": 0}
     not_tried = 0
     depth = f"{plies}-ply" if plies is not None else "your analysis settings"
     # a bar on a terminal (one file too: gnubg's moves show), else a line every 10 s

@@ -7,10 +7,10 @@ import os
 from pathlib import Path
 
 from .schema import ConnectionLost, StoreError
-from .sqlite import ALREADY_STORED, ANALYSIS_ADDED, STORED, SQLiteStore, StoreResult
+from .sqlite import ALREADY_STORED, ANALYSIS_ADDED, EXTENDED, STORED, SQLiteStore, StoreResult
 
 __all__ = ["open_store", "StoreError", "ConnectionLost", "default_db_path", "SQLiteStore", "StoreResult", "STORED",
-           "ALREADY_STORED", "ANALYSIS_ADDED", "is_database_url", "shown_database"]
+           "ALREADY_STORED", "ANALYSIS_ADDED", "EXTENDED", "is_database_url", "shown_database"]
 
 
 def is_database_url(target) -> bool:

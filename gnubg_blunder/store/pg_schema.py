@@ -188,6 +188,16 @@ CREATE TABLE anki_notes (
 CREATE INDEX anki_notes_by_position ON anki_notes(position_id);
 """
 
+
+def _openings(conn) -> None:
+    """Step 12, as SQLite's (store/schema.py ``_openings``)."""
+    from .schema import fill_openings
+
+    conn.execute(f"ALTER TABLE matches ADD COLUMN opening {_TEXT}")
+    fill_openings(conn)
+    conn.execute("CREATE INDEX matches_by_opening ON matches(opening)")
+
+
 # {version: SQL or function of the connection}: PostgreSQL's counterparts of
 # the SQLite steps after the version CREATE makes.
 STEPS: dict = {
@@ -210,6 +220,7 @@ CREATE TABLE verifications (
     PRIMARY KEY (decision_id, plies)
 );
 """,
+    12: _openings,
 }
 CREATED_VERSION = 10
 

@@ -202,6 +202,44 @@ def _compact_candidates(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE rolls_v10 RENAME TO rolls")
 
 
+def fill_openings(conn) -> None:
+    """Each stored match's opening key (``matches.opening``: its length,
+    starting score and first moves, model.opening_key), from its games and
+    the rolls of its first analysis (every analysis of one identity holds
+    the same rolls).  Both engines' step 12; docs/storage.md "A match saved
+    twice"."""
+    from ..model import OPENING_MOVES, move_token, opening_key
+
+    matches = conn.execute(
+        "SELECT m.id, m.length, g.score0, g.score1, (SELECT MIN(a.id) FROM analyses a WHERE a.match_id = m.id) "
+        "FROM matches m JOIN games g ON g.match_id = m.id AND g.game = "
+        "(SELECT MIN(x.game) FROM games x WHERE x.match_id = m.id) WHERE m.kind = 'match'").fetchall()
+    keys = []
+    for mid, length, s0, s1, aid in matches:
+        games = [g for (g,) in conn.execute("SELECT game FROM games WHERE match_id = ? ORDER BY game", (mid,))]
+        moves = []
+        for game in games:
+            moves.append(f"game={game}")
+            if len(moves) >= OPENING_MOVES or aid is None:
+                continue
+            moves += [move_token((d1, d2), after) for d1, d2, after in conn.execute(
+                "SELECT dice1, dice2, position_after FROM rolls WHERE analysis_id = ? AND game = ? ORDER BY seq",
+                (aid, game))]
+            if len(moves) >= OPENING_MOVES:
+                break
+        keys.append((opening_key(length, (s0, s1), moves), mid))
+    conn.executemany("UPDATE matches SET opening = ? WHERE id = ?", keys)
+
+
+def _openings(conn: sqlite3.Connection) -> None:
+    """A match saved twice is stored once (docs/storage.md): each match's
+    opening key, indexed, finds the stored earlier saves of a file without
+    reading every match."""
+    conn.execute("ALTER TABLE matches ADD COLUMN opening TEXT")
+    fill_openings(conn)
+    conn.execute("CREATE INDEX matches_by_opening ON matches(opening)")
+
+
 # A step is SQL (statements separated by ";"), or a function of the
 # connection for what SQL cannot do.
 MIGRATIONS: list[tuple[int, Union[str, Callable[[sqlite3.Connection], None]]]] = [
@@ -462,6 +500,9 @@ CREATE TABLE verifications (
 );
 """,
     ),
+    # The opening key of each match (length, starting score, first moves), indexed: a later save of a
+    # stored match extends it (docs/storage.md "A match saved twice").
+    (12, _openings),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -26,10 +26,11 @@ from ..filters import Filter
 from ..metrics.arrays import (BLOT_COLUMNS, KIND_CODES, LABELS, DecisionArrays, LazyPositions, MatchInfo, RollArrays,
                               Selection)
 from ..metrics.difficulty import difficulties
-from ..model import Match, match_identity
+from ..model import Match, match_identity, match_moves, move_token, opening_keys
 from .check import CHECK_HINT, DamagedDatabase, refuses_damage
 from .column_cache import (BUNDLE_DECISIONS, CACHE_FORMAT, BlobSource, CacheReader, decode_bundle, encode_bundle,
                            header_size, merges, read_manifest, sealed)
+from ..importers.files import stored_path
 from .insert import insert_analysis, insert_decisions
 from .insert import utc_now as _now
 from . import candidates as candidate_lists
@@ -47,13 +48,15 @@ ARRAYS_FORMAT = CACHE_FORMAT
 STORED = "stored"
 ALREADY_STORED = "already stored"
 ANALYSIS_ADDED = "analysis added"
+EXTENDED = "extended"  # a later save of a stored match: the match made longer (docs/storage.md)
 
 
 @dataclass
 class StoreResult:
-    status: str  # STORED, ALREADY_STORED or ANALYSIS_ADDED
+    status: str  # STORED, ALREADY_STORED, ANALYSIS_ADDED or EXTENDED
     match_id: int
     analysis_id: Optional[int]
+    games_before: Optional[int] = None  # EXTENDED: the games the stored match had
 
 
 def _sql_text(text: str) -> str:
@@ -462,11 +465,73 @@ class SQLiteStore:
         depth) is stored already: that "already stored" result, else None.
         ``analyse`` asks before gnubg analyses a file it has stored."""
         row, same = self._stored(match)
-        return StoreResult(ALREADY_STORED, row[0], same[0]) if same else None
+        if same:
+            return StoreResult(ALREADY_STORED, row[0], same[0])
+        if row is None:
+            save = self._other_save(match)
+            if save is not None and save[0] == "shorter":
+                return StoreResult(ALREADY_STORED, save[1], None)
+        return None
+
+    def _other_save(self, match: Match) -> Optional[tuple]:
+        """A stored match of which ``match`` is another save (docs/storage.md
+        "A match saved twice"): the same length and starting score, and the
+        moves of one begin with the other's.  ("longer", match id, its games)
+        when ``match`` goes on from the stored one; ("shorter", match id,
+        its games) when the stored one goes on from ``match``; else None.
+        Found by the indexed opening key (``matches.opening``), then the
+        candidates' moves compared."""
+        own, earlier = opening_keys(match)
+        if own is None:
+            return None
+        keys = sorted(set(earlier) | {own})
+        candidates = [mid for (mid,) in self.conn.execute(
+            f"SELECT id FROM matches WHERE opening IN ({','.join('?' * len(keys))}) AND kind = 'match' "
+            "AND length = ? ORDER BY id", (*keys, match.length))]
+        if not candidates:
+            return None
+        moves = match_moves(match)
+        found = None
+        for mid in candidates:
+            stored, games = self._stored_moves(mid)
+            if stored is None or stored == moves:
+                continue
+            if len(stored) < len(moves) and moves[:len(stored)] == stored:
+                if found is None or found[0] != "longer" or games > found[2]:
+                    found = ("longer", mid, games)  # the longest earlier save is extended
+            elif len(moves) < len(stored) and stored[:len(moves)] == moves and found is None:
+                found = ("shorter", mid, games)
+        return found
+
+    def _stored_moves(self, match_id: int) -> tuple:
+        """(the stored match's moves as :func:`model.match_moves` makes them,
+        its number of games); (None, 0) when its starting score is unknown.
+        The rolls are the analysis' holding the most of them (an analysis of
+        an earlier save, kept beside the longer one's, holds fewer)."""
+        games = self.conn.execute("SELECT game, score0, score1 FROM games WHERE match_id = ? ORDER BY game",
+                                  (match_id,)).fetchall()
+        if not games:
+            return None, 0
+        row = self.conn.execute(
+            "SELECT r.analysis_id FROM rolls r JOIN analyses a ON a.id = r.analysis_id WHERE a.match_id = ? "
+            "GROUP BY r.analysis_id ORDER BY COUNT(*) DESC, r.analysis_id LIMIT 1", (match_id,)).fetchone()
+        by_game: dict = {}
+        if row is not None:
+            for game, d1, d2, after in self.conn.execute(
+                    "SELECT game, dice1, dice2, position_after FROM rolls WHERE analysis_id = ? ORDER BY game, seq",
+                    (row[0],)):
+                by_game.setdefault(game, []).append(move_token((d1, d2), after))
+        moves = []
+        for game, _s0, _s1 in games:
+            moves.append(f"game={game}")
+            moves += by_game.get(game, [])
+        return moves, len(games)
 
     def add_match(self, match: Match) -> StoreResult:
         """Store a match in one transaction.  A match already stored is a
-        no-op; a new analysis of a stored match is added beside the others."""
+        no-op; a new analysis of a stored match is added beside the others;
+        a later save of a stored match extends it, an earlier one is already
+        stored (docs/storage.md "A match saved twice")."""
         if self.read_only:
             raise StoreError(f"cannot store into it: {self.read_only_reason}")
         identity = match_identity(match)
@@ -485,30 +550,30 @@ class SQLiteStore:
                 self._store_arrays(analysis_id)
                 c.execute("COMMIT")
                 return StoreResult(ANALYSIS_ADDED, match_id, analysis_id)
+            save = self._other_save(match)
+            if save is not None and save[0] == "shorter":
+                c.execute("ROLLBACK")
+                return StoreResult(ALREADY_STORED, save[1], None)
+            if save is not None:
+                result = self._extend(save[1], save[2], match, identity)
+                c.execute("COMMIT")
+                return result
             final = match.final_score()
             cur = c.execute(
                 """INSERT INTO matches(identity, length, player0, player1, date, event, round, place,
                    annotator, comment, crawford_rule, jacoby, variation, rating0, rating1,
-                   final_score0, final_score1, winner, source, imported_at, kind)
-                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+                   final_score0, final_score1, winner, source, imported_at, kind, opening)
+                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
                 (
                     identity, match.length, match.players[0], match.players[1], match.date,
                     match.event, match.round, match.place, match.annotator, match.comment,
                     int(match.crawford_rule), int(match.jacoby), match.variation,
                     match.ratings[0], match.ratings[1], final[0], final[1], match.winner(),
-                    match.source, _now(), match.kind,
+                    match.source, _now(), match.kind, opening_keys(match)[0],
                 ),
             )
             match_id = cur.lastrowid
-            c.executemany(
-                "INSERT INTO games(match_id, game, score0, score1, crawford, winner, points, resigned) "
-                "VALUES (?,?,?,?,?,?,?,?)",
-                [
-                    (match_id, g.number, g.score[0], g.score[1], int(g.crawford), g.winner, g.points,
-                     int(g.resigned))
-                    for g in match.games
-                ],
-            )
+            self._insert_games(match_id, match)
             analysis_id = self._insert_analysis(match_id, match)
             self._insert_decisions(analysis_id, match)
             self._note_labels_version(analysis_id)
@@ -518,6 +583,85 @@ class SQLiteStore:
         except BaseException:
             _rollback(c)  # never masks the error (a failed COMMIT may have rolled back already)
             raise
+
+    def _insert_games(self, match_id: int, match: Match) -> None:
+        self.conn.executemany(
+            "INSERT INTO games(match_id, game, score0, score1, crawford, winner, points, resigned) "
+            "VALUES (?,?,?,?,?,?,?,?)",
+            [(match_id, g.number, g.score[0], g.score[1], int(g.crawford), g.winner, g.points, int(g.resigned))
+             for g in match.games])
+
+    # the tables of study data that name a decision by its id (SPEC §10, §11, §16)
+    DECISION_REFERENCES = ("study_actions", "collection_positions", "anki_notes")
+
+    def _extend(self, match_id: int, games_before: int, match: Match, identity: str) -> StoreResult:
+        """``match`` is a later save of the stored ``match_id`` (inside the
+        caller's transaction; docs/storage.md "A match saved twice"): the
+        match takes its identity, games and result (its id, names and
+        import time stay; what it did not say, the file may say now); the
+        stored analysis of the same engine and depth is replaced by the
+        file's, under its id, and what names its decisions (study actions,
+        collections, Anki notes, verified evaluations) follows each decision
+        to the new row of the same game, move, kind and position; other
+        analyses stay as they are."""
+        c = self.conn
+        final = match.final_score()
+        c.execute(
+            "UPDATE matches SET identity = ?, opening = ?, final_score0 = ?, final_score1 = ?, winner = ?, "
+            "date = COALESCE(date, ?), event = COALESCE(event, ?), round = COALESCE(round, ?), "
+            "place = COALESCE(place, ?), annotator = COALESCE(annotator, ?), comment = COALESCE(comment, ?), "
+            "rating0 = COALESCE(rating0, ?), rating1 = COALESCE(rating1, ?) WHERE id = ?",
+            (identity, opening_keys(match)[0], final[0], final[1], match.winner(), match.date, match.event,
+             match.round, match.place, match.annotator, match.comment, match.ratings[0], match.ratings[1],
+             match_id))
+        c.execute("DELETE FROM games WHERE match_id = ?", (match_id,))
+        self._insert_games(match_id, match)
+        a = match.analysis
+        same = c.execute("SELECT id FROM analyses WHERE match_id = ? AND engine = ? AND depth_label IS ?",
+                         (match_id, a.engine, a.depth_label)).fetchone()
+        if same is None:
+            analysis_id = self._insert_analysis(match_id, match)
+            self._insert_decisions(analysis_id, match)
+            self._note_labels_version(analysis_id)
+            self._store_arrays(analysis_id)
+            return StoreResult(EXTENDED, match_id, analysis_id, games_before)
+        analysis_id = same[0]
+        old = {(g, q, k, p): i for i, g, q, k, p in c.execute(
+            "SELECT id, game, seq, kind, position_id FROM decisions WHERE analysis_id = ?", (analysis_id,))}
+        last_old = max(old.values(), default=0)
+        c.execute("DELETE FROM rolls WHERE analysis_id = ?", (analysis_id,))
+        c.execute(
+            "UPDATE analyses SET source = ?, source_path = ?, source_player0 = ?, source_player1 = ?, "
+            "engine_version = ?, depth = ?, met = ?, met_assumed = ?, imported_at = ? WHERE id = ?",
+            (match.source, stored_path(match.source_path), match.players[0], match.players[1], a.engine_version,
+             a.depth, a.met, int(a.met_assumed), _now(), analysis_id))
+        self._insert_decisions(analysis_id, match)
+        new = {(g, q, k, p): i for i, g, q, k, p in c.execute(
+            "SELECT id, game, seq, kind, position_id FROM decisions WHERE analysis_id = ? AND id > ?",
+            (analysis_id, last_old))}
+        moved = [(new[key], i) for key, i in old.items() if key in new]
+        gone = [(i,) for key, i in old.items() if key not in new]
+        for table in self.DECISION_REFERENCES:
+            c.executemany(f"UPDATE {table} SET decision_id = ? WHERE decision_id = ?", moved)
+            c.executemany(f"UPDATE {table} SET decision_id = NULL WHERE decision_id = ?", gone)
+        c.executemany("UPDATE verifications SET decision_id = ? WHERE decision_id = ?", moved)
+        c.execute("DELETE FROM decisions WHERE analysis_id = ? AND id <= ?", (analysis_id, last_old))
+        self._note_labels_version(analysis_id)
+        self._rebuild_arrays_of(analysis_id)
+        return StoreResult(EXTENDED, match_id, analysis_id, games_before)
+
+    def _rebuild_arrays_of(self, analysis_id: int) -> None:
+        """The cache of an analysis whose rows were replaced: the bundle
+        holding it written again from the rows (its other analyses too),
+        inside the caller's transaction."""
+        where = self._coverage(self._bundles()).get(analysis_id)
+        if where is None:
+            self._store_arrays(analysis_id)
+            return
+        key = where[0]
+        members = list(self._bundles()[key]["analyses"])
+        self.conn.execute("DELETE FROM analysis_arrays WHERE analysis_id = ?", (key,))
+        self._write_bundle([(a, *self._pack_records(a)) for a in members])
 
     def _note_labels_version(self, analysis_id: int) -> None:
         """A new match comes labelled by this version's rules.  A store with
