@@ -240,3 +240,44 @@ def test_copy_takes_the_verified_evaluations_along(verified_db, tmp_path):
     assert "0 copied, 8 already there" in run_cli("copy", "--from", db, "--to", dst).stdout
     again = json.loads(run_cli("verify", "--top", "8", "--plies", "2", "--format", "json", db=dst).stdout)
     assert again["evaluated_now"] == 0 and again["already_verified"] == 8 and again["counts"] == obj["counts"]
+
+
+def test_anki_cards_and_quiz_take_the_deeper_evaluation(verified_db, tmp_path):
+    """An exported card (imported by Anki's own backend) shows the depth
+    check's best and says which analysis it shows; a quiz question on a
+    verified decision carries gnubg's deeper list."""
+    from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+
+    db, obj, _before, _plan = verified_db
+    apkg = tmp_path / "v.apkg"
+    run_cli("anki", "export", "--errors", apkg, db=db)
+    col = Collection(str(tmp_path / "col.anki2"))
+    try:
+        col.import_anki_package(ImportAnkiPackageRequest(package_path=str(apkg),
+                                                         options=ImportAnkiPackageOptions(with_scheduling=False)))
+        cards = {int(col.get_note(n)["DecisionID"]): dict(col.get_note(n).items()) for n in col.find_notes("")}
+    finally:
+        col.close()
+    deep = {d["decision_id"]: d["deep"] for d in obj["decisions"] if d["deep"]}
+    shown = [rid for rid in cards if rid in deep]
+    assert shown, "no verified decision among the cards"
+    for rid in shown:
+        assert "gnubg's evaluation at 2 plies (depth check)" in cards[rid]["Source"]
+        assert cards[rid]["Best"].replace("&#x27;", "'") == deep[rid]["best"]
+    assert any("not verified (the file's analysis)" in c["Source"] for rid, c in cards.items() if rid not in deep)
+
+    from gnubg_blunder.filters import Filter
+    from gnubg_blunder.metrics.counting import Thresholds
+    from gnubg_blunder.quiz.core import choose
+    from gnubg_blunder.store import open_store
+
+    with open_store(str(db)) as store:
+        items = choose(store, Filter(), Thresholds(), count=0, row_ids=list(deep))
+    assert {i.decision_id for i in items} <= set(deep) and items
+    for item in items:
+        assert item.verified_plies == 2
+        if item.kind == "checker":
+            assert item.candidates[0]["move"] == deep[item.decision_id]["best"]
+            assert item.candidates[0]["depth"] == "2-ply"
+        else:
+            assert item.nd == pytest.approx(deep[item.decision_id]["nd"])

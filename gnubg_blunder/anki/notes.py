@@ -81,7 +81,10 @@ def pick_decisions(scope, criteria: dict, limit: int = 0, row_ids=None) -> list:
         return []
     positions = np.unique(dec.position[chosen])
     near = np.nonzero(selected(sel, flt.decision_type) & np.isin(dec.position, positions))[0]  # play order
-    rows = {r["id"]: r for r in scope.store.decision_rows([int(dec.row_id[i]) for i in near])}
+    from ..store.verifications import overlay_rows
+
+    # the card's answer at the decision's deepest evaluation (SPEC §16)
+    rows = overlay_rows(scope.store, {r["id"]: r for r in scope.store.decision_rows([int(dec.row_id[i]) for i in near])})
 
     def key_of(i) -> Optional[str]:
         row = rows.get(int(dec.row_id[i]))
@@ -232,6 +235,18 @@ def _candidates_html(row: dict) -> str:
     return "".join(out)
 
 
+def _verification_text(row: dict) -> str:
+    """The depth check of the card's decision (SPEC §16): '' when the
+    database holds no verification."""
+    from ..metrics.verify import verification_note
+
+    if "verified_plies" not in row:
+        return ""
+    plies = row["verified_plies"]
+    return (f"; analysis: gnubg's evaluation at {plies} {'ply' if plies == 1 else 'plies'} (depth check)"
+            if plies is not None else f"; {verification_note(None)} (the file's analysis)")
+
+
 def fields(key: str, record: dict, row: dict) -> dict:
     """The note's fields (``apkg.FIELDS``) for a decision key."""
     from ..board.position import Board
@@ -255,7 +270,8 @@ def fields(key: str, record: dict, row: dict) -> dict:
     players = record["players"]
     source = (f"match {record['match_id']} ({html_text(players[0])} v {html_text(players[1])}"
               f"{', ' + html_text(record['date']) if record.get('date') else ''}), game {record['game']}, "
-              f"move {record['move']}; {shown[0]}'s most recent play at this position")
+              f"move {record['move']}; {shown[0]}'s most recent play at this position"
+              + _verification_text(row))
     return {
         "Key": escape(visible(key)),
         "Board": front,

@@ -154,17 +154,8 @@ def load_items(store, sel, indices) -> list:
 
     dec = sel.decisions
     ids = [int(dec.row_id[i]) for i in indices]
-    rows = {r["id"]: r for r in store.decision_rows(ids)}
-    deep = verifications.deepest(store, ids) if verifications.has_any(store) else {}
-    for rid, v in deep.items():  # SPEC §16: the question is graded on the decision's deepest evaluation
-        r = rows.get(rid)
-        if r is None:
-            continue
-        if r["kind"] == CHECKER and v.get("candidates") is not None:
-            r["candidates"] = v["candidates"]
-        elif v.get("nd") is not None:
-            r["nd"], r["dt"], r["dp"] = v["nd"], v["dt"], v["dp"]
-        r["verified_plies"] = int(v["plies"])
+    # SPEC §16: the question is graded on the decision's deepest evaluation
+    rows = verifications.overlay_rows(store, {r["id"]: r for r in store.decision_rows(ids)})
     items = []
     for i in indices:
         r = rows.get(int(dec.row_id[i]))

@@ -99,3 +99,25 @@ def study_selection(store, sel):
     if not len(sel.decisions) or not has_any(store):
         return sel
     return deepest_selection(sel, deepest(store, [int(r) for r in sel.decisions.row_id]))
+
+
+def overlay_rows(store, rows: dict) -> dict:
+    """Decision rows (``store.decision_rows`` dicts by id) with each
+    verified decision's best move, candidate list (checker) or cube
+    equities at its deepest evaluation, and ``verified_plies`` (SPEC §16:
+    what a quiz grades and an Anki card shows).  A database without
+    verifications: the rows as they are, no key added."""
+    if not rows or not has_any(store):
+        return rows
+    deep = deepest(store, list(rows))
+    for rid, r in rows.items():
+        v = deep.get(int(rid))
+        r["verified_plies"] = None if v is None else int(v["plies"])
+        if v is None:
+            continue
+        if r.get("kind") == "checker" and v.get("candidates") is not None:
+            r["candidates"] = v["candidates"]
+        elif v.get("nd") is not None:
+            r["nd"], r["dt"], r["dp"] = v["nd"], v["dt"], v["dp"]
+        r["best_move"] = v["best_move"]
+    return rows
