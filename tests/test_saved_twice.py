@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
+from conftest import FIXTURES, needs_gnubg
 
 FINAL = FIXTURES / "selfplay" / "m26-11.sgf"  # gnubg 1.07, 0-ply: an 11-point match of 4 games
 
@@ -214,3 +214,19 @@ def test_analyse_asks_before_analysing_an_earlier_save_of_a_stored_match(tmp_pat
         assert (result.status, result.match_id) == (ALREADY_STORED, 1)
         other = dataclasses.replace(asked, analysis=dataclasses.replace(asked.analysis, depth_label="2-ply"))
         assert st.stored_analysis(other).status == ALREADY_STORED  # an earlier save: whatever analysed it
+
+
+@needs_gnubg
+def test_analyse_of_the_saves_extends_the_match_and_does_not_analyse_an_earlier_save(tmp_path, cli):
+    saves = _saves(tmp_path)
+    db, alone = tmp_path / "analysed.db", tmp_path / "alone.db"
+    out = cli("analyse", "--plies", "0", saves[0], saves[2], saves[1], db=db).stdout.splitlines()
+    assert "; stored as match 1 (" in out[0], out
+    assert f"[2/3] {saves[2]}: analysed (0-ply) in " in out[1] and "; match 1 extended: 1 → 4 games (" in out[1], out
+    assert out[2].startswith(f"[3/3] {saves[1]}: already stored (match 1: Weakbot vs Strongbot, 11-point match, "
+                             "2 games) with a gnubg 0-ply analysis: not analysed again"), out
+    assert out[-1] == "3 files: 1 stored, 1 extended, 0 analyses added, 1 already stored, 0 failed"
+    cli("analyse", "--plies", "0", saves[2], db=alone)
+    matches, stats = _figures(cli, db)
+    assert len(matches) == 1 and matches[0]["games"] == 4
+    assert (matches, stats) == _figures(cli, alone)
