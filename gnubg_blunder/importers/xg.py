@@ -42,6 +42,11 @@ XG_MONEY = 99999
 XG_LEVEL_LABELS = {100: "rollout", 1000: "XGR", 1001: "XGR+", 1002: "XGR++"}
 
 
+# Automatic doubles at the start of a money game: gnubg's cube goes to 4096
+# (2 ** 12) at most.
+MAX_AUTO_DOUBLES = 12
+
+
 def xg_depth_label(level: int) -> Optional[str]:
     if level in XG_LEVEL_LABELS:
         return XG_LEVEL_LABELS[level]
@@ -133,13 +138,17 @@ def _game(xg, game, length: int, number: int = 1, source_path: Optional[str] = N
     if f is not None and f.Winner in (1, -1):
         winner, points = _side(f.Winner), int(f.PointsWon)
         resigned = f.Termination % 1000 >= 100  # +100 resigned, +1000 settled
+    auto_doubles = int(h.NumberOfAutoDoubles) if length == 0 else 0  # a money session's only
+    if not 0 <= auto_doubles <= MAX_AUTO_DOUBLES:  # 2 ** 2e9 took seconds, 2 ** -5 a cube of 1/32
+        raise XgFormatError(source_path or "XG file", f"game {number}: {auto_doubles} automatic doubles "
+                            f"impossible (0 to {MAX_AUTO_DOUBLES}: a cube of {2 ** MAX_AUTO_DOUBLES} at most)")
     sg = SourceGame(
         score=(int(h.Score1), int(h.Score2)),
         crawford=bool(h.CrawfordApply) and length > 0,
         winner=winner,
         points=points,
         resigned=resigned,
-        initial_cube=2 ** int(h.NumberOfAutoDoubles) if h.NumberOfAutoDoubles and length == 0 else 1,
+        initial_cube=2 ** auto_doubles,
     )
     pending_cube = {}  # player -> SourceCube of a no double, for that player's next roll
     roles = []  # per source record: (turn, role) or None (see _source)
