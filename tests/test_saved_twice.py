@@ -230,3 +230,35 @@ def test_analyse_of_the_saves_extends_the_match_and_does_not_analyse_an_earlier_
     matches, stats = _figures(cli, db)
     assert len(matches) == 1 and matches[0]["games"] == 4
     assert (matches, stats) == _figures(cli, alone)
+
+
+@needs_gnubg
+def test_bdb_store_in_gnubg_extends_the_match_saved_before(tmp_path):
+    """Inside gnubg: the match loaded after game 1 and stored, then the whole
+    file loaded and stored: one match, the second ``>bdb.store()`` says it
+    extended it; figures equal to storing the final file alone in gnubg."""
+    import os
+    import subprocess
+
+    from conftest import run_cli
+    from gnubg_blunder.gnubg.process import find_gnubg
+
+    saves = _saves(tmp_path)
+    home = tmp_path / "home"
+    (home / ".gnubg").mkdir(parents=True)
+    db = tmp_path / "live.db"
+    env = dict(os.environ, HOME=str(home), GNUBG_BLUNDER_NO_PLUGINS="1", GNUBG_BLUNDER_DB=str(db))
+    env.pop("XDG_DATA_HOME", None)
+    run_cli("install-gnubg", env=env)
+    session = "\n".join([f'load match "{saves[0]}"', ">bdb.store()", f'load match "{saves[2]}"', ">bdb.store()",
+                         f'load match "{saves[1]}"', ">bdb.store()", ""])
+    out = subprocess.run([find_gnubg(), "-t", "-q"], input=session, capture_output=True, text=True, env=env,
+                         timeout=300).stdout
+    assert "match 1 extended: 1 → 4 games" in out, out[-2000:]
+    assert "already stored (match 1" in out and "Traceback" not in out
+    alone = tmp_path / "alone.db"  # the final file alone, stored the same way (the live path's own numbers)
+    subprocess.run([find_gnubg(), "-t", "-q"], input=f'load match "{saves[2]}"\n>bdb.store()\n', capture_output=True,
+                   text=True, env=dict(env, GNUBG_BLUNDER_DB=str(alone)), timeout=300, check=True)
+    for c in ("stats", "players"):
+        assert (run_cli(c, "--format", "json", db=db).stdout.replace(str(db), "DB")
+                == run_cli(c, "--format", "json", db=alone).stdout.replace(str(alone), "DB")), c
