@@ -208,24 +208,30 @@ sys.path[:0] = %(paths)r
 from gnubg_blunder.gnubg.console import Bdb
 import gnubg
 bdb = Bdb(%(db)r)
-gnubg.command('load match "%(sgf)s"')  # an analysed match whose analysis is not stored: refused
-refused = bdb.quiz("--player 'Squire/Jørgensen' --seed 1 --count 2 --no-config")
+gnubg.command('load match "%(sgf)s"')
+loaded = [gnubg.matchid(), gnubg.positionid(), len(gnubg.match()["games"])]
 print("@@ stored", bdb.store())
 n = bdb.quiz("--player 'Squire/Jørgensen' --seed 1 --count 2 --no-config")
 first = {"pid": gnubg.positionid(), "mid": gnubg.matchid(), "dice": list(gnubg.posinfo()["dice"]),
          "cube": gnubg.cubeinfo()["cube"], "owner": gnubg.cubeinfo()["cubeowner"],
          "score": list(gnubg.cubeinfo()["score"]), "turn": gnubg.posinfo()["turn"]}
+names = gnubg.match(analysis=0, boards=0)["match-info"]
+names = [names["X"]["name"], names["O"]["name"]]
 e1 = bdb.answer("13/7 8/7")      # illegal with 4-2: a new try
 e2 = bdb.answer("bar/21* 10/8")   # the move of the match
 second = {"pid": gnubg.positionid(), "dice": list(gnubg.posinfo()["dice"])}
 e3 = bdb.answer("7/2(2) 6/1*(2)")
+back = [gnubg.matchid(), gnubg.positionid(), len(gnubg.match()["games"])]
 cube = []
 bdb.quiz("--player Harmand/Unger --all-decisions --decision-type cube --seed 4 --count 2 --no-config")
 for k in range(2):
     item = bdb._quiz["items"][bdb._quiz["k"]]
     cube.append([gnubg.positionid(), gnubg.matchid(), list(gnubg.posinfo()["dice"])])
     bdb.answer("take" if item.responds else "no double")
-print("@@" + json.dumps({"refused": refused, "cube": cube, "n": n, "first": first, "second": second, "e": [e1, e2, e3]}))
+bdb.quiz("--player 'Squire/Jørgensen' --seed 1 --count 2 --no-config")
+bdb.answer("q")  # quit at the first question
+quit_back = [gnubg.matchid(), gnubg.positionid(), len(gnubg.match()["games"])]
+print("@@" + json.dumps({"loaded": loaded, "back": back, "quit_back": quit_back, "names": names, "cube": cube, "n": n, "first": first, "second": second, "e": [e1, e2, e3]}))
 '''
 
 
@@ -246,7 +252,11 @@ def test_quiz_inside_gnubg(quiz_db):
     assert "Traceback" not in out + res.stderr, out[-3000:] + res.stderr[-2000:]
     line = next(x for x in out.splitlines() if x.startswith("@@{"))
     got = json.loads(line[2:])
-    assert got["refused"] is None and "analysis is not stored: bdb.store() it first" in out
+    # the match loaded before the quiz is back at its end, and after a quiz quit (docs/quiz.md)
+    assert got["back"] == got["loaded"] and got["quit_back"] == got["loaded"]
+    assert out.count("the match you had loaded is back on gnubg's board") == 3
+    # the stored match's names on gnubg's board, the player asked at the bottom (gnubg's player 1)
+    assert got["names"] == ["Harmand/Unger", "Squire/Jørgensen"]
     assert "@@ stored 2" in out  # the gnubg analysis of the bundled match, beside XG's (match 2)
     assert got["n"] == 2
     # question 1: Squire/Jørgensen (gnubg's player 1) to play 4-2 at 4-6 in a 7-point match, cube 2 owned by

@@ -313,48 +313,61 @@ class Bdb:
     def quiz(self, options: str = ""):
         """Start a quiz (``quiz`` options, the same words as the command
         line: ``bdb.quiz("--player NAME --count 5 --seed 1")``): the first
-        question is printed and put on gnubg's own board; answer with
-        ``bdb.answer("13/7 8/7")``.  Refuses while gnubg holds a match whose
-        analysis is not stored (``bdb.store()`` first): the quiz replaces
-        gnubg's match.  Returns the number of questions (None: refused)."""
+        question is printed and put on gnubg's own board, with the stored
+        match's names; answer with ``bdb.answer("13/7 8/7")``.  The match
+        gnubg held comes back when the quiz ends or is quit
+        (quiz/gnubg_board.py).  Returns the number of questions (None: not
+        started)."""
         import shlex
 
         from ..commands import _Parser
         from ..quiz import Session
+        from ..quiz.gnubg_board import keep
         from ..quiz.terminal import configure, questions
 
         ctx = self._ctx()
+        kept = None
         try:
             g = _gnubg()
-            data = g.match()
-            if data is not None and _has_analysis(data):
-                from ..importers.gnubg_match import match_from_dict
-                from ..quiz.gnubg_board import analysis_stored
-
-                if not analysis_stored(ctx.store(), match_from_dict(data, source_path=None)):
-                    print("gnubg-blunder: gnubg holds a match whose analysis is not stored: bdb.store() it first "
-                          "(the quiz replaces gnubg's match)")
-                    return None
             parser = _Parser(prog="bdb.quiz")
             configure(parser)
             args = parser.parse_args(shlex.split(options or ""))
             from ..commands import Scope
 
             items, _flt = questions(Scope(args, ctx), args)
-            self._quiz = {"items": items, "k": 0, "session": Session()}
+            # a quiz started over another keeps the match the player had before the first
+            kept = self._quiz["kept"] if self._quiz else keep(g)
+            self._quiz = {"items": items, "k": 0, "session": Session(), "kept": kept}
             print(f"gnubg-blunder: quiz of {len(items)} question{'s' if len(items) != 1 else ''}; "
-                  'answer with bdb.answer("13/7 8/7") (or "double", "take", ...), bdb.answer("q") quits')
+                  'answer with bdb.answer("13/7 8/7") (or "double", "take", ...), bdb.answer("q") quits '
+                  "(gnubg's match comes back at the end)")
             self._ask_next(g)
             return len(items)
         except (Exception, SystemExit, KeyboardInterrupt) as exc:
-            if isinstance(exc, SystemExit):  # --help
-                return None
-            from ..commands import UserError
+            if not isinstance(exc, SystemExit):  # --help
+                from ..commands import UserError
 
-            print(f"gnubg-blunder: quiz: {exc}" if isinstance(exc, UserError) else _failure(ctx, exc, "quiz"))
+                print(f"gnubg-blunder: quiz: {exc}" if isinstance(exc, UserError) else _failure(ctx, exc, "quiz"))
+            if kept is not None and (self._quiz or {}).get("kept") is kept and self._quiz.get("k", 0) == 0:
+                self._end_quiz()  # nothing asked yet: gnubg's match back at once
             return None
         finally:
             _close(ctx)
+
+    def _end_quiz(self) -> None:
+        """The quiz is over (answered, quit or failed): gnubg's match (or
+        the players' names) back as before the quiz."""
+        from ..quiz.gnubg_board import give_back
+
+        kept, self._quiz = (self._quiz or {}).get("kept"), None
+        try:
+            wrong = give_back(_gnubg(), kept)
+        except Exception as exc:
+            wrong = _one_line(exc)
+        if wrong:
+            print(f"gnubg-blunder: the match you had loaded is not back: {wrong}")
+        elif kept and kept.get("sgf"):
+            print("gnubg-blunder: the match you had loaded is back on gnubg's board")
 
     def _ask_next(self, g) -> None:
         from ..quiz import question_text
@@ -383,7 +396,7 @@ class Bdb:
             return None
         if str(text).strip().lower() in QUIT_WORDS:
             print(q["session"].score_text())
-            self._quiz = None
+            self._end_quiz()
             return None
         ctx = self._ctx()
         try:
@@ -397,7 +410,7 @@ class Bdb:
             q["k"] += 1
             if q["k"] >= len(q["items"]):
                 print(q["session"].score_text())
-                self._quiz = None
+                self._end_quiz()
             else:
                 self._ask_next(_gnubg())
             return None if g.error is None else round(g.error * 1000, 3)

@@ -7,11 +7,27 @@ bottom, X), the opponent player 0.  A take/pass question is shown as the
 doubler's position before the double: ``set matchid`` keeps no double
 pending in gnubg 1.07 (as ``set xgid``, docs/board.md), and gnubg's
 ``double`` command would need both players set to human.
+
+Nothing asks a question of gnubg's dialogs (docs/quiz.md, "On gnubg's
+board"): ``set matchid`` replaces gnubg's match without the "discard the
+current match?" question and without the "A new N points match has been
+started" message that ``new match`` gives; the players' names are the
+stored match's (``set player N name``).  The match gnubg held is saved to a
+temporary SGF before the first question (:func:`keep`) and loaded back at
+the end (:func:`give_back`), after a match ID of no game in progress, so
+that ``load match`` asks nothing either.  No gnubg setting is changed but
+the players' names, which the loaded match (or, without one, the names
+read before) puts back.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+
 from ..board import Board, MatchState
+from ..board.ids import GameState
 from ..model import is_money
 
 
@@ -30,11 +46,66 @@ def target(item) -> tuple:
     return state, item.position_id
 
 
+def gnubg_name(name) -> str:
+    """A player's name as ``set player N name`` takes it (the rest of the
+    line): one line, no control character; "—" when unknown."""
+    text = " ".join("".join(c if c.isprintable() else " " for c in str(name or "")).split())
+    return text or "—"
+
+
 def commands(item) -> list:
-    """The gnubg commands that put ``item`` on gnubg's board."""
+    """The gnubg commands that put ``item`` on gnubg's board (none starts a
+    new match: nothing for gnubg to ask)."""
     state, pid = target(item)
-    new = "new session" if not state.match_length else f"new match {state.match_length}"
-    return [new, f"set matchid {state.match_id()}", f"set board {pid}"]
+    return [f"set matchid {state.match_id()}", f"set board {pid}",
+            f"set player 0 name {gnubg_name(item.opponent)}", f"set player 1 name {gnubg_name(item.you)}"]
+
+
+# A match ID of no game in progress: gnubg's board empty, and ``load match`` then asks nothing.
+NO_GAME = MatchState(game_state=GameState.NONE, match_length=1).match_id()
+
+
+def _names(g):
+    data = g.match(analysis=0, boards=0)
+    info = (data or {}).get("match-info") or {}
+    # gnubg's match dictionary calls player 0 "X" and player 1 "O"
+    return ((info.get("X") or {}).get("name"), (info.get("O") or {}).get("name"))
+
+
+def keep(g) -> dict:
+    """What to give back after the quiz: the match gnubg holds, saved to a
+    temporary SGF (its analysis with it), or the players' names when none
+    is loaded."""
+    kept = {"sgf": None, "folder": None, "names": (None, None)}
+    if g.match(analysis=0, boards=0) is not None:
+        folder = tempfile.mkdtemp(prefix="gnubg-blunder-quiz-")
+        sgf = os.path.join(folder, "loaded-match.sgf")
+        g.command(f'save match "{sgf}"')
+        kept.update(folder=folder)
+        if os.path.exists(sgf):
+            kept.update(sgf=sgf)
+    if kept["sgf"] is None:
+        g.command(f"set matchid {NO_GAME}")
+        kept["names"] = _names(g)
+    return kept
+
+
+def give_back(g, kept) -> str:
+    """Put back what :func:`keep` kept: "" when done, else why not (one line)."""
+    if not kept:
+        return ""
+    try:
+        g.command(f"set matchid {NO_GAME}")  # no game in progress: load match asks nothing
+        if kept.get("sgf"):
+            g.command(f'load match "{kept["sgf"]}"')
+            return "" if g.match(analysis=0, boards=0) is not None else "gnubg did not load the match back"
+        for player, name in enumerate(kept.get("names") or ()):
+            if name:
+                g.command(f"set player {player} name {gnubg_name(name)}")
+        return ""
+    finally:
+        if kept.get("folder"):
+            shutil.rmtree(kept["folder"], ignore_errors=True)
 
 
 def put_on_board(g, item) -> str:
