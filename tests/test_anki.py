@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 import sqlite3
 import time
 from pathlib import Path
@@ -92,9 +93,12 @@ def test_export_imports_into_anki_and_a_second_export_updates(store_db, cli, tmp
         assert f["Board"].startswith("<svg") and f["Board"].endswith("</svg>")
         assert f["Best"] == best[n["decision_id"]].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
         assert f["PositionID"] == n["position_id"] and f["DecisionID"] == str(n["decision_id"])
-        assert "Your move" not in f["Question"] and f["Key"] == n["key"]
+        assert f["Key"] == n["key"]
         # the card as Anki draws it: the board, the question and "your move?" in front; the answer behind
-        assert f["Board"] in g["question"] and "Your move?" in g["question"] and f["Best"] not in g["question"]
+        assert f["Board"] in g["question"]
+        if "|double|" not in n["key"] and "|take|" not in n["key"]:  # the cube's ask names both answers
+            assert f["Best"] not in g["question"]
+        assert re.search(r"(Your move|Take or pass|Double or no double)\?</span>", f["Question"])
         assert f"Best: <b>{f['Best']}</b>" in g["answer"] and f["Cost"] in g["answer"]
     checker = next(n for n in notes if notes and "|double|" not in n["key"] and "|take|" not in n["key"])
     assert got[checker["guid"]]["fields"]["BoardAfter"].startswith("<svg")  # the board after the best play
@@ -237,3 +241,52 @@ def test_retention_counts_the_reviews_of_learned_cards_answered_in_anki(store_db
     windows = json.loads(cli("--no-config", "training", "--format", "json", db=store_db).stdout)["windows"]
     (week,) = [w for w in windows if w["anki_reviews"]]
     assert (week["anki_reviews"], week["anki_retention"]) == (4, pytest.approx(0.75))
+
+
+def test_a_take_card_draws_the_doubler_on_roll_and_asks_take_or_pass(store_db, cli, tmp_path):
+    """Issue 26: a take/pass card drew the taker as on roll and ended with
+    "Your move?".  The doubler is on roll (the board from the doubler's
+    side, the doubler at the bottom); the card asks "Take or pass?", a
+    double card "Double or no double?", a checker card "Your move?"."""
+    from gnubg_blunder.board.position import BAR, Board
+
+    res = _export(cli, store_db, tmp_path / "t.apkg", "--kind", "take")
+    res_pass = _export(cli, store_db, tmp_path / "p.apkg", "--kind", "pass")
+    col_path = tmp_path / "profile" / "collection.anki2"
+    col_path.parent.mkdir()
+    _import(col_path, tmp_path / "t.apkg")
+    _import(col_path, tmp_path / "p.apkg")
+    got = _notes(col_path)
+    notes = res["notes"] + res_pass["notes"]
+    assert notes
+    con = sqlite3.connect(store_db)
+    players = {}
+    for n in notes:
+        players[n["guid"]] = con.execute(
+            "SELECT m.player0, m.player1, d.player FROM decisions d JOIN analyses a ON a.id = d.analysis_id "
+            "JOIN matches m ON m.id = a.match_id WHERE d.id = ?", (n["decision_id"],)).fetchone()
+    con.close()
+    on_bar = 0
+    for n in notes:
+        g = got[n["guid"]]
+        f = g["fields"]
+        p0, p1, taker = players[n["guid"]]
+        taker_name, doubler_name = (p0, p1) if taker == 0 else (p1, p0)
+        # the doubler named on roll under the board, the taker above without it
+        assert re.search(rf"{re.escape(doubler_name)}</tspan> \u2014 on roll", f["Board"]), f["Board"][-800:]
+        assert f"{taker_name}</tspan> \u2014 on roll" not in f["Board"]
+        # the board drawn is the position seen from the doubler (the taker's position swapped)
+        drawn = re.search(r"Position ID (\S+)\.", f["Board"]).group(1)
+        assert drawn == Board.from_position_id(n["position_id"]).swapped().position_id()
+        on_bar += Board.from_position_id(n["position_id"]).on_roll[BAR] > 0
+        assert f["Question"].endswith('<span class="bgb-ask">Take or pass?</span>')
+        assert "Your move?" not in g["question"] and "Take or pass?" in g["question"]
+    doubles = _export(cli, store_db, tmp_path / "d.apkg", "--kind", "double")["notes"]
+    checker = _export(cli, store_db, tmp_path / "c.apkg", "--kind", "checker", "--limit", "1")["notes"]
+    _import(col_path, tmp_path / "d.apkg")
+    _import(col_path, tmp_path / "c.apkg")
+    got = _notes(col_path)
+    for n in doubles:
+        assert "Double or no double?" in got[n["guid"]]["question"]
+        assert "Your move?" not in got[n["guid"]]["question"]
+    assert checker and "Your move?" in got[checker[0]["guid"]]["question"]

@@ -24,7 +24,6 @@ FRONT = """<div class="bgb">
 <div class="bgb-board-box">{{Board}}</div>
 <p class="bgb-q">{{Question}}</p>
 <p class="bgb-state">{{Cube}} &middot; {{Score}}</p>
-<p class="bgb-ask">Your move?</p>
 </div>"""
 
 BACK = """{{FrontSide}}
@@ -74,7 +73,7 @@ def write(path, notes: list, timestamp: Optional[float] = None) -> list:
 
     m = model()
     deck = genanki.Deck(DECK_ID, DECK_NAME, description="Your decisions from gnubg-blunder: "
-                        "the board, the dice, the cube and the score; your move?")
+                        "the board, the dice, the cube and the score; your move, double, take or pass?")
     guids = []
     for rank, n in enumerate(notes):
         g = guid(n["key"])

@@ -159,15 +159,32 @@ def _cube_text(row: dict, names: tuple) -> str:
     return f"cube {value}, owned by {names[0] if owner == 'own' else names[1]}"
 
 
+def _responds(row: dict) -> bool:
+    """A take/pass note: the decider is doubled, the doubler is on roll."""
+    return row.get("kind") in ("take", "pass")
+
+
+def _ask(row: dict) -> str:
+    """The card's last line, the question the player answers."""
+    if _responds(row):
+        return "Take or pass?"
+    if row.get("kind") in ("nodouble", "double"):
+        return "Double or no double?"
+    return "Your move?"
+
+
 def _question_text(row: dict, names: tuple) -> str:
+    """The situation, then the ask (``_ask``) on its own line."""
     kind = row.get("kind")
     if kind == "checker":
         d = _dice(row)
-        return f"{names[0]} to play {d[0]}-{d[1]}" if d else f"{names[0]} to play"
-    if kind in ("nodouble", "double"):
-        return f"{names[0]} on roll: double?"
-    value = row.get("cube_value") or 1
-    return f"{names[1]} doubles to {2 * value}: {names[0]} takes or passes?"
+        text = f"{names[0]} to play {d[0]}-{d[1]}" if d else f"{names[0]} to play"
+    elif kind in ("nodouble", "double"):
+        text = f"{names[0]} on roll, before rolling"
+    else:
+        value = row.get("cube_value") or 1
+        text = f"{names[1]} (on roll) doubles to {2 * value}; {names[0]} to answer"
+    return f'{text}<br><span class="bgb-ask">{_ask(row)}</span>'
 
 
 def _score_text(row: dict, length: int, names: tuple) -> str:
@@ -260,7 +277,13 @@ def fields(key: str, record: dict, row: dict) -> dict:
     length = record.get("length") or 0
     board = Board.from_position_id(row["position_id"])
     cube = dict(cube_value=row.get("cube_value") or 1, cube_owner=_decider_cube(row))
-    front = board_svg(board, dice=_dice(row), player_names=svg_names, width=BOARD_WIDTH, **cube)
+    if _responds(row):
+        # the doubler is on roll: the board from the doubler's side (at the bottom, "on roll"), the
+        # taker above; the cube (centred or the doubler's) seen from the doubler (docs/anki.md)
+        front = board_svg(board.swapped(), player_names=svg_names[::-1], width=BOARD_WIDTH,
+                          cube_value=cube["cube_value"], cube_owner={-1: -1, 0: 1, 1: 0}[cube["cube_owner"]])
+    else:
+        front = board_svg(board, dice=_dice(row), player_names=svg_names, width=BOARD_WIDTH, **cube)
     after = ""
     if row.get("kind") == "checker":
         play = _best_play(board, row)
