@@ -324,3 +324,58 @@ def test_a_comment_of_several_mb_is_stored_once(tmp_path, cli):
         cached = store.conn.execute("SELECT SUM(LENGTH(comments)) FROM analysis_arrays").fetchone()[0]
         assert cached < 100  # the list of commented decisions, not their text
     assert cli("check", db=big_db).returncode == 0
+
+
+# -- the check before writing: once per file and process -------------------------------------
+
+
+def _store_seen(path, match) -> tuple:
+    """Store ``match`` into ``path`` through a new store (as every
+    ``bdb.store()`` opens one): (the result or the refusal, whether the
+    store's connection ran quick_check), from SQLite's own statement trace."""
+    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.store.check import DamagedDatabase
+
+    seen = []
+    with SQLiteStore(path) as store:
+        store.conn.set_trace_callback(seen.append)
+        try:
+            result = store.add_match(match)
+        except DamagedDatabase as exc:
+            result = exc
+        finally:
+            store.conn.set_trace_callback(None)
+    return result, any("quick_check" in s.lower() for s in seen)
+
+
+def test_the_file_is_checked_once_per_process_and_again_when_replaced(real_db, tmp_path):
+    """Two stores opened one after the other in one process: the first runs
+    quick_check, the second does not (the file is remembered whole).  A
+    damaged file moved over the path (another inode) is checked again and
+    refused, not one byte written; a whole one moved back in is checked
+    again and written.  docs/reliability.md."""
+    import os
+
+    from gnubg_blunder.importers import sgf, xg
+    from gnubg_blunder.store.check import DamagedDatabase
+
+    db = Path(shutil.copy(real_db, tmp_path / "once.db"))
+    comment, charlot = xg.read_match(XG_COMMENT), sgf.read_match(SGF)
+    result, checked = _store_seen(db, comment)
+    assert result.status == "stored" and checked
+    result, checked = _store_seen(db, comment)
+    assert result.status == "already stored" and not checked
+    result, checked = _store_seen(db, charlot)  # another match, a third store: still no check
+    assert result.match_id is not None and not checked
+
+    damaged = Path(shutil.copy(real_db, tmp_path / "damaged-copy.db"))
+    overwrite_page(damaged, leaf_page(damaged, "decisions"))
+    os.replace(damaged, db)
+    before = sha(db)
+    result, checked = _store_seen(db, comment)
+    assert isinstance(result, DamagedDatabase) and checked and "the database file is damaged" in str(result)
+    assert sha(db) == before
+
+    os.replace(shutil.copy(real_db, tmp_path / "whole-copy.db"), db)
+    result, checked = _store_seen(db, comment)
+    assert result.status == "stored" and checked

@@ -18,12 +18,14 @@ indexes and cache remade, written back over the damaged file with SQLite's
 backup API; the damaged file is kept beside it).  Rows lost to a damaged
 page cannot be rebuilt: ``check`` names the table and says so.
 
-What writes refuse: the store's ``add_match`` runs :func:`assert_whole`
-(``PRAGMA quick_check``) once per opened store before its first write — once
-per ``import``/``analyse`` run, once per ``bdb.store()`` inside gnubg — and
-turns an SQLITE_CORRUPT / SQLITE_NOTADB raised while writing into the same
-refusal (:class:`DamagedDatabase`).  quick_check reads the whole file, so it
-is not run when a store is merely opened or read.
+What writes refuse: the store's ``add_match`` runs ``PRAGMA quick_check``
+before the first write into a file **once per process** (an ``import`` or
+``analyse`` run, a gnubg session however many ``bdb.store()`` it makes): the
+files found whole are remembered by their identity (device and inode), so a
+file replaced by another one at its path is checked again.  An SQLITE_CORRUPT /
+SQLITE_NOTADB raised while writing is the same refusal
+(:class:`DamagedDatabase`) and makes the file be checked again.  quick_check
+reads the whole file, so it is not run when a store is merely opened or read.
 """
 
 from __future__ import annotations
@@ -103,27 +105,87 @@ def assert_whole(conn) -> None:
         raise DamagedDatabase(damaged_message(problems))
 
 
+# The files this process found whole before writing into them: {(device, inode):
+# a read-only descriptor of that file}.  quick_check reads the whole file (750-870
+# ms at 10,000 matches), so it runs once per file and process, not once per opened
+# store (every bdb.store() opens one).  The descriptor is held until the process
+# ends so that the inode cannot be freed and given to another file made at the
+# path (a file deleted and made again often gets the same inode number); it is
+# never closed (closing any descriptor of a file drops the POSIX locks SQLite's
+# connections to it hold in this process).  At most _MAX_FOUND_WHOLE files:
+# beyond them every store checks as before.  docs/reliability.md.
+_FOUND_WHOLE: dict = {}
+_MAX_FOUND_WHOLE = 32
+
+
+def file_identity(path) -> Optional[tuple]:
+    """(device, inode) of a database file; None for ``:memory:``, a file that
+    cannot be stat'ed, or a system without POSIX descriptors.  A file written
+    over another at its path (a copy moved in place) has another inode: it is
+    checked again."""
+    if not path or str(path) == ":memory:" or os.name != "posix":
+        return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def _remember_whole(path, identity: tuple) -> None:
+    if identity in _FOUND_WHOLE or len(_FOUND_WHOLE) >= _MAX_FOUND_WHOLE:
+        return
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    st = os.fstat(fd)
+    if (st.st_dev, st.st_ino) != identity:  # replaced since the check began: not remembered
+        _ABANDONED.append(fd)
+        return
+    _FOUND_WHOLE[identity] = fd
+
+
+_ABANDONED: list = []  # descriptors not remembered, kept open for the same reason (never closed)
+
+
+def forget_whole(path) -> None:
+    """The file at ``path`` is checked again before this process's next write
+    (its descriptor stays open: see _FOUND_WHOLE)."""
+    fd = _FOUND_WHOLE.pop(file_identity(path), None)
+    if fd is not None:
+        _ABANDONED.append(fd)
+
+
 def refuses_damage(write):
-    """Decorate a store's write method (``add_match``): before the store's
-    first write, ``PRAGMA quick_check`` (once per opened store: it reads the
-    whole file); SQLITE_CORRUPT / SQLITE_NOTADB raised while writing is the
-    same refusal.  Either way :class:`DamagedDatabase`, nothing written."""
+    """Decorate a store's write method (``add_match``): before the first
+    write into a file in this process, ``PRAGMA quick_check`` (it reads the
+    whole file: once per file and process, ``_FOUND_WHOLE``);
+    SQLITE_CORRUPT / SQLITE_NOTADB raised while writing is the same refusal.
+    Either way :class:`DamagedDatabase`, nothing written."""
     import functools
 
     @functools.wraps(write)
     def checked(store, *args, **kwargs):
         if not getattr(store, "_found_whole", False):
-            # found damaged once: refused again without reading the file again
-            problems = getattr(store, "_damage", None) or quick_check(store.conn, limit=5)
-            if problems:
-                store._damage = problems
-                raise DamagedDatabase(damaged_message(problems))
+            identity = getattr(store, "opened_file", None)
+            if identity is not None and file_identity(store.path) != identity:
+                identity = None  # the path names another file than the one opened: checked, not remembered
+            if identity is None or identity not in _FOUND_WHOLE:
+                # found damaged once: refused again without reading the file again
+                problems = getattr(store, "_damage", None) or quick_check(store.conn, limit=5)
+                if problems:
+                    store._damage = problems
+                    raise DamagedDatabase(damaged_message(problems))
+                if identity is not None:
+                    _remember_whole(store.path, identity)
             store._found_whole = True
         try:
             return write(store, *args, **kwargs)
         except sqlite3.DatabaseError as exc:
             if is_damage(exc):
                 store._found_whole, store._damage = False, [f"SQLite: {exc}"]
+                forget_whole(getattr(store, "path", None))
                 raise DamagedDatabase(damaged_message(store._damage)) from exc
             raise
 
@@ -242,6 +304,7 @@ def check_database(path, repair: bool = False) -> CheckReport:
     finally:
         conn.close()
     if problems:
+        forget_whole(path)  # found damaged: this process's next write checks it again
         if repair:
             _repair_file(path, report)
         return report

@@ -27,7 +27,7 @@ from ..metrics.arrays import (BLOT_COLUMNS, KIND_CODES, LABELS, DecisionArrays, 
                               Selection)
 from ..metrics.difficulty import difficulties
 from ..model import Match, match_identity, match_moves, move_token, opening_keys
-from .check import CHECK_HINT, DamagedDatabase, refuses_damage
+from .check import CHECK_HINT, DamagedDatabase, file_identity, refuses_damage
 from .column_cache import (BUNDLE_DECISIONS, CACHE_FORMAT, BlobSource, CacheReader, decode_bundle, encode_bundle,
                            header_size, merges, read_manifest, sealed)
 from ..importers.files import stored_path
@@ -248,6 +248,8 @@ class SQLiteStore:
             self.conn = self._connect(self.path)
         else:
             self.conn = self._open_file(Path(self.path))
+            # the file this connection opened: what the once-a-process check remembers (store/check.py)
+            self.opened_file = file_identity(self.path)
         self.conn.execute("PRAGMA foreign_keys = ON")
         if not self.read_only:
             self.conn.execute("PRAGMA synchronous = NORMAL")
@@ -265,6 +267,7 @@ class SQLiteStore:
         self._read_only_uri: Optional[str] = None  # how a read-only file was opened
         self._compact_pending = False  # an upgrade ran: compact after the cache is built again
         self._manifests: dict = {}  # {bundle key: (manifest text, parsed)}: parsed once per text
+        self.opened_file: Optional[tuple] = None  # (device, inode) of the file opened; None: memory, a server
 
     def _connect(self, target: str, uri: bool = False) -> sqlite3.Connection:
         # isolation_level None: no implicit transactions; writes say BEGIN IMMEDIATE ... COMMIT
