@@ -631,6 +631,8 @@ def _source_list(rp: _Replay, board: Board, d1: int, d2: int, rec, seq: int) -> 
             what = f"the equity of candidate {i + 1} ({_notation(board, d1, d2, letters[-1])})"
             rp.check(sc.mwc, bool(rp.match.length), what, seq, rec.player, rp.cube)
             eq = rp.to_emg(sc.mwc, bool(rp.match.length), rec.player, rp.cube)
+            if sc.written is not None and eq == eq and abs(eq) != float("inf"):
+                eq = float(sc.written % eq)  # the live match: as gnubg's SGF file writes it (gnubg_match.py)
         eqs.append(eq)
         probs.append(sc.probs)
         depths.append(sc.depth)

@@ -26,16 +26,32 @@ from .records import (
 _SIDE = {"X": 0, "O": 1}
 
 
-def _number(x) -> Optional[float]:
-    """An equity as gnubg gives it (None: absent).  A value no analysis
-    writes (nan, inf) is kept: the builder refuses the match, naming it."""
-    return None if x is None else float(x)
+# One match, one set of stored numbers: gnubg's values as gnubg's own SGF writer
+# prints them (sgf.c: evaluations "%.6f", rollouts "%.10g", luck "%.5f"), so that
+# a match stored live and the same match imported from its SGF file store equal
+# columns (issue 29; tests/test_live_equals_sgf.py).  gnubg's floats are C floats:
+# their digits past the 6th decimal are noise the SGF file never carries.
+_EVALUATION, _ROLLOUT, _LUCK = "%.6f", "%.10g", "%.5f"
+
+
+def _number(x, written: str = _EVALUATION) -> Optional[float]:
+    """An equity or probability as gnubg's SGF writer prints it (None:
+    absent).  A value no analysis writes (nan, inf) is kept: the builder
+    refuses the match, naming it."""
+    if x is None:
+        return None
+    x = float(x)
+    return float(written % x) if math.isfinite(x) else x
+
+
+def _numbers(xs, written: str = _EVALUATION) -> Optional[tuple]:
+    return tuple(_number(x, written) for x in xs) if xs else None
 
 
 def _luck(x) -> Optional[float]:
     """``luck-value``: -inf (luck never computed) is unknown (None), as in
     SGF files; any other value goes to the builder's checks."""
-    x = _number(x)
+    x = _number(x, _LUCK)
     return None if x is not None and math.isinf(x) and x < 0 else x
 
 
@@ -63,10 +79,12 @@ def _candidates(analysis: dict, default_ctx: dict, match_play: bool):
             out.append(
                 SourceCandidate(
                     steps=_steps(c.get("move")),
-                    equity=None if match_play else _number(c.get("cubeful-eq")),
-                    mwc=_number(c.get("cubeful-eq")) if match_play else None,
-                    probs=tuple(c.get("probs") or ()) or None,
+                    equity=None if match_play else _number(c.get("cubeful-eq"), _ROLLOUT),
+                    # the MWC as gnubg holds it: the SGF file writes the equity gnubg makes of it, rounded
+                    mwc=_number(c.get("cubeful-eq"), "%r") if match_play else None,
+                    probs=_numbers(c.get("probs"), _ROLLOUT),
                     depth="rollout",
+                    written=_ROLLOUT,
                 )
             )
         else:
@@ -74,7 +92,7 @@ def _candidates(analysis: dict, default_ctx: dict, match_play: bool):
                 SourceCandidate(
                     steps=_steps(c.get("move")),
                     equity=_number(c.get("score")),
-                    probs=tuple(c.get("probs") or ()) or None,
+                    probs=_numbers(c.get("probs")),
                     depth=_plies_label(c.get("evalcontext") or {}, default_ctx),
                 )
             )
@@ -90,11 +108,12 @@ def _candidate_columns(moves: list, default_ctx: dict) -> SourceCandidates:
     for c in moves:
         get = c.get
         letters.append(steps_text(get("move") or ()))  # gnubg's ints as they are (others: the list below)
-        probs.append(tuple(get("probs") or ()) or None)
         if get("type") == "rollout":
-            eqs.append(_number(get("cubeful-eq")))
+            probs.append(_numbers(get("probs"), _ROLLOUT))
+            eqs.append(_number(get("cubeful-eq"), _ROLLOUT))
             depths.append("rollout")
         else:
+            probs.append(_numbers(get("probs")))
             eqs.append(_number(get("score")))
             ctx = get("evalcontext")
             plies = ctx.get("plies", default_plies) if ctx else default_plies
@@ -108,13 +127,14 @@ def _candidate_columns(moves: list, default_ctx: dict) -> SourceCandidates:
 def _cube(analysis: dict, default_ctx: dict, match_play: bool) -> Optional[SourceCube]:
     if not analysis or "nd-cubeful-eq" not in analysis or "dt-cubeful-eq" not in analysis:
         return None
-    nd, dt = _number(analysis["nd-cubeful-eq"]), _number(analysis["dt-cubeful-eq"])
+    written = _ROLLOUT if analysis.get("type") == "rollout" else _EVALUATION
+    nd, dt = _number(analysis["nd-cubeful-eq"], written), _number(analysis["dt-cubeful-eq"], written)
     if nd is None or dt is None:
         return None
     depth = "rollout" if analysis.get("type") == "rollout" else _plies_label(
         analysis.get("eval-context") or {}, default_ctx
     )
-    return SourceCube(nd=nd, dt=dt, in_mwc=match_play, depth=depth, probs=tuple(analysis.get("probs") or ()) or None)
+    return SourceCube(nd=nd, dt=dt, in_mwc=match_play, depth=depth, probs=_numbers(analysis.get("probs"), written))
 
 
 def source_from_dict(d: dict, source_path: Optional[str] = None) -> SourceMatch:

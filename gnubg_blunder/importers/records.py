@@ -28,6 +28,9 @@ class SourceCandidate:
     mwc: Optional[float] = None  # cubeful MWC (rollouts in match play), converted by the builder
     probs: Optional[tuple] = None
     depth: Optional[str] = None  # "2-ply", "rollout"
+    # how the source's file writes the equity made from ``mwc`` ("%.10g": gnubg's SGF writer for rollouts);
+    # None: kept as converted
+    written: Optional[str] = None
 
 
 @dataclass
