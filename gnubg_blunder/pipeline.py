@@ -81,15 +81,38 @@ def expand_paths(paths, suffixes, unreadable=None) -> list:
     return out
 
 
+class gc_paused:
+    """Python's garbage collector off for a store, then as it was (nested:
+    only the outermost turns it back on).  A store makes tens of thousands of
+    objects that live until its end: the collector's passes over them cost
+    the live store 142 ms against 79 ms over 24 matches (issue 29), and
+    find nothing to free; what the store leaves is collected afterwards."""
+
+    def __enter__(self):
+        import gc
+
+        self.was_enabled = gc.isenabled()
+        gc.disable()
+        return self
+
+    def __exit__(self, *exc):
+        import gc
+
+        if self.was_enabled:
+            gc.enable()
+        return False
+
+
 def store_match(ctx, match):
     """Store one match and run the post-analysis hooks for something new."""
     from .store import ALREADY_STORED
 
-    pm = get_plugin_manager()
-    store = ctx.store()
-    result = pm.hook.store_match(store=store, match=match)
-    if result.status != ALREADY_STORED:
-        pm.hook.post_analysis(store=store, match=match, result=result, context=ctx)
+    with gc_paused():
+        pm = get_plugin_manager()
+        store = ctx.store()
+        result = pm.hook.store_match(store=store, match=match)
+        if result.status != ALREADY_STORED:
+            pm.hook.post_analysis(store=store, match=match, result=result, context=ctx)
     return result
 
 

@@ -143,7 +143,7 @@ class Bdb:
 
     def _store(self, ctx):
         from ..importers.gnubg_match import match_from_dict
-        from ..pipeline import describe, store_match
+        from ..pipeline import describe, gc_paused, store_match
 
         g = _gnubg()
         data = g.match()
@@ -153,8 +153,9 @@ class Bdb:
         if not _has_analysis(data):
             print("gnubg-blunder: this match has no analysis yet: use bdb.analyse()")
             return None
-        match = match_from_dict(data, source_path=None)
-        result = store_match(ctx, match)
+        with gc_paused():  # the live path: gnubg's dict made into the match, then stored (pipeline.gc_paused)
+            match = match_from_dict(data, source_path=None)
+            result = store_match(ctx, match)
         if result.match_id is not None:
             self.stored_match_id = result.match_id
         print("gnubg-blunder: " + describe(match, result, ctx.store()))
