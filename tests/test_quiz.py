@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import select
 import sqlite3
 import subprocess
@@ -111,8 +112,9 @@ def test_quiz_at_the_terminal(quiz_db):
     # 1. the right move (the analysis' first): 0 mpt
     t.type("bar/21* 7/5")
     shown = t.read_until("answer> ")
-    assert "right, the best (error 0.0 mpt)" in shown
-    assert "71.9 mpt ahead of bar/21* 10/8" in shown  # the best's gap over the second candidate
+    assert "right, the best (error 0 mpt, 0.00 % MWC)" in shown  # the review's unit beside mpt
+    # the best's gap over the runner-up, which is not named (the player sees the best and their answer)
+    assert "71.9 mpt ahead of the next best play" in shown and "10/8" not in shown
     assert "Position ID: PM5gBFjM3U0ABA" in shown  # the board after the best move
     assert "Question 2/3" in shown and "to play 5-5" in shown
     # 2. an illegal move: one line, a new try; then an unreadable one; then the wrong move played in the match
@@ -122,13 +124,13 @@ def test_quiz_at_the_terminal(quiz_db):
     assert "cannot read" in t.read_until("answer> ")
     t.type("13/8(3) 10/5")
     shown = t.read_until("answer> ")
-    assert "error 55.4 mpt. Best: 7/2(2) 6/1*(2)." in shown
+    assert re.search(r"error 55 mpt, \d+\.\d\d % MWC\. Best: 7/2\(2\) 6/1\*\(2\)\.", shown)  # as stored
     assert "Question 3/3" in shown
-    # q quits with the score so far: 2 graded answers, Σe = 0 + 55.4 mpt,
-    # quiz PR = 500 × 0.0554 / 2 = 13.85 -> 13.9 (shown to a decimal)
+    # q quits with the score so far: 2 graded answers, Σe = 0 + 55 mpt (the grades as stored),
+    # quiz PR = 500 × 0.055 / 2 = 13.75 -> 13.8 (shown to a decimal), as `training` reads the stored grades
     t.type("q")
     shown = t.read_until("(500 × Σe / N)")
-    assert "2 graded answers, error 55.4 mpt in all, quiz PR 13.8" in shown
+    assert "2 graded answers, error 55.0 mpt in all, quiz PR 13.8" in shown
     assert t.close() == 0
     rows = _actions(quiz_db)
     assert [(r[0], r[1], r[2], r[3]) for r in rows] == [
@@ -264,10 +266,10 @@ def test_quiz_inside_gnubg(quiz_db):
     want = MatchState(cube=2, cube_owner=0, on_roll=1, dice=(4, 2), match_length=7, score=(6, 4))
     assert got["first"] == {"pid": "vJzBCDDM7k0AQA", "mid": want.match_id(), "dice": [4, 2], "cube": 2, "owner": 0,
                             "score": [6, 4], "turn": 1}
-    assert "is not a legal move with 4-2" in out and "error 71.9 mpt" in out
+    assert "is not a legal move with 4-2" in out and "error 72 mpt" in out  # the grade as stored
     assert got["e"] == [None, 71.942, 0.0]  # mpt to the analyser's 6 decimals of EMG
     assert got["second"] == {"pid": "Ns7CESDYdsQBMA", "dice": [5, 5]}
-    assert "quiz PR 18.0" in out  # 500 × (0.071942 + 0) / 2 = 17.99 -> 18.0
+    assert "quiz PR 18.0" in out  # 500 × (0.072 + 0) / 2 = 18.0, the stored grades
     assert [(r[2], r[3]) for r in _actions(quiz_db)][:2] == [(72, 378), (0, 78)]
     # cube questions on gnubg's board: the player asked on roll before rolling (no dice); a take/pass
     # question as the doubler's position before the double (gnubg 1.07 keeps no double pending)
@@ -366,3 +368,40 @@ def test_take_question_names_the_doubler_on_roll_and_the_taker(tmp_path):
         q = question_text(item).splitlines()
         assert q[-1] == "Weakbot (X) on roll, before rolling: double or no double?"
         assert "your move" not in "\n".join(q).lower()
+
+
+def test_feedback_names_only_seen_moves_suggests_a_legal_play_and_prints_the_stored_grade(quiz_db):
+    """Issue 26: the hint "e.g. 13/7 8/7" was shown for any roll (illegal
+    with 6-3); "The best is … ahead of X" named the runner-up; the printed
+    errors (0.1 mpt) gave another PR than the stored grades (whole mpt)."""
+    from gnubg_blunder.board import parse_move_notation
+    from gnubg_blunder.db_settings import thresholds_for
+    from gnubg_blunder.filters import Filter
+    from gnubg_blunder.metrics.study import quiz_error
+    from gnubg_blunder.metrics.kernel import rate
+    from gnubg_blunder.quiz.core import Session, choose, feedback_text, grade, record
+    from gnubg_blunder.store import SQLiteStore
+
+    with SQLiteStore(quiz_db, upgrade=False) as st:
+        items = [i for i in choose(st, Filter(player=PLAYER, decision_type="checker"), thresholds_for(st),
+                                   count=0, seed=1) if len(i.candidates) >= 3][:6]
+        assert items
+        s = Session()
+        for item in items:
+            hint = grade(item, "").message
+            example = hint.split("e.g. ")[1].rsplit("), or q", 1)[0]
+            assert parse_move_notation(item.board, *item.dice, example) is not None, (item.dice, example)
+            assert "13/7 8/7" not in hint or parse_move_notation(item.board, *item.dice, "13/7 8/7")
+            for cand in item.candidates[:3]:
+                g = grade(item, cand["move"])
+                if not g.graded:
+                    continue
+                text = feedback_text(item, g)
+                others = {c["move"] for c in item.candidates} - {g.best, g.answer}
+                assert not any(f" {m}." in text or f" {m}:" in text for m in others), text
+                assert "% MWC" in text
+                s.add(g)
+                record(st, item, g)
+        rows = st.conn.execute("SELECT grade FROM study_actions WHERE action = 'quiz'").fetchall()
+    stored = [quiz_error(r[0]) for r in rows]
+    assert len(stored) == len(s.errors) and rate(sum(stored), len(stored)) == s.pr

@@ -65,6 +65,7 @@ class Item:
     dt: Optional[float] = None
     dp: Optional[float] = None
     verified_plies: Optional[int] = None  # graded on gnubg's evaluation at that depth (SPEC §16); None: not verified
+    mwc_per_emg: Optional[float] = None  # match play: % MWC per EMG (the review's unit); None for money
 
     @property
     def cube_question(self) -> bool:
@@ -177,6 +178,7 @@ def load_items(store, sel, indices) -> list:
             candidates=[{"move": c.get("move"), "equity": c.get("equity"), "position_id": c.get("position_id"),
                          "depth": c.get("depth")} for c in cands],
             nd=r.get("nd"), dt=r.get("dt"), dp=r.get("dp"), verified_plies=r.get("verified_plies"),
+            mwc_per_emg=r.get("mwc_per_emg"),
         ))
     return items
 
@@ -208,7 +210,10 @@ def grade(item: Item, text: str) -> Grade:
     """Grade the answer ``text`` to ``item`` against its stored analysis."""
     text = (text or "").strip()
     if not text:
-        return Grade("unreadable", "type a move (e.g. 13/7 8/7), a cube action, or q to quit")
+        if item.cube_question:
+            choices = "take or pass" if item.responds else "double or no double"
+            return Grade("unreadable", f"type {choices}, or q to quit")
+        return Grade("unreadable", f"type a move (e.g. {example_play(item)}), or q to quit")
     if item.cube_question:
         return _grade_cube(item, text)
     return _grade_checker(item, text)
@@ -239,11 +244,12 @@ def _grade_checker(item: Item, text: str) -> Grade:
     board = item.board
     d1, d2 = item.dice
     if _cube_word(text) is not None:
-        return Grade("unreadable", f"a checker play: move your checkers for {d1}-{d2} (e.g. 13/7 8/7)")
+        return Grade("unreadable", f"a checker play: move your checkers for {d1}-{d2} (e.g. {example_play(item)})")
     try:
         play = parse_move_notation(board, d1, d2, text)
     except ValueError:
-        return Grade("unreadable", f"cannot read {text!r}: write a move as 13/7 8/7, 8/5*/4, bar/22, 6/off")
+        return Grade("unreadable", f"cannot read {text!r}: write a move as gnubg does, e.g. {example_play(item)} "
+                     "(bar/22, 8/5*, 6/off)")
     if play is None:
         return Grade("illegal", f"{text} is not a legal move with {d1}-{d2}")
     cands = [c for c in item.candidates if c.get("equity") is not None and c.get("position_id")]
@@ -261,6 +267,15 @@ def _grade_checker(item: Item, text: str) -> Grade:
     return Grade("not graded", "the analysis did not list this move: not graded", **common)
 
 
+def example_play(item: Item) -> str:
+    """A legal play of the question's roll, as an example of the notation
+    (the board code's first legal play; never the analysis' best)."""
+    from ..board.moves import legal_plays
+
+    plays = legal_plays(item.board, *item.dice) if item.dice else []
+    return plays[-1].notation if plays else "13/7 8/7"
+
+
 # -- the session ---------------------------------------------------------------------------
 
 @dataclass
@@ -272,7 +287,7 @@ class Session:
 
     def add(self, g: Grade) -> None:
         if g.graded:
-            self.errors.append(g.error)
+            self.errors.append(stored_error(g))  # as stored and printed: `training` gives the same PR
         elif g.status == "not graded":
             self.not_graded += 1
 
@@ -293,6 +308,14 @@ class Session:
         return out
 
 
+def stored_error(g: Grade) -> float:
+    """The answer's error as stored and printed: its grade (whole
+    millipoints, SPEC §3's rounding) in EMG."""
+    from ..metrics.study import quiz_error
+
+    return quiz_error(g.grade_mpt)
+
+
 def record(store, item: Item, g: Grade, at: Optional[str] = None) -> Optional[str]:
     """Store a graded answer as a study action ("quiz", grade = the error in
     whole millipoints, the decision asked, UTC now); returns its time."""
@@ -305,6 +328,15 @@ def record(store, item: Item, g: Grade, at: Optional[str] = None) -> Optional[st
 
 def fmt_mpt(e: float) -> str:
     return f"{float(e) * 1000:.1f}"
+
+
+def error_text(item: Item, g: Grade) -> str:
+    """A graded answer's error as stored (whole mpt) and, in match play, in
+    the review's unit: % MWC = e × mwc_per_emg."""
+    text = f"{g.grade_mpt} mpt"
+    if item.mwc_per_emg is not None and not is_money(item.length):
+        text += f", {stored_error(g) * item.mwc_per_emg:.2f} % MWC"
+    return text
 
 
 def _score_text(item: Item) -> str:
@@ -355,17 +387,19 @@ def feedback_text(item: Item, g: Grade) -> str:
             lines.append(f"The analysis' best: {g.best}")
         return "\n".join(lines)
     if g.error == 0:
-        head = f"{g.answer}: right, the best (error 0.0 mpt)."
+        head = f"{g.answer}: right, the best (error {error_text(item, g)})."
         if item.cube_question and g.best != g.answer:
-            head = f"{g.answer}: right, the best (error 0.0 mpt): {g.best}."
+            head = f"{g.answer}: right, the best (error {error_text(item, g)}): {g.best}."
     else:
-        head = f"{g.answer}: error {fmt_mpt(g.error)} mpt. Best: {g.best}."
+        head = f"{g.answer}: error {error_text(item, g)}. Best: {g.best}."
     lines = [head]
     if item.verified_plies is not None:  # SPEC §16: which evaluation graded it
         lines.append(f"Graded on gnubg's {item.verified_plies}-ply evaluation (the depth check), "
                      "not the file's analysis.")
-    if g.best_gap is not None and g.second:
-        lines.append(f"The best is {fmt_mpt(g.best_gap)} mpt ahead of {g.second}.")
+    if g.error == 0 and g.best_gap is not None and g.second:
+        # only moves the player sees are named (the best, their answer): the runner-up is not
+        other = "the other answer" if item.cube_question else "the next best play"
+        lines.append(f"The best is {fmt_mpt(g.best_gap)} mpt ahead of {other}.")
     if g.best_board and not item.cube_question:
         lines.append(f"After {g.best}:")
         lines.append(position_text(Board.from_position_id(g.best_board), (item.you, item.opponent))
