@@ -106,24 +106,20 @@ def assert_whole(conn) -> None:
 
 
 # The files this process found whole before writing into them: {(device, inode):
-# a read-only descriptor of that file}.  quick_check reads the whole file (750-870
-# ms at 10,000 matches), so it runs once per file and process, not once per opened
-# store (every bdb.store() opens one).  The descriptor is held until the process
-# ends so that the inode cannot be freed and given to another file made at the
-# path (a file deleted and made again often gets the same inode number); it is
-# never closed (closing any descriptor of a file drops the POSIX locks SQLite's
-# connections to it hold in this process).  At most _MAX_FOUND_WHOLE files:
-# beyond them every store checks as before.  docs/reliability.md.
+# the file's size when last seen}.  quick_check reads the whole file (750-870 ms at
+# 10,000 matches), so it runs once per file and process, not once per opened store
+# (every bdb.store() opens one).  A file moved or copied over the path has another
+# inode and is checked again.  A file deleted and made again at the path may be
+# given the same inode number: one smaller than when last seen is checked again
+# (a database only shrinks when compacted, which costs one more check); one of
+# the same inode that is not smaller is not looked for (docs/reliability.md).
 _FOUND_WHOLE: dict = {}
-_MAX_FOUND_WHOLE = 32
 
 
 def file_identity(path) -> Optional[tuple]:
-    """(device, inode) of a database file; None for ``:memory:``, a file that
-    cannot be stat'ed, or a system without POSIX descriptors.  A file written
-    over another at its path (a copy moved in place) has another inode: it is
-    checked again."""
-    if not path or str(path) == ":memory:" or os.name != "posix":
+    """(device, inode) of a database file; None for ``:memory:`` or a file
+    that cannot be stat'ed."""
+    if not path or str(path) == ":memory:":
         return None
     try:
         st = os.stat(path)
@@ -132,29 +128,25 @@ def file_identity(path) -> Optional[tuple]:
     return (st.st_dev, st.st_ino)
 
 
-def _remember_whole(path, identity: tuple) -> None:
-    if identity in _FOUND_WHOLE or len(_FOUND_WHOLE) >= _MAX_FOUND_WHOLE:
-        return
+def _size(path) -> Optional[int]:
     try:
-        fd = os.open(path, os.O_RDONLY)
+        return os.stat(path).st_size
     except OSError:
-        return
-    st = os.fstat(fd)
-    if (st.st_dev, st.st_ino) != identity:  # replaced since the check began: not remembered
-        _ABANDONED.append(fd)
-        return
-    _FOUND_WHOLE[identity] = fd
+        return None
 
 
-_ABANDONED: list = []  # descriptors not remembered, kept open for the same reason (never closed)
+def _known_whole(path, identity) -> bool:
+    """Found whole before in this process, and not smaller since."""
+    seen, now = _FOUND_WHOLE.get(identity), _size(path)
+    if seen is None or now is None or now < seen:
+        return False
+    _FOUND_WHOLE[identity] = now
+    return True
 
 
 def forget_whole(path) -> None:
-    """The file at ``path`` is checked again before this process's next write
-    (its descriptor stays open: see _FOUND_WHOLE)."""
-    fd = _FOUND_WHOLE.pop(file_identity(path), None)
-    if fd is not None:
-        _ABANDONED.append(fd)
+    """The file at ``path`` is checked again before this process's next write."""
+    _FOUND_WHOLE.pop(file_identity(path), None)
 
 
 def refuses_damage(write):
@@ -171,14 +163,14 @@ def refuses_damage(write):
             identity = getattr(store, "opened_file", None)
             if identity is not None and file_identity(store.path) != identity:
                 identity = None  # the path names another file than the one opened: checked, not remembered
-            if identity is None or identity not in _FOUND_WHOLE:
+            if identity is None or not _known_whole(store.path, identity):
                 # found damaged once: refused again without reading the file again
                 problems = getattr(store, "_damage", None) or quick_check(store.conn, limit=5)
                 if problems:
                     store._damage = problems
                     raise DamagedDatabase(damaged_message(problems))
                 if identity is not None:
-                    _remember_whole(store.path, identity)
+                    _FOUND_WHOLE[identity] = _size(store.path) or 0
             store._found_whole = True
         try:
             return write(store, *args, **kwargs)
