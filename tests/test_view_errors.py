@@ -223,7 +223,7 @@ def test_metric_switch_and_formats(db):
     text = cli("errors", "--no-config", "--player", "charlot1", db=db).stdout
     assert "Scope: player charlot1" in text
     assert text.index("too many blots") < text.index("Theme not determined") < text.index("theme not determined")
-    assert "DoubleTake         2*  25.00" in text
+    assert "Double/take         2*  25.00" in text and "DoubleTake" not in text  # a player's words (issue 26)
     rows = list(csv.DictReader(io.StringIO(
         cli("errors", "--no-config", "--format", "csv", "--player", "charlot1", db=db).stdout)))
     hist = [r for r in rows if r["section"] == "histogram"]

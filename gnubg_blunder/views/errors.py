@@ -11,7 +11,7 @@ from typing import Optional
 
 from ..commands import Scope, UserError, View
 from ..metrics.vocabulary import metric as metric_named
-from .formatting import DASH, Table, num, percent, safe_text, table, scope_text, table_html
+from .formatting import DASH, Table, cube_action_text, folded, num, percent, safe_text, table, scope_text, table_html
 
 # how this view reads each metric (the metric's own words: metrics/vocabulary.py)
 METRIC_NOTES = {
@@ -129,7 +129,7 @@ def errors_text(obj: dict) -> str:
                 fig = [num(r["pr"]), ci_text(r) if r["decisions"] else DASH]
             else:
                 fig = [num(_value(r, metric)), pct(_share(r, metric))]
-            rows.append([r["action"], f"{r['decisions']}{small_mark(r)}"] + fig
+            rows.append([cube_action_text(r["action"]), f"{r['decisions']}{small_mark(r)}"] + fig
                         + [r["errors"], r["blunders"], pct(r["blunder_share"])])
         headers = ["action", "decisions"] + (["PR", "95% interval"] if metric == "pr"
                                              else [_value_header(metric), _share_header(metric)])
@@ -205,6 +205,9 @@ def errors_table(obj: dict) -> Table:
     return Table(CSV_HEADERS, errors_rows(obj))
 
 
+RECURRING_SHOWN = 10  # the HTML's recurring errors shown unfolded
+
+
 def errors_html(obj: dict) -> str:
     """The errors as HTML (``<section id="errors">``): recurring errors (cost
     in PR points), PR by cube action and the error sizes as a bar chart."""
@@ -212,14 +215,21 @@ def errors_html(obj: dict) -> str:
 
     rec = [[r["game_plan"], r["nature"], r["theme"], r["errors"], f"{r['cost']:.2f}"]
            for r in obj["recurring"] + obj["theme_not_determined"]]
-    cube = [[r["action"], r["decisions"], None if r["pr"] is None else f"{r['pr']:.2f}",
+    cube = [[cube_action_text(r["action"]), r["decisions"], None if r["pr"] is None else f"{r['pr']:.2f}",
              None if r["blunder_share"] is None else percent(r["blunder_share"], 0)] for r in obj["cube_actions"]]
     hist = obj["histogram"]
     chart = bar_chart([r["band"] for r in hist], [r["decisions"] for r in hist],
-                      title="Error sizes (mpt) over all counted decisions", value_format="{:.0f}")
+                      title="Error sizes (mpt) over all counted decisions", value_format="{:.0f}",
+                      label_title="error e (mpt)", value_title="decisions")
     html = ['<section id="errors"><h2>Errors</h2><h3>Recurring errors (cost in PR points)</h3>']
-    html.append(table_html(rec, ["game plan", "nature", "theme", "errors", "cost"], "lllrr") if rec
-                else '<p class="muted">No counted error with a game plan in this scope.</p>')
+    heads = ["game plan", "nature", "theme", "errors", "cost"]
+    if not rec:
+        html.append('<p class="muted">No counted error with a game plan in this scope.</p>')
+    else:  # the costliest rows shown, the rest folded below them
+        html.append(table_html(rec[:RECURRING_SHOWN], heads, "lllrr"))
+        if len(rec) > RECURRING_SHOWN:
+            html.append(folded(f"{len(rec) - RECURRING_SHOWN} more recurring errors (click to unfold)",
+                               table_html(rec[RECURRING_SHOWN:], heads, "lllrr")))
     html += ["<h3>PR by cube action (the analysis' best action)</h3>",
              table_html(cube, ["action", "decisions", "PR", "blunder share"], "lrrr"), chart, "</section>"]
     return "".join(html)

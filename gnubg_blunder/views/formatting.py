@@ -11,9 +11,16 @@ DASH = "—"
 
 
 def num(x: Optional[float], digits: int = 2, signed: bool = False) -> str:
+    """``x`` to ``digits`` decimals ("—" unknown); a value that rounds to
+    zero is "0.00", never "-0.00" (nor "+0.00" when ``signed``)."""
     if x is None:
         return DASH
-    return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
+    text = f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
+    return text[1:] if _rounds_to_zero(text) and text[0] in "+-" else text
+
+
+def _rounds_to_zero(text: str) -> bool:
+    return not text.strip("+-0.")
 
 
 def percent(share: Optional[float], digits: int = 1) -> str:
@@ -24,7 +31,17 @@ def percent(share: Optional[float], digits: int = 1) -> str:
 def interval(ci, digits: int = 2) -> str:
     if not ci:
         return "(no interval)"
-    return f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+    return f"[{num(ci[0], digits)}, {num(ci[1], digits)}]"
+
+
+CUBE_ACTION_NAMES = {"NoDouble": "No double", "DoubleTake": "Double/take", "DoublePass": "Double/pass",
+                     "TooGood": "Too good"}
+
+
+def cube_action_text(action: Optional[str]) -> str:
+    """A best cube action as a player reads it ("Double/take"); the JSON and
+    CSV keep SPEC §14's code ("DoubleTake")."""
+    return DASH if action is None else CUBE_ACTION_NAMES.get(action, action)
 
 
 def avoidable_text(fig: dict) -> str:
@@ -132,6 +149,13 @@ def visible(s: str) -> str:
     return _HTML_UNSAFE.sub(lambda m: _shown(m.group()), s)
 
 
+def folded(summary: str, body: str, open_: bool = False) -> str:
+    """A section part a reader folds and unfolds (``<details>``, no script):
+    ``summary`` (HTML: a heading, a line) always shown, ``body`` (HTML) when
+    unfolded; the report opens with the long parts folded (docs/report.md)."""
+    return f"<details{' open' if open_ else ''}><summary>{summary}</summary>{body}</details>"
+
+
 def html_text(s) -> str:
     """User data in HTML (the report, a match's page, an Anki card): its
     control and bidi characters shown escaped (:func:`visible`),
@@ -160,9 +184,14 @@ def html_cell(v) -> str:
 
     if v is None:
         return DASH
+    if isinstance(v, str) and _DATE.fullmatch(v):
+        return f'<span class="date">{escape(v)}</span>'  # never wrapped (the report's style)
     if isinstance(v, str) and not _NUMBER_CELL.fullmatch(v):
         return html_text(v)
     return escape(str(v))
+
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?")
 
 
 def scope_text(f: dict, ignored: tuple = (), everything: str = "every stored match, both sides") -> str:

@@ -80,6 +80,14 @@ def _result(obj: dict) -> str:
     return f"{html_text(obj['winner'])} won ({score_text})"
 
 
+def decisions_text(transcript: list) -> str:
+    """What the match's counts count: every decision of the transcript, and
+    those the figures (PR, MWC lost, the curve) are over."""
+    n, counted = len(transcript), sum(1 for r in transcript if r["counted"])
+    return (f"{n} decision{'s' if n != 1 else ''}, {counted} counted by XG's rules (forced plays and clear "
+            "no-doubles left out; the figures are over the counted ones: docs/figures.md)")
+
+
 def head_html(obj: dict) -> str:
     length = "money session" if obj["length"] == 0 else f"{obj['length']}-point match"
     # (label, the value's HTML): user text isolated and escaped (html_text), ours escaped
@@ -92,7 +100,7 @@ def head_html(obj: dict) -> str:
         ("Date", html_text(obj["date"])),
         ("Event", html_text(obj["event"])),
         ("Analysis", html_text(analysis)),
-        ("Decisions", escape(str(len(obj["transcript"])))),
+        ("Decisions", escape(decisions_text(obj["transcript"]))),
     ]
     cells = "".join(f'<tr><th class="l">{escape(k)}</th><td class="l">{v}</td></tr>' for k, v in rows)
     return f'<section id="match"><h2>The match</h2><table>{cells}</table></section>'

@@ -15,7 +15,7 @@ import shlex
 from html import escape
 
 from ..commands import View, add_metric
-from .formatting import DASH, Table, html_cell, num, safe_text, scope_text, table
+from .formatting import DASH, Table, folded, html_cell, num, safe_text, scope_text, table
 
 LIST_ROWS = 20  # the report lists the first 20 members of each family (costliest first)
 
@@ -287,13 +287,14 @@ def plan_html(obj: dict, lists: dict = None) -> str:
     html.append(f'<p class="note">{escape(outside_text(obj["outside"], cost))}</p>')
     if lists:
         unknown = "" if cost.money else "; — for money"
-        html.append(f"<h3>The members of each family</h3>"
-                    f'<p class="note">At most {max(len(x["decisions"]) for x in lists.values())} a family, largest '
-                    f"{escape(cost.excess)} first (not quantified last). e in mpt, ℓ in % points of MWC, "
-                    f"{escape(cost.excess)} in {escape(cost.unit)}{unknown}.</p>")
+        members = [f'<p class="note">At most {max(len(x["decisions"]) for x in lists.values())} a family, largest '
+                   f"{escape(cost.excess)} first (not quantified last). e in mpt, ℓ in % points of MWC, "
+                   f"{escape(cost.excess)} in {escape(cost.unit)}{unknown}.</p>"]
         for k, fam in enumerate(obj["families"], 1):
             if fam["family"] in lists:
-                html.append(_list_html(k, fam, lists[fam["family"]], obj["filter"], cost))
+                members.append(_list_html(k, fam, lists[fam["family"]], obj["filter"], cost))
+        html.append(folded(f'<h3 id="plan-members">The members of each family</h3> <span class="k">'
+                           f"({len(lists)} lists: click to unfold)</span>", "".join(members)))
     html.append("</section>")
     return "".join(html)
 

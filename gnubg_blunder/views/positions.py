@@ -9,7 +9,7 @@ A view never computes a figure.
 from __future__ import annotations
 
 from ..commands import UserError, View, count_option
-from .formatting import DASH, Table, safe_text, scope_text, table, table_html
+from .formatting import DASH, Table, folded, html_cell, safe_text, scope_text, table, table_html
 
 COLUMNS = ("position_id", "match_id", "date", "game", "move", "player", "kind", "played", "best", "error_mpt",
            "mwc_loss", "difficulty_mpt", "difficulty_mwc", "difficulty_truncated")
@@ -23,6 +23,7 @@ def attach_moves(records: list, store) -> list:
         row = rows.get(r["row_id"], {})
         r["played"] = row.get("played_move")
         r["best"] = row.get("best_move")
+        r["dice"] = f"{row['dice1']}-{row['dice2']}" if row.get("dice1") else None  # a cube decision: none
     return records
 
 
@@ -100,11 +101,15 @@ def positions_text(obj: dict, title: str = "Decisions") -> str:
     return "\n".join(lines)
 
 
-def positions_html(obj: dict, heading: str = None, anchor: str = None) -> str:
+def positions_html(obj: dict, heading: str = None, anchor: str = None, fold: bool = False,
+                   boards: dict = None) -> str:
     """A drill-down list as HTML: an ``<h3>`` (``heading``, default the
     criteria in words, with the total; ``anchor`` its id), a note when the
     list is cut, and the table (a fragment: the report puts two in one
-    section)."""
+    section); ``fold``: the note and table folded under the heading
+    (``<details>``, the report's long lists); ``boards`` ({row_id: SVG}):
+    a row's board folded in its position cell (the others name the command
+    that draws it)."""
     from html import escape
 
     n = obj["total"]
@@ -116,12 +121,24 @@ def positions_html(obj: dict, heading: str = None, anchor: str = None) -> str:
         flags = {"errors": " --errors", "blunders": " --blunders"}.get(obj["criteria"].get("severity"), "")
         html.append(f'<p class="note">The {obj["shown"]} {first} of {n}; '
                     f"`gnubg-blunder positions{flags} --limit 0` lists them all.</p>")
-    rows = [[r["match_id"], r["date"], r["game"], r["move"], r["player"], r["kind"], r.get("played"),
+    boards = boards or {}
+    rows = [[r["match_id"], r["date"], r["game"], r["move"], r["player"], r["kind"], r.get("dice"), r.get("played"),
              r.get("best"), None if r["error_mpt"] is None else f"{r['error_mpt']:.1f}", r["position_id"]]
             for r in obj["decisions"]]
-    html.append(table_html(rows, ["match", "date", "game", "move", "player", "kind", "played", "best",
-                                  "e (mpt)", "position"], "lllllllrrl") if rows
-                else '<p class="muted">None.</p>')
+    table = table_html(rows, ["match", "date", "game", "move", "player", "kind", "dice", "played", "best",
+                              "e (mpt)", "position"], "llllllllrrl") if rows else '<p class="muted">None.</p>'
+    for r in obj["decisions"]:  # the position cell unfolds its board
+        if boards.get(r["row_id"]) and r["position_id"]:
+            cell = html_cell(r["position_id"])
+            table = table.replace(f'<td class="l">{cell}</td>', f'<td class="l"><details class="board"><summary>'
+                                  f'{cell}</summary>{boards[r["row_id"]]}</details></td>', 1)
+    html.append(table)
+    if rows and len(boards) < len(rows):
+        html.append('<p class="note">' + (f"The first {len(boards)} positions unfold their board; " if boards else "")
+                    + "`gnubg-blunder board show POSITION_ID` draws a position's board (dice: the roll of a checker play; "
+                    "— for a cube decision).</p>")
+    if fold and rows:
+        return folded(html[0], "".join(html[1:]))
     return "".join(html)
 
 

@@ -15,7 +15,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from ..commands import Command, UserError, View, add_format, add_metric, count_option
-from .formatting import DASH, safe_text, scope_text, table, to_json
+from .formatting import DASH, folded, safe_text, scope_text, table, to_json
 
 if TYPE_CHECKING:  # numpy is imported where a function needs it: building the CLI's parser does without
     import numpy as np
@@ -323,6 +323,11 @@ def _board_svg(p: dict) -> str:
         return ""
 
 
+def _folded_board(svg: str) -> str:
+    """A reference position's board, folded (the report opens short)."""
+    return folded('<span class="k">its board</span>', svg) if svg else ""
+
+
 def references_html(obj: dict) -> str:
     cost = cost_of(obj)
     out = ['<section id="references"><h2>Reference positions</h2>',
@@ -342,7 +347,7 @@ def references_html(obj: dict) -> str:
                    f"covers {nerr} error{'s' if nerr != 1 else ''} at {len(p['covers'])} position"
                    f"{'s' if len(p['covers']) != 1 else ''} (Σ excess {escape(_amount(p['covered_excess'], cost))})"
                    f"{'; ' + flags if flags else ''}; position {escape(p['position_id'])}</p>"
-                   f"{_board_svg(p)}</div>")
+                   + _folded_board(_board_svg(p)) + "</div>")
     out.append("</section>")
     return "".join(out)
 

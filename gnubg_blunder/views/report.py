@@ -41,6 +41,9 @@ th{background:#f6f8fa}td.l,th.l{text-align:left}
 .decision{display:flex;gap:16px;align-items:flex-start;border-top:1px solid #d0d7de;padding:10px 0}
 .decision .facts{min-width:280px}
 mark{background:#fff3b0}tr.highlight td{background:#fff8c5;font-weight:bold}
+.date,.nowrap{white-space:nowrap}
+details{margin:8px 0}details>summary{cursor:pointer;color:#0b4f9c}details>summary>h3{display:inline;margin:0}
+details>summary .k{color:#57606a;font-size:12px}details.board>summary{color:inherit}details.board svg{display:block}
 @media print{body{margin:0}.decision{break-inside:avoid}}
 """
 
@@ -180,6 +183,7 @@ def write_report(store, flt, thresholds, path, metric: str = "pr", title: Option
 
 MATCHES_SHOWN = 300  # the report lists the most recent matches; the CLI lists them all
 LIST_ROWS = 300  # a list in the report shows the costliest; the CLI's `positions` shows them all
+LIST_BOARDS = 20  # the first rows of a list unfold their board (a board is ~15 KB of SVG)
 
 
 def headline_section(ctx: ReportContext) -> str:
@@ -246,10 +250,17 @@ def lists_section(ctx: ReportContext) -> str:
     first, so that every count of the page can be checked in the page."""
     from .positions import VIEW, positions_html
 
-    html = ['<section id="lists"><h2>The decisions behind the counts</h2>']
+    from .summary import decision_details
+
+    html = ['<section id="lists"><h2>The decisions behind the counts</h2>',
+            '<p class="note">Each list is folded: click its heading to unfold it, a position ID to unfold its '
+            'board.</p>']
     for severity in ("errors", "blunders"):
         obj = ctx.view_object(VIEW, limit=str(LIST_ROWS), **{severity: True})
-        html.append(positions_html(obj, heading=severity.capitalize(), anchor=f"list-{severity}"))
+        shown = obj["decisions"][:LIST_BOARDS]
+        boards = {k: v["diagram"] for k, v in decision_details(shown, ctx.store).items() if v["diagram"]}
+        html.append(positions_html(obj, heading=severity.capitalize(), anchor=f"list-{severity}", fold=True,
+                                   boards=boards))
     html.append("</section>")
     return "".join(html)
 

@@ -14,7 +14,7 @@ from ..metrics.vocabulary import metric as metric_named
 from .plan import plan_card, plan_card_html, plan_card_text
 from .study import study_card, study_card_html, study_card_text
 from .biases import interval_text
-from .formatting import DASH, POOLED, elo_text, html_text, interval, num, scope_text, table_html
+from .formatting import DASH, POOLED, elo_text, folded, html_text, interval, num, scope_text, table_html
 from .positions import DEFAULT_LIMIT, decisions_table, listing, parse_limit, positions_object, positions_text
 
 
@@ -230,17 +230,22 @@ def summary_html(obj: dict, details: dict = None) -> str:
     from html import escape
 
     details = details or {}
-    rows = [[r["n"], r["decisions"], None if r["pr"] is None else f"{r['pr']:.2f}",
-             "exceeds the decisions there are" if r["exceeds"] else ""] for r in obj["rolling"]]
+    # a note column only where a row needs one (N more than the decisions there are)
+    noted = any(r["exceeds"] for r in obj["rolling"])
+    rows = [[r["n"], r["decisions"], None if r["pr"] is None else f"{r['pr']:.2f}"]
+            + (["N exceeds the decisions there are: all of them" if r["exceeds"] else ""] if noted else [])
+            for r in obj["rolling"]]
     classes = ["grey" if r["exceeds"] else None for r in obj["rolling"]]
     html = ['<section id="summary"><h2>Summary</h2><h3>PR over the last N decisions</h3>',
-            table_html(rows, ["last N", "decisions", "PR", ""], "rrrl", classes),
+            table_html(rows, ["last N", "decisions", "PR"] + (["note"] if noted else []), "rrrl", classes),
             biases_card_html(obj["biases"]) if obj.get("biases") else "",
             plan_card_html(obj["plan"]) if obj.get("plan") else "",
             study_card_html(obj["study"]) if obj.get("study") else "",
-            f'<h3 id="costliest">The {len(obj["top"])} costliest decisions</h3>']
+            ]
+    heading = f'<h3 id="costliest">The {len(obj["top"])} costliest decisions</h3>'
     if not obj["top"]:
-        html.append('<p class="muted">No decision with an error in this scope.</p>')
+        html += [heading, '<p class="muted">No decision with an error in this scope.</p>']
+    decisions = []
     for t in obj["top"]:
         extra = details.get(t["row_id"], {})
         facts = (
@@ -250,12 +255,14 @@ def summary_html(obj: dict, details: dict = None) -> str:
             + f'<br>played: {escape(str(t.get("played") or DASH))}<br>'
             f'best: {escape(str(t.get("best") or DASH))}<br>'
             f'match {t["match_id"]} ({html_text(t["players"][0])} v {html_text(t["players"][1])}, '
-            f'{escape(t["date"] or "undated")}), '
+            f'<span class="date">{escape(t["date"] or "undated")}</span>), '
             f'game {t["game"]}, move {t["move"]}<br><span class="muted">{escape(t["position_id"] or "")}</span>'
             + (f'<br><i>{html_text(extra["comment"])}</i>' if extra.get("comment") else "")
             + "</div>"
         )
-        html.append(f'<div class="decision">{extra.get("diagram", "")}{facts}</div>')
+        decisions.append(f'<div class="decision">{extra.get("diagram", "")}{facts}</div>')
+    if decisions:  # folded: the ten boards are the page's longest part
+        html.append(folded(heading + ' <span class="k">(each on its board: click to unfold)</span>', "".join(decisions)))
     html.append("</section>")
     return "".join(html)
 

@@ -20,19 +20,27 @@ def _n(x: float) -> str:
 
 
 def bar_chart(labels: Sequence[str], values: Sequence[Optional[float]], *, title: str, unit: str = "",
-              width: int = 640, bar_height: int = 18, value_format: str = "{:.2f}") -> str:
-    """Horizontal bars, one per label; a value of None is drawn as "—"."""
+              width: int = 640, bar_height: int = 18, value_format: str = "{:.2f}",
+              label_title: str = "", value_title: str = "") -> str:
+    """Horizontal bars, one per label; a value of None is drawn as "—".
+    ``label_title`` heads the labels' axis, ``value_title`` is written under
+    the bars (every chart's axes are titled)."""
     n = len(labels)
-    label_w = min(260, 12 + 7 * max((len(str(l)) for l in labels), default=4))
-    top = 26
-    height = top + n * (bar_height + 6) + 8
+    label_w = min(260, 12 + 7 * max((len(str(l)) for l in [*labels, label_title]), default=4))
+    top = 44 if label_title else 26
+    height = top + n * (bar_height + 6) + 8 + (18 if value_title else 0)
     finite = [v for v in values if v is not None]
     vmax = max(finite) if finite and max(finite) > 0 else 1.0
-    plot_w = width - label_w - 90
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(title)}" '
              f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" {FONT} font-size="12">',
              f"<title>{escape(title)}</title>",
              f'<text x="0" y="16" fill="{INK}" font-weight="bold">{escape(title)}</text>']
+    plot_w = width - label_w - 90
+    if label_title:
+        parts.append(f'<text x="{label_w - 6}" y="36" text-anchor="end" fill="{MUTED}">{escape(label_title)}</text>')
+    if value_title:
+        parts.append(f'<text x="{_n(label_w + plot_w / 2)}" y="{height - 6}" text-anchor="middle" fill="{MUTED}">'
+                     f"{escape(value_title)}</text>")
     for i, (label, v) in enumerate(zip(labels, values)):
         y = top + i * (bar_height + 6)
         parts.append(f'<text x="{label_w - 6}" y="{y + bar_height - 5}" text-anchor="end" fill="{INK}">'

@@ -176,11 +176,15 @@ def tilt_html(obj: dict, lists: dict = None) -> str:
             if cond in lists:
                 listed = lists[cond]
                 # its own note on a cut list below (the command that lists them all is tilt's, not positions')
+                cut = (f'<p class="note">The first {listed["shown"]} in play order; `gnubg-blunder tilt '
+                       f'--list {cond} --limit 0` lists them all.</p>' if listed["shown"] < listed["total"] else "")
+                # folded under its heading (the report opens short); its N cell in the table links to it
                 html.append(positions_html(dict(listed, shown=listed["total"]),
-                                           heading=f"{LIST_HEADINGS[cond]} (every player)", anchor=_anchor(cond)))
-                if listed["shown"] < listed["total"]:
-                    html.append(f'<p class="note">The first {listed["shown"]} in play order; `gnubg-blunder tilt '
-                                f'--list {cond} --limit 0` lists them all.</p>')
+                                           heading=f"{LIST_HEADINGS[cond]} (every player)", anchor=_anchor(cond),
+                                           fold=True).replace("</details>", cut + "</details>") if cut else
+                            positions_html(dict(listed, shown=listed["total"]),
+                                           heading=f"{LIST_HEADINGS[cond]} (every player)", anchor=_anchor(cond),
+                                           fold=True))
     html.append("</section>")
     return "".join(html)
 

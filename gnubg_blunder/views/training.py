@@ -99,9 +99,11 @@ def training_table(obj: dict) -> Table:
                                 for w in obj["windows"]])
 
 
-def windows_chart(windows: list, width: int = 640, height: int = 240) -> str:
+def windows_chart(windows: list, width: int = 640, height: int = 256) -> str:
     """Quiz PR and match PR per window, two lines over the windows' order
-    (inline SVG; a window without a figure breaks its line)."""
+    (inline SVG; a window without a figure breaks its line); both axes
+    titled; one window is labelled once (its first and last day), not
+    twice with the same date."""
     from .svgcharts import ACCENT, BAR, FONT, INK, MUTED
 
     title = "Quiz PR and match PR per window"
@@ -111,7 +113,7 @@ def windows_chart(windows: list, width: int = 640, height: int = 240) -> str:
     if not values:
         return ""
     top_v = max(values + [1.0])
-    left, right, top, bottom = 48, 16, 40, 60
+    left, right, top, bottom = 48, 16, 40, 76
     plot_w, plot_h = width - left - right, height - top - bottom
     n = len(windows)
 
@@ -128,9 +130,16 @@ def windows_chart(windows: list, width: int = 640, height: int = 240) -> str:
              f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="{MUTED}"/>',
              f'<text x="{left - 4}" y="{sy(top_v) + 4:.1f}" text-anchor="end" fill="{MUTED}">{top_v:.1f}</text>',
              f'<text x="{left - 4}" y="{top + plot_h + 4}" text-anchor="end" fill="{MUTED}">0</text>',
-             f'<text x="{left}" y="{top + plot_h + 16}" fill="{MUTED}">{escape(windows[0]["from"])}</text>',
-             f'<text x="{width - right}" y="{top + plot_h + 16}" text-anchor="end" fill="{MUTED}">'
-             f'{escape(windows[-1]["from"])}</text>']
+             f'<text x="4" y="32" fill="{MUTED}">PR (500 × Σ e / decisions)</text>',
+             f'<text x="{left + plot_w / 2:.1f}" y="{top + plot_h + 32}" text-anchor="middle" fill="{MUTED}">'
+             f'window (its first day)</text>']
+    if n == 1:  # one window: one label, its first and last day
+        parts.append(f'<text x="{sx(0):.1f}" y="{top + plot_h + 16}" text-anchor="middle" fill="{MUTED}">'
+                     f'{escape(windows[0]["from"])} – {escape(windows[0]["to"])}</text>')
+    else:
+        parts += [f'<text x="{left}" y="{top + plot_h + 16}" fill="{MUTED}">{escape(windows[0]["from"])}</text>',
+                  f'<text x="{width - right}" y="{top + plot_h + 16}" text-anchor="end" fill="{MUTED}">'
+                  f'{escape(windows[-1]["from"])}</text>']
     for s, (key, name, colour) in enumerate((("quiz_pr", "quiz PR", ACCENT), ("match_pr", "match PR", BAR))):
         runs, run = [], []
         for i, w in enumerate(windows):
@@ -146,7 +155,7 @@ def windows_chart(windows: list, width: int = 640, height: int = 240) -> str:
             parts.append(f'<polyline points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in r)}" fill="none" '
                          f'stroke="{colour}" stroke-width="2"/>')
             parts += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>' for x, y in r]
-        y = top + plot_h + 34 + 14 * s
+        y = top + plot_h + 50 + 14 * s
         parts.append(f'<line x1="{left}" y1="{y - 4}" x2="{left + 22}" y2="{y - 4}" stroke="{colour}" '
                      f'stroke-width="2"/><text x="{left + 28}" y="{y}" fill="{INK}">{escape(name)}</text>')
     parts.append("</svg>")
