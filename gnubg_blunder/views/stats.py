@@ -15,8 +15,21 @@ def stats_object(figures: dict, flt) -> dict:
     return out
 
 
+def pooled_note(obj: dict) -> str:
+    """The line a view pooling both sides says before any figure (no --player): that
+    the figures are both players' together, and how to pick one; '' when a
+    player is given."""
+    if obj["filter"].get("player"):
+        return ""
+    how = ("give --player NAME" if obj.get("main_player") else
+           "give --player NAME, or set whose database it is: `gnubg-blunder main-player NAME` "
+           "(no main player is set)")
+    return f"Both sides pooled: these figures are both players' of every match together; {how}."
+
+
 def stats_text(obj: dict) -> str:
-    lines = [f"Scope: {scope_text(obj['filter'])}"]
+    # the scope first (every view's first line), then, before any figure, whose the figures are
+    lines = [f"Scope: {scope_text(obj['filter'])}"] + ([pooled_note(obj)] if pooled_note(obj) else [])
     if not obj["decisions"]:
         lines.append(f"Matches: {obj['matches']}; no counted decisions.")
         return "\n".join(lines)
@@ -99,8 +112,9 @@ def stats_html(obj: dict) -> str:
     ]
     note = ('<p class="note">PR = 500 × error / decisions (XG\'s counting). Level bands are this project\'s '
             "reference, not a published norm. Money play has no MWC, L7 or Elo.</p>")
+    hint = f'<p class="note">{escape(pooled_note(obj))}</p>' if pooled_note(obj) else ""
     return (f'<section id="headline"><h2>Headline</h2><p class="whose">Figures of {escape(whose(obj["filter"]))}.</p>'
-            f'<div class="headline">{"".join(figs)}</div>{note}</section>')
+            f'{hint}<div class="headline">{"".join(figs)}</div>{note}</section>')
 
 
 def compute(scope) -> dict:
@@ -110,10 +124,20 @@ def compute(scope) -> dict:
 
     flt, sel, thr = scope.filter, scope.selection, scope.thresholds
     obj = stats_object(aggregate(sel, thr, flt.decision_type), flt)
+    obj["main_player"] = _main_player(scope.store)  # the pooled note says how to set one when none is
     extra = {name: fn(sel, thr, flt.decision_type) for name, fn in sorted(metrics().items())}
     if extra:
         obj["plugin_metrics"] = extra
     return obj
+
+
+def _main_player(store):
+    from ..db_settings import main_player
+
+    try:
+        return main_player(store) if store is not None else None
+    except Exception:  # a store without settings: no main player
+        return None
 
 
 def stats_table(obj: dict) -> Table:
@@ -121,7 +145,7 @@ def stats_table(obj: dict) -> Table:
     as ``name.key`` columns."""
     headers, row = [], []
     for k, v in obj.items():
-        if k in ("filter", "plugin_metrics"):
+        if k in ("filter", "plugin_metrics", "main_player"):
             continue
         if k.endswith("_ci"):
             headers += [f"{k}_low", f"{k}_high"]
