@@ -222,7 +222,7 @@ def test_without_a_window_the_text_opens_in_the_browser(gui, tmp_path):
     (["/usr/games/gnubg", "-qt"], {"DISPLAY": ":0"}, False),
     (["/usr/games/gnubg", "-t", "-q", "-r", "-p", "x.py"], {"DISPLAY": ":0"}, False),
     (["/usr/games/gnubg", "--python=x.py"], {"DISPLAY": ":0"}, False),
-    (["/usr/games/gnubg", "-c", "cmds.txt"], {"DISPLAY": ":0"}, False),
+    (["/usr/games/gnubg", "-c", "cmds.txt"], {"DISPLAY": ":0"}, True),  # runs its commands, then draws the GUI
     (["/usr/games/gnubg", "-l", "t"], {"DISPLAY": ":0"}, True),  # "t" is the language, not --tty
     (["/usr/games/gnubg", "-lt"], {"DISPLAY": ":0"}, True),
     (["/usr/bin/python3", "-m", "pytest"], {"DISPLAY": ":0"}, False),  # not inside gnubg

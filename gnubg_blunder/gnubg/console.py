@@ -195,12 +195,19 @@ class Bdb:
             _close(ctx)
 
     @_shown(_said('analyse'))
-    def analyse(self):
+    def analyse(self, plies=None):
         """gnubg's ``analyse match`` (or ``session``) with your analysis
-        settings, then store the match and print its summary.  A database
-        that cannot be opened is said before gnubg analyses."""
+        settings, then store the match and print its summary.
+        ``plies=N``: this analysis at N plies (checker play and cube), your
+        settings put back after it (read from ~/.gnubg/gnubgautorc, gnubg's
+        saved settings: gnubg's Python cannot read the ones in memory).  A
+        database that cannot be opened is said before gnubg analyses."""
         ctx = self._ctx()
         try:
+            if plies is not None and (isinstance(plies, bool) or not isinstance(plies, int)
+                                      or not 0 <= plies <= 7):
+                print(f"gnubg-blunder: analyse: plies={plies!r}: a whole number from 0 to 7")
+                return None
             g = _gnubg()
             data = g.match(analysis=0, boards=0)
             if data is None:
@@ -209,7 +216,19 @@ class Bdb:
             ctx.store()  # damaged, newer, locked: said now, not after the analysis
             _close(ctx)
             money = int(data["match-info"].get("match-length", 0)) == 0
-            g.command("analyse session" if money else "analyse match")
+            if plies is None:
+                g.command("analyse session" if money else "analyse match")
+            else:
+                saved = _saved_analysis_plies()
+                for kind in ("chequerplay", "cubedecision"):
+                    g.command(f"set analysis {kind} evaluation plies {int(plies)}")
+                try:
+                    g.command("analyse session" if money else "analyse match")
+                finally:
+                    for kind in ("chequerplay", "cubedecision"):
+                        g.command(f"set analysis {kind} evaluation plies {saved.get(kind, 2)}")
+                print(f"gnubg-blunder: analysed at {int(plies)} plies; gnubg's analysis settings back at "
+                      + ", ".join(f"{k} {saved.get(k, 2)} plies" for k in ("chequerplay", "cubedecision")))
         except (Exception, SystemExit, KeyboardInterrupt) as exc:
             print(_failure(ctx, exc, "cannot analyse and store this match"))
             return None
@@ -422,9 +441,29 @@ class Bdb:
             _close(ctx)
 
     def __repr__(self):
-        return (f"<gnubg-blunder {__version__}: bdb.analyse(), bdb.store(), bdb.review(), "
+        return (f"<gnubg-blunder {__version__}: bdb.analyse() (bdb.analyse(plies=2): at 2 plies), bdb.store(), bdb.review(), "
                 f'bdb.report() (the match just stored; match=ID for another, match="all" for the collection), '
                 f'bdb.open_xg(FILE), bdb.quiz(), bdb.answer("13/7 8/7"), bdb("stats --player NAME"), bdb("--help")>')
+
+
+def _saved_analysis_plies() -> dict:
+    """The analysis plies of gnubg's saved settings (~/.gnubg/gnubgautorc:
+    ``set analysis chequerplay evaluation plies N``); gnubg's default (2)
+    for what is not there."""
+    import os
+    import re
+
+    found = {}
+    path = os.path.join(os.path.expanduser("~"), ".gnubg", "gnubgautorc")
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                m = re.match(r"\s*set analysis (chequerplay|cubedecision) evaluation plies (\d+)", line)
+                if m:
+                    found[m.group(1)] = int(m.group(2))
+    except OSError:
+        pass
+    return found
 
 
 def _close(ctx) -> None:

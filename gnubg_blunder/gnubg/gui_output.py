@@ -36,9 +36,10 @@ OUTPUT_ENV = "GNUBG_BLUNDER_OUTPUT"
 MODES = ("auto", "window", "browser", "console")
 
 # gnubg's options that start it without its GUI (gnubg --help): -t/--tty, and
-# -p/--python FILE, -c/--commands FILE, which run a file and exit.
-_TEXT_ONLY_LONG = ("--tty", "--python", "--commands")
-_TEXT_ONLY_SHORT = set("tpc")
+# -p/--python FILE, which runs a file and exits.  -c/--commands FILE runs its
+# commands and then draws the GUI (gnubg 1.07): a GUI.
+_TEXT_ONLY_LONG = ("--tty", "--python")
+_TEXT_ONLY_SHORT = set("tp")
 _SHORT_WITH_VALUE = set("lpcsDPO")  # a short option that takes a value: the rest of the word is the value
 
 
@@ -53,8 +54,8 @@ def gnubg_command_line() -> list:
 
 
 def gui_running(argv=None, environ=None) -> bool:
-    """Does this gnubg draw its GUI?  Not when started with ``-t``,
-    ``-p FILE`` or ``-c FILE``, nor without a display (gnubg then falls back
+    """Does this gnubg draw its GUI?  Not when started with ``-t`` or
+    ``-p FILE``, nor without a display (gnubg then falls back
     to its text interface)."""
     argv = gnubg_command_line() if argv is None else list(argv)
     environ = os.environ if environ is None else environ
@@ -188,9 +189,12 @@ def shown(title: str):
         page, opened = _Shown.page, _Shown.opened
         _Shown.page = _Shown.opened = None
         try:
-            show(title, tee.text(), mode, page=page)
-            if opened:
-                open_in_browser(opened)
+            text = tee.text()
+            failed = open_in_browser(opened) if opened else ""
+            if failed:
+                print(failed)
+                text += failed + "\n"
+            show(title, text, mode, page=page)
         except Exception as exc:  # never lose the call's own result over its display
             print(f"gnubg-blunder: cannot show the output ({type(exc).__name__}: {exc})")
 
@@ -221,13 +225,62 @@ def show(title: str, text: str, mode: str, page=None) -> None:
         return
     if mode == "window" and _window.send(title, text, page):
         return
-    open_in_browser(_write_text_page(title, text, page))
+    failed = open_in_browser(_write_text_page(title, text, page))
+    if failed:
+        print(failed)
 
 
-def open_in_browser(path) -> None:
+def open_in_browser(path) -> str:
+    """Open a page in the default browser: "" when a browser started, else
+    the one line saying why not."""
     import webbrowser
 
-    webbrowser.open(Path(path).resolve().as_uri())
+    try:
+        if webbrowser.open(Path(path).resolve().as_uri()):
+            return ""
+        why = "no browser found (set BROWSER)"
+    except Exception as exc:
+        why = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+    return f"gnubg-blunder: cannot start a browser for {path}: {why}"
+
+
+def say(title: str, line: str) -> None:
+    """One line shown in the GUI (the window, else the browser) and on
+    gnubg's standard output: the plugin loaded, a Python mistake."""
+    print(line)
+    mode = output_mode()
+    if mode != "console":
+        try:
+            show(title, line + "\n", mode)
+        except Exception:
+            pass
+
+
+def python_mistake_hook(previous):
+    """A ``sys.excepthook`` for gnubg's Python prompt: a line typed at
+    ``>`` that raises (``>bdb.analyze()``: AttributeError, a NameError, a
+    SyntaxError) is one line in the output window, then gnubg's own
+    traceback on its standard output as before."""
+
+    def hook(kind, value, tb):
+        try:
+            if not issubclass(kind, (SystemExit, KeyboardInterrupt)):
+                detail = " ".join(str(value).split())
+                hint = ""
+                if issubclass(kind, AttributeError) and "'Bdb' object" in detail:
+                    hint = " (bdb's commands: >print(repr(bdb)))"
+                say("Python error", f"gnubg-blunder: Python error at gnubg's prompt: {kind.__name__}: {detail}{hint}")
+        except Exception:
+            pass
+        previous(kind, value, tb)
+
+    hook.gnubg_blunder = True
+    return hook
+
+
+def install_python_mistake_hook() -> None:
+    if not getattr(sys.excepthook, "gnubg_blunder", False):
+        sys.excepthook = python_mistake_hook(sys.excepthook)
 
 
 def _write_text_page(title: str, text: str, page=None) -> Path:
@@ -246,20 +299,26 @@ def _write_text_page(title: str, text: str, page=None) -> Path:
 
 class _OutputWindow:
     """The one output window of this gnubg session: a child process fed
-    one JSON line per block on its standard input."""
+    one JSON line per block on its standard input.  Every block sent is
+    kept: a window opened again (the player closed it) gets them all, the
+    session's history back."""
 
     def __init__(self):
         self.process = None
+        self.history = []
 
     def send(self, title: str, text: str, page=None) -> bool:
         line = json.dumps({"title": title, "text": text, "page": page,
                            "time": time.strftime("%H:%M:%S")}, ensure_ascii=True) + "\n"
-        for _attempt in (1, 2):  # a window the player closed: open a new one
-            if self.process is None or self.process.poll() is not None:
-                if not self._start():
-                    return False
+        self.history.append(line)
+        for _attempt in (1, 2):  # a window the player closed: open a new one, the history in it
+            fresh = self.process is None or self.process.poll() is not None
+            if fresh and not self._start():
+                self.history.pop()
+                return False
             try:
-                self.process.stdin.write(line.encode("ascii"))
+                for sent in (self.history if fresh else [line]):
+                    self.process.stdin.write(sent.encode("ascii"))
                 self.process.stdin.flush()
                 return True
             except (BrokenPipeError, OSError, ValueError):

@@ -8,8 +8,14 @@ to a scrollable, selectable text, scrolled to the new block's start and
 raised.  Standard library and Tk only (it imports nothing of gnubg-blunder),
 so it starts in a fraction of a second.  The window stays open after gnubg
 exits; Close (or Ctrl+W) ends it, and gnubg opens a new one with the next
-output.  Ctrl+A selects all, Ctrl+C copies the selection, Escape
-unselects.
+output, the session's earlier blocks in it again (gui_output.py sends them).
+Ctrl+A selects all, Ctrl+C copies the selection, Escape unselects.
+
+Where it opens (:func:`placement`): at the screen's right edge, at most
+40 % of the screen's width (over gnubg's right-hand panels, not its board),
+its height within the screen; the buttons and the legend are packed first,
+so a short window shrinks the text, never them.  Lines are never wrapped
+(a table row stays one row): a horizontal scroll bar instead.
 """
 
 import json
@@ -21,6 +27,33 @@ from pathlib import Path
 
 TITLE = "gnubg-blunder"
 WIDTH, HEIGHT = 124, 40  # characters: the widest tables are ~120
+WIDTH_SHARE = 0.40  # of the screen's width, at most
+LEGEND = ("e: error in EMG against the best · ℓ: the MWC it lost (% points) · d: difficulty, what choosing "
+          "softly at random costs · L7: MWC lost scaled to a 7-point match · excess: Σ(ℓ − d) · avoidable: "
+          "an error with d ≤ ℓ/10")
+
+
+def placement(screen_width: int, screen_height: int, wanted_width: int, wanted_height: int) -> tuple:
+    """(width, height, x, y) of the window on open: the width it wants, at
+    most 40 % of the screen's; the height it wants, within the screen (room
+    kept for a title bar and a panel); against the screen's right edge."""
+    width = max(200, min(int(wanted_width), int(screen_width * WIDTH_SHARE)))
+    height = max(200, min(int(wanted_height), screen_height - 100))
+    x = max(0, screen_width - width - 8)  # the window manager's border
+    y = 40
+    return width, height, x, y
+
+
+def open_in_browser(path) -> str:
+    """Open a page in the default browser: "" when a browser started, else
+    the one line saying why not."""
+    try:
+        if webbrowser.open(Path(path).resolve().as_uri()):
+            return ""
+        why = "no browser found (set BROWSER)"
+    except Exception as exc:
+        why = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+    return f"gnubg-blunder: cannot start a browser for {path}: {why}"
 
 
 def _read(stream, blocks):
@@ -43,10 +76,15 @@ def main():
     fixed = tkfont.nametofont("TkFixedFont")
     bold = fixed.copy()
     bold.configure(weight="bold")
+    # the buttons and the legend first: a short window shrinks the text, never them
+    buttons = tk.Frame(root)
+    buttons.pack(side="bottom", fill="x")
+    legend = tk.Label(root, text=LEGEND, anchor="w", justify="left", fg="#444444")
+    legend.pack(side="bottom", fill="x", padx=4)
     frame = tk.Frame(root)
-    frame.pack(fill="both", expand=True)
-    # long lines (an error naming a long path) wrap at a word; the tables fit the width
-    text = tk.Text(frame, width=WIDTH, height=HEIGHT, wrap="word", font=fixed, undo=False)
+    frame.pack(side="top", fill="both", expand=True)
+    # no wrap: a table row stays one row, the horizontal scroll bar shows the rest
+    text = tk.Text(frame, width=WIDTH, height=HEIGHT, wrap="none", font=fixed, undo=False)
     yscroll = tk.Scrollbar(frame, orient="vertical", command=text.yview)
     xscroll = tk.Scrollbar(frame, orient="horizontal", command=text.xview)
     text.configure(yscrollcommand=yscroll.set, xscrollcommand=xscroll.set)
@@ -58,13 +96,16 @@ def main():
     text.tag_configure("head", font=bold, background="#e8e8e8")
     text.configure(state="disabled")  # read-only; selecting and copying still work
 
-    buttons = tk.Frame(root)
-    buttons.pack(fill="x")
     page = {"path": None}
+
+    def say(line):
+        add({"title": TITLE, "text": line, "time": ""})
 
     def open_page():
         if page["path"]:
-            webbrowser.open(Path(page["path"]).resolve().as_uri())
+            failed = open_in_browser(page["path"])
+            if failed:
+                say(failed)
 
     page_button = tk.Button(buttons, text="Open the match page (boards)", command=open_page, state="disabled")
     page_button.pack(side="left", padx=4, pady=4)
@@ -89,6 +130,12 @@ def main():
     root.bind_all("<Control-w>", lambda _e: root.destroy())
     root.bind_all("<Escape>", lambda _e: text.tag_remove("sel", "1.0", "end"))
     root.protocol("WM_DELETE_WINDOW", root.destroy)
+
+    root.update_idletasks()
+    width, height, x, y = placement(root.winfo_screenwidth(), root.winfo_screenheight(),
+                                    root.winfo_reqwidth(), root.winfo_reqheight())
+    legend.configure(wraplength=width - 16)
+    root.geometry(f"{width}x{height}+{x}+{y}")
 
     blocks = queue.Queue()
     threading.Thread(target=_read, args=(sys.stdin.buffer, blocks), daemon=True).start()

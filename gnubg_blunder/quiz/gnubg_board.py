@@ -57,7 +57,8 @@ def commands(item) -> list:
     """The gnubg commands that put ``item`` on gnubg's board (none starts a
     new match: nothing for gnubg to ask)."""
     state, pid = target(item)
-    return [f"set matchid {state.match_id()}", f"set board {pid}",
+    # gnubg refuses a name the other player has: player 1 gets a name of its own first
+    return [f"set matchid {state.match_id()}", f"set board {pid}", "set player 1 name gnubg-blunder quiz",
             f"set player 0 name {gnubg_name(item.opponent)}", f"set player 1 name {gnubg_name(item.you)}"]
 
 
@@ -99,8 +100,10 @@ def give_back(g, kept) -> str:
         if kept.get("sgf"):
             g.command(f'load match "{kept["sgf"]}"')
             return "" if g.match(analysis=0, boards=0) is not None else "gnubg did not load the match back"
-        for player, name in enumerate(kept.get("names") or ()):
-            if name:
+        names = kept.get("names") or ()
+        if all(names):
+            g.command("set player 1 name gnubg-blunder quiz")
+            for player, name in enumerate(names):
                 g.command(f"set player {player} name {gnubg_name(name)}")
         return ""
     finally:
