@@ -28,7 +28,14 @@ def _gnubg_blunder_start():
         print(message)
         _say_in_gui(message)
         return None
-    print('gnubg-blunder loaded: >bdb.analyse()  >bdb.store()  >bdb("stats")')
+    loaded = 'gnubg-blunder loaded: >bdb.analyse()  >bdb.store()  >bdb.quiz()  >bdb("stats")  >print(repr(bdb))'
+    try:  # in the GUI the line is in the output window too, and a Python mistake typed at ">" as well
+        from gnubg_blunder.gnubg import gui_output
+
+        gui_output.install_python_mistake_hook()
+        gui_output.say("gnubg-blunder", loaded)
+    except Exception:
+        print(loaded)
     return Bdb()
 
 
@@ -44,8 +51,9 @@ def _say_in_gui(message):
         argv = [a.decode("utf-8", "replace") for a in open("/proc/self/cmdline", "rb").read().split(b"\0") if a]
     except OSError:
         return
-    text_only = any(a in ("-t", "--tty") or a.startswith(("--python", "--commands", "--tty"))
-                    or (a[:1] == "-" and a[1:2] != "-" and a[1:2] in ("t", "p", "c")) for a in argv[1:])
+    # -c FILE runs its commands and then draws the GUI: not text-only
+    text_only = any(a in ("-t", "--tty") or a.startswith(("--python", "--tty"))
+                    or (a[:1] == "-" and a[1:2] != "-" and a[1:2] in ("t", "p")) for a in argv[1:])
     if text_only or not os.environ.get("DISPLAY"):
         return
     python = os.path.join(sys.base_prefix, "bin", "python%d.%d" % sys.version_info[:2])
