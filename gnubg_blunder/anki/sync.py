@@ -37,6 +37,21 @@ def _unicase(a: str, b: str) -> int:
     return (a > b) - (a < b)
 
 
+def _refuse_a_package(src: Path) -> None:
+    """An Anki package (.apkg/.colpkg: a zip file) holds no review of
+    yours: the reviews are in the collection file.  Said plainly, not as
+    "close Anki" (which the copy of a zip would end in)."""
+    try:
+        with open(src, "rb") as fh:
+            zipped = fh.read(4) == b"PK\x03\x04"
+    except OSError:
+        return
+    if zipped or src.suffix.lower() in (".apkg", ".colpkg"):
+        raise CollectionError(f"{src}: an Anki package, not a collection: `anki sync` reads your reviews from "
+                              "Anki's collection file, collection.anki2 in your Anki profile's folder "
+                              "(e.g. ~/.local/share/Anki2/User 1/collection.anki2)")
+
+
 def read_reviews(path, our_notes: dict) -> dict:
     """The reviews of our notes in the collection at ``path``:
     {"reviews": [{"position_id", "decision_id", "action", "grade", "at",
@@ -47,6 +62,7 @@ def read_reviews(path, our_notes: dict) -> dict:
     src = Path(path)
     if not src.is_file():
         raise CollectionError(f"{path}: no such file (Anki's collection is collection.anki2 in your profile folder)")
+    _refuse_a_package(src)
     wal = Path(str(src) + "-wal")
     with tempfile.TemporaryDirectory(prefix="gnubg-blunder-anki-") as tmp:
         copy = Path(tmp) / "collection.anki2"

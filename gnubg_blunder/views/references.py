@@ -254,6 +254,20 @@ def _error_line(r: dict, cost) -> str:
             f"{r['position_id']}")
 
 
+def none_proposed_text(obj: dict) -> str:
+    """Why no position is proposed while there are candidates: how many
+    were left out and why (every one studied, e.g. after exporting all
+    errors to Anki: a studied position is never proposed)."""
+    n, studied = obj["candidates"], obj["studied"]
+    if studied >= n:
+        return (f"No position to propose: all {n} candidate positions are already studied (a comment, a "
+                "\"studied\" mark, an Anki card or a collection holds each: exporting every error to Anki studies "
+                "them all), and a studied position is never proposed; `gnubg-blunder mark remove POSITION_ID` "
+                "forgets a mark.")
+    return (f"No position to propose: {studied} of the {n} candidate positions are already studied (never "
+            f"proposed), the other {n - studied} gain nothing once their studied neighbours cover them.")
+
+
 def references_text(obj: dict, boards: bool = True) -> str:
     cost = cost_of(obj)
     head = (f"Reference positions — {obj['candidates']} candidate positions from {obj['candidate_errors']} "
@@ -265,7 +279,7 @@ def references_text(obj: dict, boards: bool = True) -> str:
                      "with a comment, a mark, an Anki card or in a collection): never proposed, "
                      "they cover their neighbours.")
     if not obj["positions"]:
-        lines.append("No position to propose." if obj["candidates"] else
+        lines.append(none_proposed_text(obj) if obj["candidates"] else
                      f"No candidate: no counted error with a theme and both {cost.loss} and {cost.difficulty}"
                      f"{'' if cost.money else ' (match play)'} in this scope.")
         return "\n".join(lines)
@@ -337,7 +351,7 @@ def references_html(obj: dict) -> str:
            f"(same family, like distance ≤ {obj['rule']['rho_pips']} pips); c halves for a narrow or an unstable "
            "lesson. docs/references.md.</p>"]
     if not obj["positions"]:
-        out.append('<p class="muted">No position to propose.</p></section>')
+        out.append(f'<p class="muted">{escape(none_proposed_text(obj))}</p></section>')
         return "".join(out)
     for p in obj["positions"]:
         nerr = len(p["errors"])
