@@ -177,7 +177,7 @@ def plan_text(obj: dict) -> str:
     v = obj.get("verification")
     if v:
         at = " and ".join(str(p) for p in v["plies"]) or "—"
-        lines += ["", f"Depth check (SPEC §16): {v['verified']} of {v['members']} members confirmed at {at} plies "
+        lines += ["", f"Depth check (docs/verify.md): {v['verified']} of {v['members']} members confirmed at {at} plies "
                       f"(each counted at gnubg's deeper evaluation); the other {v['members'] - v['verified']} not "
                       "verified (`verify` evaluates the costliest again)."]
     lines += ["", outside_text(obj["outside"], cost)]

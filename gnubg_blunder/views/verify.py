@@ -12,7 +12,7 @@ from ..commands import Command, Scope, UserError, add_filter_arguments, add_form
 from .formatting import Table, safe_text, table as text_table
 
 NAME = "verify"
-HELP = "evaluate again with gnubg, deeper, the costliest errors of the filter (SPEC §16)"
+HELP = "evaluate again with gnubg, deeper, the costliest errors of the filter (docs/verify.md)"
 
 
 def _options(parser) -> None:
