@@ -226,6 +226,11 @@ def _nocase_key(row: dict):
     return _NOCASE(str(row["name"]).encode("utf-8", "surrogatepass"))
 
 
+# {(file identity, bundle key): (the bundle's seal, its parsed manifest)}: the array cache's manifests
+# parsed once per process (SQLiteStore._sealed_manifests; every bdb.store() opens a new store).
+_MANIFESTS: dict = {}
+
+
 class SQLiteStore:
     """Storage behind one interface: ``add_match``, ``matches``, ``select``,
     ``get_meta``/``set_meta``.  The PostgreSQL engine (store/postgres.py) is
@@ -684,11 +689,15 @@ class SQLiteStore:
         insert_decisions(self.conn, analysis_id, match)
 
     # -- reading -------------------------------------------------------------
-    def _analyses_by_match(self) -> dict:
+    def _analyses_by_match(self, match_ids=None) -> dict:
+        """{match id: its analyses}; of ``match_ids`` only, when given (a
+        selection of a few matches reads their rows, not the database's)."""
         out: dict = {}
-        for row in self.conn.execute(
-            "SELECT id, match_id, engine, depth, depth_label, source FROM analyses ORDER BY id"
-        ):
+        sql, args = "SELECT id, match_id, engine, depth, depth_label, source FROM analyses", []
+        if match_ids is not None:
+            sql += f" WHERE match_id IN ({','.join('?' * len(match_ids)) or 'NULL'})"
+            args = list(match_ids)
+        for row in self.conn.execute(sql + " ORDER BY id", args):
             out.setdefault(row[1], []).append(
                 {"id": row[0], "engine": row[2], "depth": row[3], "depth_label": row[4], "source": row[5]}
             )
@@ -836,12 +845,15 @@ class SQLiteStore:
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY COALESCE(date, '9999'), imported_at, id"
-        analyses = self._analyses_by_match()
+        # a few matches asked for (a store's summary and review): their rows only, not the database's (issue 29)
+        few = [int(i) for i in match_ids] if match_ids is not None and len(match_ids) <= 900 else None
+        analyses = self._analyses_by_match(few)
         # each match's number of games and the score of its first
+        only = "" if few is None else f" WHERE match_id IN ({','.join('?' * len(few)) or 'NULL'})"
         games = {mid: (n, (s0, s1, bool(cr))) for mid, n, s0, s1, cr in self.conn.execute(
             "SELECT g.match_id, f.n, g.score0, g.score1, g.crawford FROM games g JOIN "
-            "(SELECT match_id, COUNT(*) AS n, MIN(game) AS first FROM games GROUP BY match_id) f "
-            "ON f.match_id = g.match_id AND g.game = f.first")}
+            f"(SELECT match_id, COUNT(*) AS n, MIN(game) AS first FROM games{only} GROUP BY match_id) f "
+            "ON f.match_id = g.match_id AND g.game = f.first", few or [])}
         wanted = canon(flt.player).lower() if flt.player else None
         any_analysis = flt.engine is None and flt.min_depth is None
         infos, sides = [], []
@@ -1004,8 +1016,11 @@ class SQLiteStore:
         """{key: manifest} of the cache's bundles of this format (a bundle
         whose manifest cannot be read covers nothing: rebuilt, ``check``
         names it)."""
+        conn = conn or self.conn
+        if self.engine == "sqlite" and self.opened_file is not None:
+            return self._sealed_manifests(conn)
         out, seen = {}, self._manifests
-        for key, text in (conn or self.conn).execute(
+        for key, text in conn.execute(
                 "SELECT analysis_id, comments FROM analysis_arrays WHERE format = ?", (ARRAYS_FORMAT,)):
             if key in seen and seen[key][0] == text:  # parsed before (a select asks twice): the same text
                 out[key] = seen[key][1]
@@ -1016,6 +1031,49 @@ class SQLiteStore:
                 continue
             seen[key] = (text, out[key])
         return out
+
+    def _sealed_manifests(self, conn) -> dict:
+        """:meth:`_bundles` of a file, its manifests parsed once per process:
+        a manifest lies after its bundle's columns in the row, so reading it
+        walks the whole row (every manifest: the cache's every byte, 26 ms
+        at 10,000 matches, at each store and each selection: what grew with
+        the file, issue 29).  Each bundle's seal — the first 4 bytes of its
+        decisions blob, read through a blob handle from the row's first
+        page, a CRC-32 over its headers and manifest — says whether the
+        manifest parsed before is still the one stored; only the others are
+        read.  The seal itself is checked when a bundle is read
+        (:meth:`_read_bundles`)."""
+        keys = [k for (k,) in conn.execute("SELECT analysis_id FROM analysis_arrays WHERE format = ?",
+                                           (ARRAYS_FORMAT,)).fetchall()]
+        out, unread, seals = {}, [], {}
+        for key in keys:
+            try:
+                with conn.blobopen("analysis_arrays", "decisions", key, readonly=True) as blob:
+                    seals[key] = blob.read(4)
+            except sqlite3.Error:
+                seals[key] = None  # another process dropped it meanwhile, or no blob: read below
+            known = _MANIFESTS.get((self.opened_file, key))
+            if known is not None and seals[key] is not None and known[0] == seals[key]:
+                out[key] = known[1]
+            else:
+                unread.append(key)
+        for start in range(0, len(unread), 900):
+            part = unread[start:start + 900]
+            for key, text in conn.execute(
+                    f"SELECT analysis_id, comments FROM analysis_arrays WHERE format = ? AND analysis_id IN "
+                    f"({','.join('?' * len(part))})", (ARRAYS_FORMAT, *part)):
+                try:
+                    out[key] = read_manifest(text)
+                except ValueError:
+                    continue
+                if seals.get(key) is not None:
+                    _MANIFESTS[(self.opened_file, key)] = (seals[key], out[key])
+        return out
+
+    def _bundles_holding(self, ids, conn=None) -> dict:
+        """{key: manifest} of the bundles holding any of the analyses ``ids``."""
+        wanted = set(ids)
+        return {key: man for key, man in self._bundles(conn).items() if wanted.intersection(man["analyses"])}
 
     @staticmethod
     def _coverage(bundles: dict) -> dict:
@@ -1060,8 +1118,19 @@ class SQLiteStore:
         """Eight small bundles of one size class merged into one
         (column_cache.merges), inside the caller's transaction."""
         # each bundle's decisions, from its header (decision rows, uint32 after the seal): no manifest parsed
-        sizes = {key: int.from_bytes(rows, "little") for key, rows in self.conn.execute(
-            "SELECT analysis_id, substr(decisions, 5, 4) FROM analysis_arrays WHERE format = ?", (ARRAYS_FORMAT,))}
+        if self.engine == "sqlite":
+            # 4 bytes read through a blob handle: substr() of a blob reads the whole blob (the cache's every
+            # byte at each store: what grew with the file, issue 29)
+            sizes = {}
+            for (key,) in self.conn.execute("SELECT analysis_id FROM analysis_arrays WHERE format = ?",
+                                            (ARRAYS_FORMAT,)).fetchall():
+                with self.conn.blobopen("analysis_arrays", "decisions", key, readonly=True) as blob:
+                    blob.seek(4)
+                    sizes[key] = int.from_bytes(blob.read(4), "little")
+        else:
+            sizes = {key: int.from_bytes(rows, "little") for key, rows in self.conn.execute(
+                "SELECT analysis_id, substr(decisions, 5, 4) FROM analysis_arrays WHERE format = ?",
+                (ARRAYS_FORMAT,))}
         groups = merges(sizes)
         if not groups:
             return
@@ -1088,7 +1157,8 @@ class SQLiteStore:
         formats, relabelled decisions): bundles of up to
         ``BUNDLE_DECISIONS`` decisions, in one transaction.  ``progress(n)``
         is told each bundle's number of analyses as it is written."""
-        covered = self._coverage(self._bundles())
+        analysis_ids = list(analysis_ids)
+        covered = self._coverage(self._bundles_holding(analysis_ids))
         if all(a in covered for a in analysis_ids):
             return
         with write_transaction(self.conn):
@@ -1147,7 +1217,7 @@ class SQLiteStore:
             conn.execute("BEGIN")
         sources = {}
         try:
-            mans = {key: man for key, man in self._bundles(conn).items() if wanted.intersection(man["analyses"])}
+            mans = self._bundles_holding(wanted, conn)
             keys = sorted(mans)
             for start in range(0, len(keys), 900):
                 part = keys[start:start + 900]
