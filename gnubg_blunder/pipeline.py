@@ -358,7 +358,7 @@ def _python_interpreter() -> bool:
     return os.path.basename(sys.executable or "").lower().startswith("python")
 
 
-def _reads(files: list, jobs):
+def _reads(files: list, jobs, say=None):
     """(file, its matches or None) in the order of ``files``: read by
     ``jobs`` processes at once (default: one a CPU) when there are enough
     files, a few files ahead of the one being stored; None where the
@@ -374,13 +374,22 @@ def _reads(files: list, jobs):
     import concurrent.futures
     import multiprocessing
 
+    from .run_files import exit_with_owner, multiprocessing_into_run_folder, owner_token
+
     ahead = 2 * jobs
+    # the fork server's socket in our own temporary folder, and workers that exit with this process
+    # (a killed import leaves no process, and the next run removes its folder: docs/reliability.md)
+    try:
+        multiprocessing_into_run_folder(say)
+    except OSError:  # no temporary folder to be had: multiprocessing makes its own
+        pass
 
     def start():
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["gnubg_blunder.pipeline", "gnubg_blunder.importers.sgf",
-                                        "gnubg_blunder.importers.xg"])
-        pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+                                        "gnubg_blunder.importers.xg", "gnubg_blunder.run_files"])
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                                      initializer=exit_with_owner, initargs=(owner_token(),))
         return pool, [None] + [pool.submit(_read_elsewhere, str(f)) for f in files[1:ahead]]
 
     # the fork server takes about 0.3 s to start: meanwhile this process reads the first file itself
@@ -452,7 +461,7 @@ def import_paths(ctx, paths, jobs=None) -> int:
         return 1
     not_tried = 0
     with Progress(ctx, len(files), "import") as progress:  # a bar on a terminal, else a line every 10 s
-        for i, (f, read) in enumerate(_reads(files, jobs)):
+        for i, (f, read) in enumerate(_reads(files, jobs, progress.error)):
             label = shown_path(f)
             try:
                 matches = read if read is not None else read_match_file(f, table, ctx)

@@ -102,7 +102,7 @@ def _sync(args, ctx) -> int:
     store = ctx.store()
     _writable(store, "the reviews")
     try:
-        found = read_reviews(args.collection, anki_notes.notes(store))
+        found = read_reviews(args.collection, anki_notes.notes(store), ctx.error)
     except CollectionError as exc:
         raise UserError(str(exc)) from None
     added, stored = anki_notes.add_reviews(store, found["reviews"])

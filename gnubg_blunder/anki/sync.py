@@ -2,8 +2,9 @@
 written).  docs/anki.md.
 
 The collection file (and its ``-wal``, where Anki keeps what it has not yet
-written into the file) is copied into a temporary folder and the copy is
-read with sqlite3.  Our notes are those whose GUID this database exported
+written into the file) is copied into this run's temporary folder
+(run_files.run_folder: a killed sync's copy is removed by the next run) and
+the copy is read with sqlite3.  Our notes are those whose GUID this database exported
 (``anki_notes``) or whose note type is ours (``MODEL_ID``; their position is
 read from the note's PositionID field).
 """
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from . import MODEL_ID
 from .apkg import FIELDS
+from ..run_files import run_folder
 from ..store.anki_notes import REVIEW_ACTIONS
 
 CLOSE_ANKI = "close Anki (or wait until it has saved) and run `anki sync` again"
@@ -52,19 +54,24 @@ def _refuse_a_package(src: Path) -> None:
                               "(e.g. ~/.local/share/Anki2/User 1/collection.anki2)")
 
 
-def read_reviews(path, our_notes: dict) -> dict:
+def read_reviews(path, our_notes: dict, say=None) -> dict:
     """The reviews of our notes in the collection at ``path``:
     {"reviews": [{"position_id", "decision_id", "action", "grade", "at",
     "revlog_id", "guid"}], "anki_open": bool (a -wal file was beside it),
     "skipped": reviews of our notes that are no answer (Anki's manual
     reschedules, grade 0)}.  ``our_notes``: {guid: {"position_id",
-    "decision_id"}} (``store.anki_notes.notes``)."""
+    "decision_id"}} (``store.anki_notes.notes``).  ``say``: where the line
+    of a killed run's leftovers removed goes (standard error by default)."""
     src = Path(path)
     if not src.is_file():
         raise CollectionError(f"{path}: no such file (Anki's collection is collection.anki2 in your profile folder)")
     _refuse_a_package(src)
     wal = Path(str(src) + "-wal")
-    with tempfile.TemporaryDirectory(prefix="gnubg-blunder-anki-") as tmp:
+    try:
+        folder = run_folder(say)
+    except OSError as exc:
+        raise CollectionError(f"{path}: no temporary folder to copy it into ({exc.strerror or exc})") from None
+    with tempfile.TemporaryDirectory(prefix="anki-", dir=folder) as tmp:
         copy = Path(tmp) / "collection.anki2"
         try:
             shutil.copyfile(src, copy)

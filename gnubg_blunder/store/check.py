@@ -206,6 +206,7 @@ class CheckReport:
     findings: list = field(default_factory=list)
     repaired: list = field(default_factory=list)  # lines: what --repair rebuilt
     unrepaired: list = field(default_factory=list)  # lines: what it could not
+    removed: list = field(default_factory=list)  # lines: what a killed repair left, removed by --repair
     checked: dict = field(default_factory=dict)  # what was looked at (counts)
     after: Optional["CheckReport"] = None  # the check of the repaired file
 
@@ -225,10 +226,12 @@ class CheckReport:
             "database": self.path, "ok": self.ok, "damaged": self.damaged, "checked": self.checked,
             "findings": [f.to_json() for f in self.findings], "repaired": self.repaired,
             "unrepaired": self.unrepaired, "after_repair": self.after.to_json() if self.after else None,
+            "removed": self.removed,
         }
 
     def lines(self) -> list:
-        out = [f"{f.kind}: {f.message}" + ("" if f.damage else " (not damage)") for f in self.findings]
+        out = list(self.removed)
+        out += [f"{f.kind}: {f.message}" + ("" if f.damage else " (not damage)") for f in self.findings]
         out += [f"repaired: {line}" for line in self.repaired]
         out += [f"not repaired: {line}" for line in self.unrepaired]
         if self.after is not None:
@@ -284,6 +287,8 @@ def check_database(path, repair: bool = False) -> CheckReport:
             _check_rows(store, report, repair)
         return report
     report = CheckReport(path)
+    if repair:
+        _remove_killed_rebuilds(path, report)
     from .schema import SCHEMA_VERSION, current_version
 
     conn = sqlite3.connect(path, timeout=30, isolation_level=None)
@@ -630,8 +635,11 @@ def _repair_file(path: str, report: CheckReport) -> None:
             "rows lost to the damage cannot be rebuilt: restore a backup, or import the match files again into "
             "a new database (the file was left as it was)")
         return
+    from ..run_files import owned_name
+
     stamp = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
-    tmp = f"{path}.rebuild-{stamp}"
+    # named with this process: a killed repair's file is removed by the next one (_remove_killed_rebuilds)
+    tmp = owned_name(f"{path}.rebuild-{stamp}")
     kept = f"{path}.damaged-{stamp}"
     try:
         counts = _copy_rows(path, tmp)
@@ -644,7 +652,7 @@ def _repair_file(path: str, report: CheckReport) -> None:
             if problems:
                 raise DamagedDatabase(f"the rebuilt file is not whole either: {problems[0]}")
             store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        _keep_copy(path, kept)
+        _keep_copy(path, kept, tmp + ".damaged")
         src = sqlite3.connect(tmp)
         dst = sqlite3.connect(path, timeout=30)
         try:
@@ -659,7 +667,8 @@ def _repair_file(path: str, report: CheckReport) -> None:
         import glob
 
         # the new file, and a copy an upgrade of it may have made (a damaged file of an older schema)
-        for leftover in [tmp + s for s in ("", "-wal", "-shm")] + glob.glob(glob.escape(tmp) + ".v*-backup*.db"):
+        for leftover in [tmp + s for s in ("", "-wal", "-shm", ".damaged", ".damaged-wal")] \
+                + glob.glob(glob.escape(tmp) + ".v*-backup*.db"):
             with _suppress():
                 os.remove(leftover)
     rows = sum(counts.values())
@@ -676,10 +685,26 @@ class _suppress:
         return exc[0] is not None and issubclass(exc[0], OSError)
 
 
-def _keep_copy(path: str, kept: str) -> None:
-    shutil.copy2(path, kept)
-    if os.path.exists(path + "-wal"):
-        shutil.copy2(path + "-wal", kept + "-wal")
+def _remove_killed_rebuilds(path: str, report: CheckReport) -> None:
+    """The rebuilt files (and their -wal, -shm, copies) a killed repair left
+    beside the database: removed, a line each (run_files.remove_leftovers:
+    only those whose process is gone)."""
+    from ..run_files import remove_leftovers
+
+    folder, name = os.path.split(os.path.abspath(path))
+    report.removed += remove_leftovers(folder, name + ".rebuild-", say=lambda line: None)
+
+
+def _keep_copy(path: str, kept: str, partial: str) -> None:
+    """The damaged file (and its -wal) copied to ``kept``: written under
+    ``partial`` (a name of this process) and renamed when whole, so a kill
+    leaves no half copy under the kept name."""
+    wal = os.path.exists(path + "-wal")
+    shutil.copy2(path, partial)
+    if wal:
+        shutil.copy2(path + "-wal", partial + "-wal")
+        os.replace(partial + "-wal", kept + "-wal")
+    os.replace(partial, kept)
 
 
 def _copy_rows(path: str, tmp: str) -> dict:
