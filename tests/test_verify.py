@@ -158,7 +158,8 @@ def _verify_children() -> list:
 def test_a_kill_leaves_every_evaluation_whole_and_the_rerun_completes(tmp_path, committed_selfplay):
     db = tmp_path / "k.db"
     run_cli("import", committed_selfplay(26, 11), db=db)
-    env = {**os.environ, "GNUBG_BLUNDER_NO_PLUGINS": "1"}
+    (tmp_path / "tmp").mkdir()
+    env = {**os.environ, "GNUBG_BLUNDER_NO_PLUGINS": "1", "TMPDIR": str(tmp_path / "tmp")}
     proc = subprocess.Popen([sys.executable, "-m", "gnubg_blunder", "--db", str(db), "verify", "--top", "12",
                              "--plies", "2", "--jobs", "1"], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -180,10 +181,15 @@ def test_a_kill_leaves_every_evaluation_whole_and_the_rerun_completes(tmp_path, 
             break
         time.sleep(0.05)
     assert not _verify_children()
+    left = list((tmp_path / "tmp").glob("gnubg-blunder-*/pid*/verify-*"))
+    assert left  # the killed run's tasks and outputs (its own folder): the next run removes them
     assert "whole" in run_cli("check", db=db).stdout
     kept = sqlite3.connect(db).execute("SELECT COUNT(*) FROM verifications").fetchone()[0]
     assert 2 <= kept < 12
-    again = json.loads(run_cli("verify", "--top", "12", "--plies", "2", "--format", "json", db=db).stdout)
+    res = run_cli("verify", "--top", "12", "--plies", "2", "--format", "json", db=db,
+                  env={"TMPDIR": str(tmp_path / "tmp")})
+    assert "removed what a killed gnubg-blunder" in res.stderr and not any(p.exists() for p in left)
+    again = json.loads(res.stdout)
     assert again["already_verified"] == kept and again["evaluated_now"] == 12 - kept
     assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM verifications").fetchone()[0] == 12
 

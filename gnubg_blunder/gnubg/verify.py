@@ -174,7 +174,7 @@ def _start(tasks: list, folder: Path, k: int) -> tuple:
 
 
 def evaluate(rows: list, plies_of: dict, jobs: int, on_result: Callable[[dict, dict, dict], None],
-             ) -> None:
+             say: Optional[Callable[[str], None]] = None) -> None:
     """Evaluate ``rows`` (store.verifications.targets dicts) in ``jobs``
     gnubg processes; ``on_result(row, task, result)`` for each as it comes
     (in this process: the caller stores it)."""
@@ -182,7 +182,10 @@ def evaluate(rows: list, plies_of: dict, jobs: int, on_result: Callable[[dict, d
     by_id = {t["id"]: (r, t) for r, t in zip(rows, tasks)}
     jobs = max(1, min(int(jobs), len(tasks)))
     shares = [tasks[k::jobs] for k in range(jobs)]
-    with tempfile.TemporaryDirectory(prefix="gnubg-blunder-verify-") as tmp:
+    from ..run_files import run_folder
+
+    # in this run's own folder: a killed run's is removed by the next run (docs/reliability.md, "After a kill")
+    with tempfile.TemporaryDirectory(prefix="verify-", dir=run_folder(say)) as tmp:
         folder = Path(tmp)
         running = [(*_start(share, folder, k), len(share)) for k, share in enumerate(shares)]
         offsets = [0] * len(running)

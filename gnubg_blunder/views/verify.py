@@ -95,7 +95,7 @@ def compute(scope, progress_ctx=None) -> dict:
                 progress.advance()
 
             try:
-                evaluate(todo, plies_of, args.jobs, on_result)
+                evaluate(todo, plies_of, args.jobs, on_result, say=progress.error)
             except VerifyError as exc:
                 raise UserError(f"{NAME}: {exc}") from None
     seconds = time.monotonic() - started
