@@ -117,5 +117,7 @@ def session(size, maximise, out: Path):
 
 if __name__ == "__main__":
     out = Path(sys.argv[1] if len(sys.argv) > 1 else HERE.parent / "docs" / "images")
-    session((1366, 768), True, out)
-    session((1920, 1080), False, out)
+    sizes = sys.argv[2:] or ["1366x768", "1920x1080"]
+    for size in sizes:  # 1366×768 with gnubg maximised, the others at gnubg's own size
+        w, h = (int(v) for v in size.split("x"))
+        session((w, h), (w, h) == (1366, 768), out)
