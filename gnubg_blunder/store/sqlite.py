@@ -1032,7 +1032,7 @@ class SQLiteStore:
             seen[key] = (text, out[key])
         return out
 
-    def _sealed_manifests(self, conn) -> dict:
+    def _sealed_manifests(self, conn, wanted=None) -> dict:
         """:meth:`_bundles` of a file, its manifests parsed once per process:
         a manifest lies after its bundle's columns in the row, so reading it
         walks the whole row (every manifest: the cache's every byte, 26 ms
@@ -1042,7 +1042,10 @@ class SQLiteStore:
         page, a CRC-32 over its headers and manifest — says whether the
         manifest parsed before is still the one stored; only the others are
         read.  The seal itself is checked when a bundle is read
-        (:meth:`_read_bundles`)."""
+        (:meth:`_read_bundles`).  With ``wanted`` (analysis ids), the other
+        bundles are not read once the known ones hold them all (an analysis
+        lies in one bundle): a store's summary and review find the bundle
+        this process has just written (:meth:`_write_bundle`)."""
         keys = [k for (k,) in conn.execute("SELECT analysis_id FROM analysis_arrays WHERE format = ?",
                                            (ARRAYS_FORMAT,)).fetchall()]
         out, unread, seals = {}, [], {}
@@ -1057,6 +1060,10 @@ class SQLiteStore:
                 out[key] = known[1]
             else:
                 unread.append(key)
+        if wanted is not None and unread:
+            held = set().union(*(man["analyses"] for man in out.values())) if out else set()
+            if held.issuperset(wanted):
+                return out
         for start in range(0, len(unread), 900):
             part = unread[start:start + 900]
             for key, text in conn.execute(
@@ -1073,7 +1080,12 @@ class SQLiteStore:
     def _bundles_holding(self, ids, conn=None) -> dict:
         """{key: manifest} of the bundles holding any of the analyses ``ids``."""
         wanted = set(ids)
-        return {key: man for key, man in self._bundles(conn).items() if wanted.intersection(man["analyses"])}
+        conn = conn or self.conn
+        if self.engine == "sqlite" and self.opened_file is not None:
+            found = self._sealed_manifests(conn, wanted)
+        else:
+            found = self._bundles(conn)
+        return {key: man for key, man in found.items() if wanted.intersection(man["analyses"])}
 
     @staticmethod
     def _coverage(bundles: dict) -> dict:
@@ -1106,6 +1118,9 @@ class SQLiteStore:
             "rolls=excluded.rolls, comments=excluded.comments",
             (key, ARRAYS_FORMAT, dec, rol, manifest),
         )
+        if self.engine == "sqlite" and self.opened_file is not None:
+            # known to this process by its seal (_sealed_manifests): not read back by the next selection
+            _MANIFESTS[(self.opened_file, key)] = (bytes(dec[:4]), read_manifest(manifest))
         return key
 
     def _store_arrays(self, analysis_id: int) -> None:
