@@ -17,7 +17,6 @@ from .groups import base_mask
 from .kernel import classified
 from .study_cost import excess_terms
 
-DEFAULT_TOP = 50
 CONFIRMED, REDUCED, REVERSED = "confirmed", "reduced", "reversed"
 VERDICTS = (CONFIRMED, REDUCED, REVERSED)
 
@@ -30,8 +29,7 @@ def default_plies(stored_depth: Optional[float]) -> int:
     return max(2, int(stored_depth) + 2)
 
 
-def costliest_errors(sel: Selection, thresholds: Thresholds, decision_type: str = "all", metric=None,
-                     top: int = DEFAULT_TOP) -> np.ndarray:
+def costliest_errors(sel: Selection, thresholds: Thresholds, decision_type: str, metric, top: int) -> np.ndarray:
     """Indices (into ``sel.decisions``) of the ``top`` counted errors of the
     filter's side(s) with the largest study cost (SPEC §9's loss − d under
     ``metric``), largest first; errors whose cost is unknown (money under
@@ -166,7 +164,7 @@ def verification_note(plies: Optional[int]) -> str:
     return f"confirmed at {int(plies)} {'ply' if int(plies) == 1 else 'plies'}"
 
 
-__all__ = ["DEFAULT_TOP", "VERDICTS", "costliest_errors", "verdict", "checker_outcome", "rates",
+__all__ = ["VERDICTS", "costliest_errors", "verdict", "checker_outcome", "rates",
            "deepest_selection", "verified_plies", "verification_note", "default_plies", "millipoints"]
 
 

@@ -12,13 +12,13 @@ from ..commands import Command, Scope, UserError, add_filter_arguments, add_form
 from .formatting import Table, safe_text, table as text_table
 
 NAME = "verify"
+DEFAULT_TOP = 50  # SPEC §16: the 50 costliest errors unless --top says
 HELP = "evaluate again with gnubg, deeper, the costliest errors of the filter (docs/verify.md)"
 
 
 def _options(parser) -> None:
     from ..metrics.study_cost import option_help
     from ..commands import add_metric
-    from ..metrics.verify import DEFAULT_TOP
 
     parser.add_argument("--top", type=int, default=DEFAULT_TOP, metavar="N",
                         help=f"how many of the costliest errors (default {DEFAULT_TOP})")
