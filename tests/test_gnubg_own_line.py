@@ -102,7 +102,14 @@ def test_the_line_equals_gnubgs_screen(played):
                 for label in (f"Error total EMG ({unit})", f"Error rate mEMG ({unit})", f"Luck total EMG ({unit})"):
                     value, bracket = ref[label]
                     # match play: the bracket is MWC as gnubg prints it; money: gnubg's points, not computed here
-                    assert ours[label] == (value, bracket if length else "—"), (where, label)
+                    got = ours[label]
+                    if label.startswith("Luck") and length and got[0] == value and got[1] != bracket:
+                        # the SGF file keeps each roll's luck to 5 decimals (gnubg's sgf.c "%.5f"): a total whose
+                        # MWC lands on a rounding tie of gnubg's 3 decimals may print either side of it
+                        # (m63-2: the file's luck gives exactly -16.8495 %, gnubg's floats -16.850 %)
+                        assert abs(float(got[1].rstrip("%")) - float(bracket.rstrip("%"))) <= 0.001 + 1e-9, where
+                        continue
+                    assert got == (value, bracket if length else "—"), (where, label)
                 for label in ("Unforced moves", "Close or actual cube decisions"):
                     assert ours[label] == (ref[label][0], None), (where, label)
                 assert ours["Snowie error rate"] == (ref["Snowie error rate"][0], None), where

@@ -61,8 +61,11 @@ def test_luck_adjusted_result_equals_gnubgs_line(reviewed):
             assert side["luck_reading"] == {(True, True): "won by play", (True, False): "won by the dice",
                                             (False, True): "lost to the dice",
                                             (False, False): "lost by play"}[won, side["luck_adjusted"] > 0]
-            assert (f"Luck-adjusted result {side['luck_adjusted']:+.2f} % MWC, {side['luck_reading']} (difference "
-                    f"of errors, opponent's minus own: {side['error_difference']:+.2f} %)") in text
+            from gnubg_blunder.views.formatting import num  # its rule: a value that rounds to 0 prints 0.00
+
+            assert (f"Luck-adjusted result {num(side['luck_adjusted'], signed=True)} % MWC, {side['luck_reading']} "
+                    f"(difference of errors, opponent's minus own: {num(side['error_difference'], signed=True)} "
+                    "%)") in text
         seen.add(length)
     assert seen == {1, 2, 3, 5, 7, 11, 25}
 
@@ -321,7 +324,8 @@ def test_the_review_says_the_reading_beside_a_in_text_json_and_the_match_page(tm
         cli("--no-config", "report", "--match", mid, "--html", page, db=db)
         html = page.read_text(encoding="utf-8")
         for name, (a, reading) in sides.items():
-            line = f"Luck-adjusted result {a:+.2f} % MWC, {reading} (difference of errors"
+            shown = f"{a:+.2f}" if round(a, 2) else "0.00"  # a value that rounds to 0 has no sign (formatting.num)
+            line = f"Luck-adjusted result {shown} % MWC, {reading} (difference of errors"
             assert line in text and line in html, (mid, name)
     # the fixture's matches: every A is won or lost by play (match 1: charlot1 +30.00, charlot2 -30.00)
     obj = json.loads(cli("--no-config", "review", 1, "--format", "json", db=_fixture(tmp_path)).stdout)

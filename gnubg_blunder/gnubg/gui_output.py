@@ -244,12 +244,14 @@ def open_in_browser(path) -> str:
     return f"gnubg-blunder: cannot start a browser for {path}: {why}"
 
 
-def say(title: str, line: str) -> None:
+def say(title: str, line: str, browser: bool = True) -> None:
     """One line shown in the GUI (the window, else the browser) and on
-    gnubg's standard output: the plugin loaded, a Python mistake."""
+    gnubg's standard output: the plugin loaded, a Python mistake.
+    ``browser=False``: in the window only, never a browser page (the
+    start-up line: no page opened at each start of gnubg)."""
     print(line)
     mode = output_mode()
-    if mode != "console":
+    if mode != "console" and (browser or mode != "browser"):
         try:
             show(title, line + "\n", mode)
         except Exception:
