@@ -33,7 +33,7 @@ def _gnubg_blunder_start():
         from gnubg_blunder.gnubg import gui_output
 
         gui_output.install_python_mistake_hook()
-        gui_output.say("gnubg-blunder", loaded)
+        gui_output.say("gnubg-blunder", loaded, browser=False)
     except Exception:
         print(loaded)
     return Bdb()
