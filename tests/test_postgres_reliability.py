@@ -938,6 +938,10 @@ def silent_listener():
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
     yield server.getsockname()[1], accepted
+    try:
+        server.shutdown(socket.SHUT_RDWR)  # wakes the thread's accept() (close alone does not, on Linux)
+    except OSError:
+        pass
     server.close()
     for conn in accepted:
         conn.close()
