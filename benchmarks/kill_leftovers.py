@@ -24,7 +24,6 @@ import argparse
 import os
 import random
 import shutil
-import sqlite3
 import sys
 import tempfile
 import time
@@ -33,7 +32,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent / "tests"
 sys.path[:0] = [str(HERE), str(HERE / "tools")]
 
-from killed_runs import entries, kill_all, kill_when, processes_left, run  # noqa: E402
+from killed_runs import entries, kill_all, kill_when, padded_collection, processes_left, run  # noqa: E402
 
 FIXTURES = HERE / "fixtures"
 DATA = FIXTURES / "real"
@@ -70,22 +69,14 @@ def _collection(work: Path) -> tuple:
     collection made large (40 MB beside Anki's tables)."""
     import json
 
-    from test_anki import FILES, REAL_XG, _import
+    from test_anki import FILES, REAL_XG
 
     db = work / "anki.db"
     assert run(("import", *(REAL_XG / f for f in FILES)), db, work).returncode == 0
     res = run(("--no-config", "anki", "export", "--errors", "--limit", "6", "--format", "json", work / "a.apkg"),
               db, work)
     assert json.loads(res.stdout)["notes"], res.stderr
-    col = work / "profile" / "collection.anki2"
-    col.parent.mkdir()
-    _import(col, work / "a.apkg")
-    con = sqlite3.connect(col)
-    con.execute("CREATE TABLE padding (b BLOB)")
-    con.executemany("INSERT INTO padding VALUES (randomblob(1048576))", [()] * 40)
-    con.commit()
-    con.close()
-    return db, col
+    return db, padded_collection(work / "profile" / "collection.anki2", work / "a.apkg")
 
 
 def _trials(name, kills, rng, prepare, leftovers, work, inside: bool):

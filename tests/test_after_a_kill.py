@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import sqlite3
 import sys
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
-from killed_runs import entries, kill_all, kill_when, processes_left, run  # noqa: E402
+from killed_runs import entries, kill_all, kill_when, padded_collection, processes_left, run  # noqa: E402
 
 from conftest import DATA, FIXTURES  # noqa: E402
 
@@ -164,20 +163,12 @@ def collection(tmp_path, cli) -> tuple:
     backend (tests/test_anki.py), the collection made large (a table of
     40 MB beside Anki's), so that its copy and check take a while."""
     pytest.importorskip("anki")
-    from test_anki import FILES, REAL_XG, _export, _import
+    from test_anki import FILES, REAL_XG, _export
 
     db = tmp_path / "anki.db"
     cli("import", *(str(REAL_XG / f) for f in FILES), db=db)
     _export(cli, db, tmp_path / "a.apkg", "--errors", "--limit", "6")
-    col = tmp_path / "profile" / "collection.anki2"
-    col.parent.mkdir()
-    _import(col, tmp_path / "a.apkg")
-    con = sqlite3.connect(col)
-    con.execute("CREATE TABLE padding (b BLOB)")
-    con.executemany("INSERT INTO padding VALUES (randomblob(1048576))", [()] * 40)
-    con.commit()
-    con.close()
-    return db, col
+    return db, padded_collection(tmp_path / "profile" / "collection.anki2", tmp_path / "a.apkg")
 
 
 def test_a_killed_anki_sync_leaves_its_copy_to_the_next_run(collection, tmp_path):

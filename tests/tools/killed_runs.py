@@ -129,3 +129,22 @@ def entries(folder) -> list:
     """Every file and folder under ``folder`` (relative paths, sorted)."""
     folder = Path(folder)
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+def padded_collection(col: Path, apkg: Path, megabytes: int = 40) -> Path:
+    """A new Anki collection at ``col`` holding the notes of ``apkg``
+    (imported by Anki's own backend, tests/test_anki.py), made large (a
+    table of ``megabytes`` MB beside Anki's) so that a sync's copy and
+    check take long enough to be killed inside them."""
+    import sqlite3
+
+    from test_anki import _import
+
+    col.parent.mkdir(parents=True, exist_ok=True)
+    _import(col, apkg)
+    con = sqlite3.connect(col)
+    con.execute("CREATE TABLE padding (b BLOB)")
+    con.executemany("INSERT INTO padding VALUES (randomblob(1048576))", [()] * megabytes)
+    con.commit()
+    con.close()
+    return col
