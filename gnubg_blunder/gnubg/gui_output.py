@@ -230,18 +230,8 @@ def show(title: str, text: str, mode: str, page=None) -> None:
         print(failed)
 
 
-def open_in_browser(path) -> str:
-    """Open a page in the default browser: "" when a browser started, else
-    the one line saying why not."""
-    import webbrowser
-
-    try:
-        if webbrowser.open(Path(path).resolve().as_uri()):
-            return ""
-        why = "no browser found (set BROWSER)"
-    except Exception as exc:
-        why = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
-    return f"gnubg-blunder: cannot start a browser for {path}: {why}"
+# Opening a page in the browser: the window's own rule (output_window.py, stdlib only, Tk imported lazily).
+from .output_window import open_in_browser  # noqa: E402
 
 
 def say(title: str, line: str, browser: bool = True) -> None:
