@@ -748,6 +748,16 @@ def _stopped_while_waiting(srv, db: str, argv: list, env: dict, moment) -> tuple
     return out, err, p
 
 
+def _lost_writer(srv, db: str, argv: list, moment) -> tuple:
+    """:func:`_stopped_while_waiting` of a writer given time to wait for the
+    lock, and what every such run must show: exit 1, no traceback, the
+    password nowhere.  (stdout, the lines of stderr but progress)."""
+    out, err, p = _stopped_while_waiting(srv, db, argv, _cli_env(GNUBG_BLUNDER_BUSY_TIMEOUT="600"), moment)
+    assert p.returncode == 1, (out, err)
+    assert "Traceback" not in out + err and srv.admin_password not in out + err
+    return out, without_progress(err).splitlines()
+
+
 @pytest.mark.parametrize("stored_before", [0, 1, 2])
 def test_the_server_lost_in_the_middle_of_an_import(own_server, stored_before):
     """The server stopped (``pg_ctl stop -m immediate``) while the importer
@@ -768,16 +778,11 @@ def test_the_server_lost_in_the_middle_of_an_import(own_server, stored_before):
     want = signature(clean)
     assert want["tables"]["matches"] == 4
 
-    env = _cli_env(GNUBG_BLUNDER_BUSY_TIMEOUT="600")  # the importer waits for the test's sessions
-    out, err, p = _stopped_while_waiting(srv, db, [
+    out, errors = _lost_writer(srv, db, [  # the importer waits for the test's sessions
         sys.executable, "-m", "gnubg_blunder", "--db", url, "import", "--jobs", "1", *map(str, LOST_FILES)],
-        env, lambda: _stored_matches(srv, db) == stored_before)
-
-    assert p.returncode == 1, (out, err)
-    assert "Traceback" not in out + err
-    errors = without_progress(err).splitlines()
-    assert len(errors) == 1, err
-    assert redacted(url) in errors[0] and srv.admin_password not in out + err
+        lambda: _stored_matches(srv, db) == stored_before)
+    assert len(errors) == 1, errors
+    assert redacted(url) in errors[0]
     assert "the connection to the server was lost" in errors[0]
     lines = out.splitlines()
     assert len(lines) == stored_before + 1, out
@@ -817,12 +822,8 @@ def test_the_server_lost_in_the_middle_of_an_analyse(own_server):
     db = srv.create_database()
     url = srv.admin_url(db)
     argv = [sys.executable, "-m", "gnubg_blunder", "--db", url, "analyse", "--plies", "0", *map(str, ANALYSED_FILES)]
-    out, err, p = _stopped_while_waiting(srv, db, argv, _cli_env(GNUBG_BLUNDER_BUSY_TIMEOUT="600"),
-                                         lambda: _stored_matches(srv, db) == 1)
-    assert p.returncode == 1, (out, err)
-    assert "Traceback" not in out + err and srv.admin_password not in out + err
-    errors = without_progress(err).splitlines()
-    assert len(errors) == 1, err
+    out, errors = _lost_writer(srv, db, argv, lambda: _stored_matches(srv, db) == 1)
+    assert len(errors) == 1, errors
     assert errors[0].startswith(f"[2/3] {ANALYSED_FILES[1]}: error: not stored: database {redacted(url)}: "
                                 "the connection to the server was lost"), errors
     lines = out.splitlines()
@@ -848,12 +849,8 @@ def test_the_server_lost_in_the_middle_of_a_watch(own_server, tmp_path):
     for f in ANALYSED_FILES:
         shutil.copy(f, folder / f.name)
     argv = [sys.executable, "-m", "gnubg_blunder", "--db", url, "watch", str(folder), "--settle", "0.2"]
-    out, err, p = _stopped_while_waiting(srv, db, argv, _cli_env(GNUBG_BLUNDER_BUSY_TIMEOUT="600"),
-                                         lambda: _stored_matches(srv, db) == 1)
-    assert p.returncode == 1, (out, err)
-    assert "Traceback" not in out + err and srv.admin_password not in out + err
-    errors = without_progress(err).splitlines()
-    assert len(errors) == 1, err
+    out, errors = _lost_writer(srv, db, argv, lambda: _stored_matches(srv, db) == 1)
+    assert len(errors) == 1, errors
     assert re.match(rf"{re.escape(str(folder))}/[^:]+\.sgf: error: not stored: database {re.escape(redacted(url))}: "
                     "the connection to the server was lost", errors[0]), errors
     assert out.splitlines()[-1] == ("watch stopped: 1 stored, 0 analyses added, 0 already stored, 0 refused, "
@@ -877,13 +874,10 @@ def test_the_server_lost_in_the_middle_of_a_copy(own_server, tmp_path):
     url = srv.admin_url(db)
     run_cli_inprocess("check", db=url)  # the tables made: the copy's first write is its first batch
     argv = [sys.executable, "-m", "gnubg_blunder", "copy", "--from", str(src), "--to", url]
-    out, err, p = _stopped_while_waiting(srv, db, argv, _cli_env(GNUBG_BLUNDER_BUSY_TIMEOUT="600"), lambda: True)
-    assert p.returncode == 1, (out, err)
-    assert "Traceback" not in out + err and srv.admin_password not in out + err
-    lines = without_progress(err).splitlines()
-    assert len(lines) == 2, err
+    _out, lines = _lost_writer(srv, db, argv, lambda: True)
+    assert len(lines) == 2, lines
     assert lines[0].startswith(f"error: copy from {src} into {redacted(url)} stopped: "
-                               "the connection to the server was lost ("), err
+                               "the connection to the server was lost ("), lines
     assert lines[1] == (f"0 matches and 0 analyses were copied whole into {redacted(url)} before it (a match is "
                         "written whole or not at all): run the same copy again to go on")
     srv.resume()
