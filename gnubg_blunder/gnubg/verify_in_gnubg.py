@@ -68,7 +68,7 @@ def _set_up(task):
     _command("set board " + task["position_id"])
 
 
-def _plays(task, hint, board, dice):
+def _plays(hint, board, dice):
     out = []
     for m in hint["hint"]:
         play = parse_move_notation(board, dice[0], dice[1], m["move"])
@@ -84,14 +84,14 @@ def checker(task, default_filter):
     plies = task["plies"]
     _set_filter(plies, False, default_filter)
     _set_up(task)
-    plays = _plays(task, gnubg.hint(WIDE_ACCEPT), board, dice)
+    plays = _plays(gnubg.hint(WIDE_ACCEPT), board, dice)
     deep = {p["after"] for p in plays if p["plies"] == plies}
     missing = [a for a in task["need"] if a not in deep]
     widened = False
     if missing:
         _set_filter(plies, True, default_filter)
         _set_up(task)  # a new position: no hint list of the default filter kept
-        wide = {p["after"]: p for p in _plays(task, gnubg.hint(WIDE_ACCEPT), board, dice) if p["plies"] == plies}
+        wide = {p["after"]: p for p in _plays(gnubg.hint(WIDE_ACCEPT), board, dice) if p["plies"] == plies}
         _set_filter(plies, False, default_filter)
         kept = [p for p in plays if p["after"] not in missing]
         plays = kept + [wide[a] for a in missing if a in wide]

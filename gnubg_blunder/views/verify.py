@@ -99,10 +99,9 @@ def compute(scope, progress_ctx=None) -> dict:
             except VerifyError as exc:
                 raise UserError(f"{NAME}: {exc}") from None
     seconds = time.monotonic() - started
-    stored = {rid: rows_[0] for rid, rows_ in V.verified(scope.store, row_ids).items()}
-    at_depth = {rid: next((r for r in V.verified(scope.store, [rid]).get(rid, []) if r["plies"] == plies_of[rid]),
-                          None) for rid in row_ids}
-    run = {rid: r for rid, r in at_depth.items() if r is not None}
+    evaluations = V.verified(scope.store, row_ids)  # each decision's, deepest first
+    stored = {rid: rows_[0] for rid, rows_ in evaluations.items()}
+    run = {rid: r for rid, rows_ in evaluations.items() for r in rows_ if r["plies"] == plies_of[rid]}
     deep_sel = deepest_selection(sel, run)
     deep_cost = excess_terms(deep_sel, cost.key)[idx] if run else np.full(len(idx), np.nan)
     info = {int(r["id"]): r for r in rows}
