@@ -112,9 +112,13 @@ def task_of(row: dict, plies: int) -> dict:
     doubler = 1 - row["player"] if responder else row["player"]
     pid = Board.from_position_id(row["position_id"]).swapped().position_id() if responder else row["position_id"]
     score = (row["score_opp"], row["score_self"]) if responder else (row["score_self"], row["score_opp"])
-    task.update(kind="cube", position_id=pid,
-                cube={"value": int(row["cube_value"]), "owner": _relative_owner(row["cube_owner"], doubler),
-                      "score": [int(score[0]), int(score[1])], "crawford": int(bool(row["crawford"]) and not money)})
+    owner = _relative_owner(row["cube_owner"], doubler)
+    crawford = bool(row["crawford"]) and not money
+    state = MatchState(cube=int(row["cube_value"]), cube_owner=owner, on_roll=0, crawford=crawford,
+                       match_length=length, score=(int(score[0]), int(score[1])), jacoby=bool(task["jacoby"]))
+    task.update(kind="cube", matchid=state.match_id(), position_id=pid,
+                cube={"value": int(row["cube_value"]), "owner": owner, "score": [int(score[0]), int(score[1])],
+                      "crawford": int(crawford)})
     return task
 
 
@@ -252,13 +256,7 @@ def hint_commands(task: dict, wide: bool = False) -> str:
     lines += [f"set jacoby {'on' if task['jacoby'] else 'off'}", f"set beavers {3 if task['beavers'] else 0}"]
     length = task["length"]
     lines.append(f"new match {length}" if length else "new session")
-    if task["kind"] == "checker":
-        lines += [f"set matchid {task['matchid']}", f"set board {task['position_id']}"]
-    else:
-        c = task["cube"]
-        state = MatchState(cube=c["value"], cube_owner=c["owner"], on_roll=0, crawford=bool(c["crawford"]),
-                           match_length=length, score=tuple(c["score"]), jacoby=bool(task["jacoby"]))
-        lines += [f"set matchid {state.match_id()}", f"set board {task['position_id']}"]
+    lines += [f"set matchid {task['matchid']}", f"set board {task['position_id']}"]
     lines.append(f"hint {WIDE_HINT}")
     return "\n".join(lines) + "\n"
 
