@@ -460,12 +460,12 @@ class Copier:
                 c["filed" if n > 0 else "filed_there"] += 1
 
             # Anki notes, by GUID (a note key exported under another GUID in DST stays DST's)
-            for guid, key, pid, did, deck, at in s.execute(
-                    "SELECT guid, note_key, position_id, decision_id, deck, exported_at FROM anki_notes "
-                    "ORDER BY exported_at, guid").fetchall():
+            for guid, key, pid, did, deck, at, content, changed in s.execute(
+                    "SELECT guid, note_key, position_id, decision_id, deck, exported_at, content, changed_at "
+                    "FROM anki_notes ORDER BY exported_at, guid").fetchall():
                 n = d.execute("INSERT OR IGNORE INTO anki_notes(guid, note_key, position_id, decision_id, deck, "
-                              "exported_at) VALUES (?, ?, ?, ?, ?, ?)",
-                              (guid, key, pid, self.decision_id(did), deck, at)).rowcount
+                              "exported_at, content, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                              (guid, key, pid, self.decision_id(did), deck, at, content, changed)).rowcount
                 c["notes" if n > 0 else "notes_there"] += 1
 
             self._copy_verifications()

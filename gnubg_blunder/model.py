@@ -59,6 +59,26 @@ def is_money(length) -> bool:
     decision carries an MWC factor."""
     return length == 0  # an int, or an array of lengths
 
+
+def is_redouble(kind: str, cube_owner: int, player: int) -> bool:
+    """A cube decision whose double is a redouble: the doubler owns the cube
+    already.  The doubler is the decider at a double / no double and the
+    decider's opponent at a take / pass (``cube_owner`` -1 centred, 0, 1;
+    docs/quiz.md, docs/anki.md)."""
+    if kind in (NO_DOUBLE, DOUBLE):
+        return cube_owner == player
+    if kind in (TAKE, PASS):
+        return cube_owner in (0, 1) and cube_owner != player
+    return False
+
+
+def cube_ask(kind: str, redouble: bool) -> str:
+    """The cube question, lower case: "double or no double", "redouble or
+    no redouble", "take or pass"."""
+    if kind in (TAKE, PASS):
+        return "take or pass"
+    return "redouble or no redouble" if redouble else "double or no double"
+
 @dataclass
 class Candidate:
     """One play of an analysis' candidate list."""

@@ -364,7 +364,8 @@ def test_training_per_week_by_hand(study_db, cli):
     assert close(w[0]["match_pr"], 500 / 90) and w[0]["match_decisions"] == 90 and w[0]["matches"] == 1
     assert w[0]["anki_retention"] is None and w[0]["anki_reviews"] == 0
     assert close(w[1]["quiz_pr"], 5.0) and close(w[1]["match_pr"], 7.0) and w[1]["matches"] == 2
-    assert w[1]["anki_retention"] == 0.5 and w[1]["anki_reviews"] == 2
+    assert w[1]["anki_retention"] == 0.5 and w[1]["anki_learned_reviews"] == 2
+    assert w[1]["anki_reviews"] == 3  # the reviews read: the "anki learn" too
     assert close(w[2]["quiz_pr"], 50.0) and w[2]["match_pr"] is None and w[2]["match_decisions"] == 0
     assert w[2]["anki_retention"] == 1.0
     # quiz PR by game plan, worst first: holding 50.0 (1), opening 10.0 (2), against a back game 5.0 (1)
@@ -381,7 +382,7 @@ def test_training_per_month_and_the_filter_restricts_matches_only(study_db, cli)
     w = _json(cli, study_db, "training", "--by", "month")["windows"]
     assert len(w) == 1 and w[0]["from"] == "2025-03-01" and w[0]["to"] == "2025-03-31"
     assert close(w[0]["quiz_pr"], 18.75) and close(w[0]["match_pr"], 1200 / 190) and w[0]["match_decisions"] == 190
-    assert close(w[0]["anki_retention"], 2 / 3) and w[0]["anki_reviews"] == 3
+    assert close(w[0]["anki_retention"], 2 / 3) and w[0]["anki_learned_reviews"] == 3 and w[0]["anki_reviews"] == 4
     w = _json(cli, study_db, "training", "--by", "month", "--player", "charlot2")["windows"]
     assert w[0]["match_pr"] is None and close(w[0]["quiz_pr"], 18.75) and close(w[0]["anki_retention"], 2 / 3)
 

@@ -270,6 +270,10 @@ def test_anki_cards_and_quiz_take_the_deeper_evaluation(verified_db, tmp_path):
     for rid in shown:
         assert "gnubg's evaluation at 2 plies (depth check)" in cards[rid]["Source"]
         assert cards[rid]["Best"].replace("&#x27;", "'") == deep[rid]["best"]
+        # the chances and depth are the depth check's, and the card says so (docs/anki.md)
+        chances = cards[rid]["Candidates"][cards[rid]["Candidates"].index('<table class="bgb-chances">'):]
+        assert "<caption>chances (cubeless) and depth — depth check: confirmed at 2 plies</caption>" in chances
+        assert "<td>2-ply</td>" in chances
     assert any("not verified (the file's analysis)" in c["Source"] for rid, c in cards.items() if rid not in deep)
 
     from gnubg_blunder.filters import Filter
@@ -280,8 +284,13 @@ def test_anki_cards_and_quiz_take_the_deeper_evaluation(verified_db, tmp_path):
     with open_store(str(db)) as store:
         items = choose(store, Filter(), Thresholds(), count=0, row_ids=list(deep))
     assert {i.decision_id for i in items} <= set(deep) and items
+    from gnubg_blunder.quiz.core import chances_lines, grade
+
     for item in items:
         assert item.verified_plies == 2
+        answer = item.candidates[0]["move"] if item.kind == "checker" else ("take" if item.responds else "double")
+        line = chances_lines(item, grade(item, answer))[0]
+        assert line.startswith("Chances (cubeless) and depth, depth check: confirmed at 2 plies: ") and "2-ply" in line
         if item.kind == "checker":
             assert item.candidates[0]["move"] == deep[item.decision_id]["best"]
             assert item.candidates[0]["depth"] == "2-ply"

@@ -43,6 +43,10 @@ CSS = """.card { font-family: Verdana, Arial, sans-serif; font-size: 16px; text-
 .bgb-cands td, .bgb-cands th { padding: 0.1em 0.6em; text-align: right; }
 .bgb-cands td:first-child, .bgb-cands th:first-child { text-align: left; }
 .bgb-played { font-weight: bold; }
+.bgb-chances { margin: 0.5em auto; border-collapse: collapse; font-size: 14px; }
+.bgb-chances td, .bgb-chances th { padding: 0.1em 0.4em; text-align: right; }
+.bgb-chances td:first-child { text-align: left; }
+.bgb-chances caption { font-size: 12px; color: #666; }
 .bgb-src { font-size: 12px; color: #666; }"""
 
 
@@ -64,13 +68,41 @@ def guid(key: str) -> str:
     return genanki.guid_for(GUID_SALT, key)
 
 
-def write(path, notes: list, timestamp: Optional[float] = None) -> list:
-    """Write ``notes`` ([{"key", "fields": {name: html}, "tags"}]) as one
-    deck to ``path``; returns the GUIDs in order.  ``timestamp``: the notes'
-    modification time (default now; Anki updates an existing note from a
-    package whose note is newer)."""
+def content(fields: dict, tags) -> str:
+    """A digest of what a note shows (its fields in ``FIELDS`` order and its
+    tags): two exports of a note with the same digest hold the same note."""
+    import hashlib
+    import json
+
+    return hashlib.sha256(json.dumps([[fields.get(f, "") for f in FIELDS], sorted(tags or [])],
+                                     ensure_ascii=False).encode()).hexdigest()
+
+
+def _note_class():
     import genanki
 
+    class Note(genanki.Note):
+        """A note with its own modification time (``mtime``, epoch seconds):
+        Anki updates its copy of a note only from a package whose note is
+        newer, so an unchanged note keeps the time it last changed."""
+
+        mtime: Optional[float] = None
+
+        def write_to_db(self, cursor, timestamp, deck_id, id_gen):
+            return super().write_to_db(cursor, timestamp if self.mtime is None else self.mtime, deck_id, id_gen)
+
+    return Note
+
+
+def write(path, notes: list, timestamp: Optional[float] = None) -> list:
+    """Write ``notes`` ([{"key", "fields": {name: html}, "tags", "mtime"}])
+    as one deck to ``path``; returns the GUIDs in order.  ``timestamp``: the
+    modification time of the notes without an ``mtime`` of their own
+    (default now; Anki updates an existing note from a package whose note
+    is newer)."""
+    import genanki
+
+    Note = _note_class()
     m = model()
     deck = genanki.Deck(DECK_ID, DECK_NAME, description="Your decisions from gnubg-blunder: "
                         "the board, the dice, the cube and the score; your move, double, take or pass?")
@@ -78,7 +110,9 @@ def write(path, notes: list, timestamp: Optional[float] = None) -> list:
     for rank, n in enumerate(notes):
         g = guid(n["key"])
         guids.append(g)
-        deck.add_note(genanki.Note(model=m, fields=[n["fields"].get(f, "") for f in FIELDS],
-                                   tags=n.get("tags", []), guid=g, due=rank))
+        note = Note(model=m, fields=[n["fields"].get(f, "") for f in FIELDS], tags=n.get("tags", []), guid=g,
+                    due=rank)
+        note.mtime = n.get("mtime")
+        deck.add_note(note)
     genanki.Package(deck).write_to_file(str(path), timestamp=timestamp if timestamp is not None else time.time())
     return guids

@@ -36,10 +36,35 @@ def _writable(store, what: str) -> None:
         raise UserError(f"the database cannot record {what}: {store.read_only_reason}")
 
 
+NEW, UPDATED, UNCHANGED = "new", "updated", "unchanged"
+
+
+def _compare(made: list, before: dict, at: str) -> None:
+    """Each note's ``change`` against the database's record of its last
+    export (``anki_notes``, by GUID): new, updated (its fields or tags
+    differ, or were not recorded: an export before schema step 13) or
+    unchanged; its ``changed_at`` (now, or the time it last changed) and
+    ``mtime``, that time in epoch seconds, the note's modification time in
+    the package (Anki updates only a note newer than its own)."""
+    for n in made:
+        old = before.get(n["guid"])
+        if old is None:
+            n["change"], n["changed_at"] = NEW, at
+        elif old.get("content") == n["content"] and old.get("changed_at"):
+            n["change"], n["changed_at"] = UNCHANGED, old["changed_at"]
+        else:
+            n["change"], n["changed_at"] = UPDATED, at
+            if old.get("changed_at") and old["changed_at"] >= at:  # changed again within its second: newer still
+                n["changed_at"] = (_dt.datetime.fromisoformat(old["changed_at"])
+                                   + _dt.timedelta(seconds=1)).isoformat(timespec="seconds")
+        n["mtime"] = _dt.datetime.fromisoformat(n["changed_at"]).timestamp()
+
+
 def export_notes(scope, out: str, criteria: dict, limit: int = 0, row_ids=None):
     """Write the notes of the decisions ``criteria`` picks in ``scope``
     (``row_ids``: only those decisions, e.g. those behind `errors`' rows)
-    to ``out`` and record them; (notes made, time) — no note: no file."""
+    to ``out`` and record them; (notes made, time) — no note: no file.
+    Each note carries its ``change`` (new, updated, unchanged)."""
     from ..store import anki_notes
     from . import DECK_NAME, apkg, notes
 
@@ -48,15 +73,22 @@ def export_notes(scope, out: str, criteria: dict, limit: int = 0, row_ids=None):
              "decision_id": row["id"]} for k, r, row in picked]
     if not made:
         return [], None
+    at = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    for n in made:
+        n["guid"], n["note_key"], n["content"] = apkg.guid(n["key"]), n["key"], apkg.content(n["fields"], n["tags"])
+    _compare(made, anki_notes.notes(scope.store), at)
     try:
-        guids = apkg.write(out, made)
+        apkg.write(out, made)
     except OSError as exc:
         raise UserError(f"{out}: {exc.strerror or exc}") from None
-    at = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-    for n, g in zip(made, guids):
-        n["guid"], n["note_key"] = g, n["key"]
     anki_notes.record_notes(scope.store, made, DECK_NAME, at)
     return made, at
+
+
+def changes_text(made: list) -> str:
+    """"12 new, 3 updated, 868 unchanged since the last export"."""
+    count = Counter(n["change"] for n in made)
+    return f"{count[NEW]} new, {count[UPDATED]} updated, {count[UNCHANGED]} unchanged since the last export"
 
 
 def _export(args, ctx) -> int:
@@ -83,13 +115,15 @@ def _export(args, ctx) -> int:
                   else f"Scope: {scope_text(scope.filter_json)}\nNo decision to export: no file written.")
         return 1
     if args.format == "json":
+        count = Counter(n["change"] for n in made)
         ctx.print(to_json({"filter": scope.filter_json, "out": args.out, "deck": DECK_NAME, "exported_at": at,
+                           **{c: count[c] for c in (NEW, UPDATED, UNCHANGED)},
                            "notes": [{"guid": n["guid"], "key": n["key"], "position_id": n["position_id"],
-                                      "decision_id": n["decision_id"]} for n in made]}))
+                                      "decision_id": n["decision_id"], "change": n["change"]} for n in made]}))
     else:
         ctx.print(f"Scope: {scope_text(scope.filter_json)}\n"
                   f"wrote {len(made)} note{'s' if len(made) != 1 else ''} to {args.out} (deck {DECK_NAME}): "
-                  "import it in Anki (File > Import); a later export updates these notes")
+                  f"{changes_text(made)}; import it in Anki (File > Import): Anki updates only the changed notes")
     return 0
 
 

@@ -164,12 +164,19 @@ def _responds(row: dict) -> bool:
     return row.get("kind") in ("take", "pass")
 
 
+def _redouble(row: dict) -> bool:
+    from ..model import is_redouble
+
+    owner = row.get("cube_owner")
+    return is_redouble(row.get("kind"), -1 if owner is None else owner, row.get("player"))
+
+
 def _ask(row: dict) -> str:
     """The card's last line, the question the player answers."""
-    if _responds(row):
-        return "Take or pass?"
-    if row.get("kind") in ("nodouble", "double"):
-        return "Double or no double?"
+    from ..model import cube_ask
+
+    if row.get("kind") in ("nodouble", "double", "take", "pass"):
+        return cube_ask(row["kind"], _redouble(row)).capitalize() + "?"
     return "Your move?"
 
 
@@ -183,7 +190,8 @@ def _question_text(row: dict, names: tuple) -> str:
         text = f"{names[0]} on roll, before rolling"
     else:
         value = row.get("cube_value") or 1
-        text = f"{names[1]} (on roll) doubles to {2 * value}; {names[0]} to answer"
+        doubles = "redoubles" if _redouble(row) else "doubles"
+        text = f"{names[1]} (on roll) {doubles} to {2 * value}; {names[0]} to answer"
     return f'{text}<br><span class="bgb-ask">{_ask(row)}</span>'
 
 
@@ -252,6 +260,60 @@ def _candidates_html(row: dict) -> str:
     return "".join(out)
 
 
+def _depth(row: dict, candidate: Optional[dict] = None) -> Optional[str]:
+    from ..metrics.verify import evaluation_depth
+
+    return evaluation_depth(None if candidate is None else candidate.get("depth"), row.get("verified_plies"),
+                            row.get("depth"))
+
+
+def chances_rows(row: dict) -> list:
+    """[(what, depth, probs)] of a note: a checker play's best and played
+    candidates (one row when they are the same play), a cube decision's
+    position (no double; its chances are not stored: None)."""
+    if row.get("kind") != "checker":
+        return [("position (no double)", _depth(row), None)]
+    cands = list(decode_row(row))
+    if not cands:
+        return []
+    first = next((k for k, c in enumerate(cands) if c.get("move") == row.get("best_move")), 0)
+    played = row.get("played_index")
+    out = [("best" + (" = yours" if played == first else "") + f": {cands[first].get('move') or '?'}",
+            _depth(row, cands[first]), cands[first].get("probs"))]
+    if played is not None and played != first and 0 <= played < len(cands):
+        out.append((f"yours: {cands[played].get('move') or '?'}", _depth(row, cands[played]),
+                    cands[played].get("probs")))
+    elif played is None:
+        out.append((f"yours: {row.get('played_move') or '?'}", None, None))
+    return out
+
+
+def depth_check_text(row: dict) -> str:
+    """Which evaluation the numbers are: "depth check: confirmed at 4
+    plies" / "depth check: not verified" when the database holds any
+    verification (metrics/verify.py ``verification_note``); else ''."""
+    from ..metrics.verify import verification_note
+
+    return f"depth check: {verification_note(row['verified_plies'])}" if "verified_plies" in row else ""
+
+
+def _chances_html(row: dict) -> str:
+    from ..views.formatting import CHANCE_HEADERS, DASH, chance_cells
+
+    rows = chances_rows(row)
+    if not rows:
+        return ""
+    note = depth_check_text(row)
+    out = ['<table class="bgb-chances">',
+           "<caption>chances (cubeless) and depth" + (f" — {escape(note)}" if note else "") + "</caption>",
+           "<tr><th></th><th>depth</th>" + "".join(f"<th>{h}</th>" for h in CHANCE_HEADERS) + "</tr>"]
+    for what, depth, probs in rows:
+        out.append(f"<tr><td>{escape(visible(what))}</td><td>{escape(depth or DASH)}</td>"
+                   + "".join(f"<td>{c}</td>" for c in chance_cells(probs)) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
 def _verification_text(row: dict) -> str:
     """The depth check of the card's decision (SPEC §16): '' when the
     database holds no verification."""
@@ -304,7 +366,7 @@ def fields(key: str, record: dict, row: dict) -> dict:
         "Best": escape(visible(row.get("best_move") or "—")),
         "YourMove": escape(visible(row.get("played_move") or "—")),
         "Cost": escape(_cost_text(record)),
-        "Candidates": _candidates_html(row),
+        "Candidates": _candidates_html(row) + _chances_html(row),
         "BoardAfter": after,
         "Source": source,
         "PositionID": escape(row["position_id"]),

@@ -261,8 +261,10 @@ def _decision_keys(sel: Selection, decision_type: str):
 def training(sel: Selection, actions, by: str = "week", decision_type: str = "all", plans_of: dict = None) -> dict:
     """SPEC §14 Training: per week (ISO, from Monday) or month — quiz PR
     (500 × Σe/N of the quiz answers with a grade), match PR (the selection's
-    matches dated in it), Anki retention (share of ``"anki review"`` with
-    ease ≥ 2) — each with its count, from the first window with any of them
+    matches dated in it), the Anki reviews read (every kind: learning,
+    relearning and cram steps included) and the Anki retention (share of
+    the reviews of learned cards, ``"anki review"``, with ease ≥ 2; None
+    before a card graduated) with that count — from the first window with any of them
     to the last, empty windows included (None = none); and the quiz PR per
     game plan (``plans_of``: {position ID: game plan}), worst first."""
     plans_of = plans_of or {}
@@ -272,7 +274,8 @@ def training(sel: Selection, actions, by: str = "week", decision_type: str = "al
 
     def bucket(day):
         return buckets.setdefault(window_start(day, by), {"quiz_n": 0, "quiz_e": 0.0, "n": 0, "e": 0.0,
-                                                          "anki_n": 0, "anki_ok": 0, "matches": set()})
+                                                          "anki_n": 0, "anki_learned": 0, "anki_ok": 0,
+                                                          "matches": set()})
 
     idx = np.nonzero(mask & (mday != ""))[0]
     # one pass: per day, then per window; a decision's day is its match's: the days of the matches held
@@ -304,22 +307,25 @@ def training(sel: Selection, actions, by: str = "week", decision_type: str = "al
             p = by_plan.setdefault(plans_of.get(a["position_id"]), [0, 0.0])
             p[0] += 1
             p[1] += quiz_error(a["grade"])
-        elif a["action"] == ANKI_REVIEW:
+        elif a["action"] in ANKI_ACTIONS:
             b = bucket(day)
-            b["anki_n"] += 1
-            b["anki_ok"] += int(a["grade"]) >= RETAINED_EASE
+            b["anki_n"] += 1  # a review read, whatever its kind
+            if a["action"] == ANKI_REVIEW:  # retention: the reviews of learned cards only
+                b["anki_learned"] += 1
+                b["anki_ok"] += int(a["grade"]) >= RETAINED_EASE
     windows = []
     if buckets:
         start, last = min(buckets), max(buckets)
         while start <= last:
-            b = buckets.get(start) or {"quiz_n": 0, "quiz_e": 0.0, "n": 0, "e": 0.0, "anki_n": 0, "anki_ok": 0,
-                                       "matches": set()}
+            b = buckets.get(start) or {"quiz_n": 0, "quiz_e": 0.0, "n": 0, "e": 0.0, "anki_n": 0, "anki_learned": 0,
+                                       "anki_ok": 0, "matches": set()}
             end = (_dt.date.fromisoformat(_next_start(start, by)) - _dt.timedelta(days=1)).isoformat()
             windows.append({
                 "window": start, "from": start, "to": end,
                 "quiz_pr": rate(b["quiz_e"], b["quiz_n"]), "quiz_answers": b["quiz_n"],
                 "match_pr": rate(b["e"], b["n"]), "match_decisions": b["n"], "matches": len(b["matches"]),
-                "anki_retention": b["anki_ok"] / b["anki_n"] if b["anki_n"] else None, "anki_reviews": b["anki_n"],
+                "anki_retention": b["anki_ok"] / b["anki_learned"] if b["anki_learned"] else None,
+                "anki_reviews": b["anki_n"], "anki_learned_reviews": b["anki_learned"],
             })
             start = _next_start(start, by)
     plans = [{"game_plan": plan, "quiz_answers": n, "quiz_pr": rate(s, n)} for plan, (n, s) in by_plan.items()]

@@ -164,7 +164,20 @@ def verification_note(plies: Optional[int]) -> str:
     return f"confirmed at {int(plies)} {'ply' if int(plies) == 1 else 'plies'}"
 
 
-__all__ = ["VERDICTS", "costliest_errors", "verdict", "checker_outcome", "rates",
+def evaluation_depth(candidate_depth: Optional[str], verified: Optional[int], decision_depth: Optional[str]):
+    """The depth of the numbers a card or a quiz answer shows: the
+    candidate's own ("2-ply", "rollout", XG's level as stored), else the
+    decision's deepest evaluation — gnubg's at ``verified`` plies, or the
+    decision's analysis (a cube decision: its cube evaluation's); None
+    unknown."""
+    if candidate_depth:
+        return candidate_depth
+    if verified is not None and verified >= 0:
+        return f"{int(verified)}-ply"
+    return decision_depth or None
+
+
+__all__ = ["VERDICTS", "evaluation_depth", "costliest_errors", "verdict", "checker_outcome", "rates",
            "deepest_selection", "verified_plies", "verification_note", "default_plies", "millipoints"]
 
 

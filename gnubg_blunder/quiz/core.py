@@ -21,7 +21,7 @@ from ..board.svg import position_text
 from ..importers.build import cube_action, cube_errors
 from ..metrics.counting import counted, kind_mask
 from ..metrics.kernel import rate
-from ..model import CHECKER, DOUBLE, NO_DOUBLE, PASS, TAKE, is_money
+from ..model import CHECKER, DOUBLE, NO_DOUBLE, PASS, TAKE, cube_ask, is_money, is_redouble
 from ..units import millipoints
 from . import DEFAULT_COUNT  # declared in the package: the parser reads it without numpy
 
@@ -36,6 +36,7 @@ CUBE_WORDS = {
     "pass": PASS, "p": PASS, "drop": PASS,
 }
 QUIT_WORDS = ("q", "quit", "exit")
+BEAVER_WORD = "beaver"  # a take in money play; refused in match play (beavers exist only for money)
 
 
 class QuizError(Exception):
@@ -60,7 +61,8 @@ class Item:
     length: int
     you: str
     opponent: str
-    candidates: list = field(default_factory=list)  # [{"move", "equity", "position_id", "depth"}]
+    candidates: list = field(default_factory=list)  # [{"move", "equity", "position_id", "depth", "probs"}]
+    depth: Optional[str] = None  # the decision's analysis depth (a cube decision's: its cube evaluation's)
     nd: Optional[float] = None
     dt: Optional[float] = None
     dp: Optional[float] = None
@@ -75,6 +77,17 @@ class Item:
     def responds(self) -> bool:
         """A take/pass question (the player is doubled)."""
         return self.kind in (TAKE, PASS)
+
+    @property
+    def redouble(self) -> bool:
+        """A cube question whose double is a redouble (the doubler owns the cube)."""
+        owner = {"centred": -1, "you": 0, "opponent": 1}[self.cube_owner]
+        return is_redouble(self.kind, owner, 0)
+
+    @property
+    def cube_choices(self) -> str:
+        """"double or no double", "redouble or no redouble" or "take or pass"."""
+        return cube_ask(self.kind, self.redouble)
 
     @property
     def board(self) -> Board:
@@ -95,6 +108,8 @@ class Grade:
     best_gap: Optional[float] = None  # EMG: the best candidate over the second (checker), or the answer's error
     second: Optional[str] = None
     best_board: Optional[str] = None  # position ID after the best play (checker plays)
+    best_candidate: Optional[dict] = None  # checker plays: the stored candidates of the best and of the answer
+    answer_candidate: Optional[dict] = None
 
     @property
     def graded(self) -> bool:
@@ -176,8 +191,8 @@ def load_items(store, sel, indices) -> list:
             score_self=int(r["score_self"]), score_opp=int(r["score_opp"]), crawford=bool(r["crawford"]),
             length=int(info.length), you=names[p], opponent=names[1 - p],
             candidates=[{"move": c.get("move"), "equity": c.get("equity"), "position_id": c.get("position_id"),
-                         "depth": c.get("depth")} for c in cands],
-            nd=r.get("nd"), dt=r.get("dt"), dp=r.get("dp"), verified_plies=r.get("verified_plies"),
+                         "depth": c.get("depth"), "probs": c.get("probs")} for c in cands],
+            depth=r.get("depth"), nd=r.get("nd"), dt=r.get("dt"), dp=r.get("dp"), verified_plies=r.get("verified_plies"),
             mwc_per_emg=r.get("mwc_per_emg"),
         ))
     return items
@@ -211,8 +226,7 @@ def grade(item: Item, text: str) -> Grade:
     text = (text or "").strip()
     if not text:
         if item.cube_question:
-            choices = "take or pass" if item.responds else "double or no double"
-            return Grade("unreadable", f"type {choices}, or q to quit")
+            return Grade("unreadable", f"type {item.cube_choices}, or q to quit")
         return Grade("unreadable", f"type a move (e.g. {example_play(item)}), or q to quit")
     if item.cube_question:
         return _grade_cube(item, text)
@@ -225,8 +239,9 @@ def _grade_cube(item: Item, text: str) -> Grade:
         return Grade("not graded", "the analysis has no cube equities here")
     wanted = (TAKE, PASS) if item.responds else (DOUBLE, NO_DOUBLE)
     if word is None or word not in wanted:
-        choices = "take or pass" if item.responds else "double or no double"
-        return Grade("unreadable", f"a cube decision: answer {choices}")
+        return Grade("unreadable", f"a cube decision: answer {item.cube_choices}")
+    if " ".join(text.lower().split()) == BEAVER_WORD and not is_money(item.length):
+        return Grade("unreadable", "no beaver in match play (beavers exist only in money play): answer take or pass")
     errs = cube_errors(item.nd, item.dt, item.dp)
     if item.responds:
         best = TAKE if item.dt <= item.dp else PASS
@@ -234,7 +249,8 @@ def _grade_cube(item: Item, text: str) -> Grade:
         best = DOUBLE if errs[DOUBLE] <= errs[NO_DOUBLE] else NO_DOUBLE
     other = [w for w in wanted if w != best][0]
     action = cube_action(item.nd, item.dt, item.dp)
-    label = {DOUBLE: "double", NO_DOUBLE: "no double", TAKE: "take", PASS: "pass"}
+    label = {DOUBLE: "redouble" if item.redouble else "double",
+             NO_DOUBLE: "no redouble" if item.redouble else "no double", TAKE: "take", PASS: "pass"}
     return Grade("graded", answer=label[word], error=max(0.0, errs[word]),
                  best=f"{label[best]} ({action})" if not item.responds else label[best],
                  best_gap=max(0.0, errs[other]), second=label[other])
@@ -260,10 +276,11 @@ def _grade_checker(item: Item, text: str) -> Grade:
     second = cands[1] if len(cands) > 1 else None
     gap = None if second is None else max(0.0, best["equity"] - second["equity"])
     common = dict(answer=play.notation, best=best["move"], best_gap=gap,
-                  second=None if second is None else second["move"], best_board=best["position_id"])
+                  second=None if second is None else second["move"], best_board=best["position_id"],
+                  best_candidate=best)
     for c in cands:
         if c["position_id"] == target:
-            return Grade("graded", error=max(0.0, best["equity"] - c["equity"]), **common)
+            return Grade("graded", error=max(0.0, best["equity"] - c["equity"]), answer_candidate=c, **common)
     return Grade("not graded", "the analysis did not list this move: not graded", **common)
 
 
@@ -332,10 +349,10 @@ def fmt_mpt(e: float) -> str:
 
 def error_text(item: Item, g: Grade) -> str:
     """A graded answer's error as stored (whole mpt) and, in match play, in
-    the review's unit: % MWC = e × mwc_per_emg."""
+    the review's unit: % MWC = 100 × e × mwc_per_emg."""
     text = f"{g.grade_mpt} mpt"
     if item.mwc_per_emg is not None and not is_money(item.length):
-        text += f", {stored_error(g) * item.mwc_per_emg:.2f} % MWC"
+        text += f", {100 * stored_error(g) * item.mwc_per_emg:.2f} % MWC"  # mwc_per_emg: MWC as a share
     return text
 
 
@@ -363,18 +380,51 @@ def question_text(item: Item, number: int = 1, total: int = 1) -> str:
     if item.responds:
         # The doubler is on roll (O); the player answers (X, at the bottom).
         to = 2 * item.cube_value
+        doubles = "redoubles" if item.redouble else "doubles"
         board = position_text(item.board, (item.you, item.opponent),
-                              roles=("to take or pass", f"on roll, doubles to {to}"))
-        ask = f"{item.opponent} doubles to {to} — {item.you} (X) to take or pass?"
+                              roles=("to take or pass", f"on roll, {doubles} to {to}"))
+        ask = f"{item.opponent} {doubles} to {to} — {item.you} (X) to take or pass?"
     elif item.cube_question:
         board = position_text(item.board, (item.you, item.opponent))
-        ask = f"{item.you} (X) on roll, before rolling: double or no double?"
+        ask = f"{item.you} (X) on roll, before rolling: {item.cube_choices}?"
     else:
         board = position_text(item.board, (item.you, item.opponent))
         ask = f"{item.you} to play {item.dice[0]}-{item.dice[1]}: your move?"
     head = (f"Question {number}/{total} (match {item.match_id}, game {item.game + 1}): "
             f"{_score_text(item)}, {_cube_text(item)}")
     return "\n".join([head, board, ask])
+
+
+def _depth(item: Item, candidate: Optional[dict] = None) -> str:
+    from ..metrics.verify import evaluation_depth
+
+    return evaluation_depth(None if candidate is None else candidate.get("depth"), item.verified_plies,
+                            item.depth) or "—"
+
+
+def chances_lines(item: Item, g: Grade) -> list:
+    """A graded answer's chances and depth: the best play's and the
+    answer's (one line when they are the same play), a cube decision's
+    position (no double; its chances are not stored: "—"); where the
+    database verified the decision, which depth (docs/quiz.md)."""
+    from ..metrics.verify import verification_note
+    from ..views.formatting import chances_text
+
+    head = "Chances (cubeless) and depth"
+    if item.verified_plies is not None:
+        head += f", depth check: {verification_note(item.verified_plies)}"
+    if item.cube_question:
+        return [f"{head}: the position (no double), {_depth(item)}: {chances_text(None)}"]
+    best, mine = g.best_candidate, g.answer_candidate
+    if best is None:
+        return []
+    if mine is best:
+        return [f"{head}: {best['move']} (best = yours), {_depth(item, best)}: "
+                f"{chances_text(best.get('probs'))}"]
+    out = [f"{head}:", f"  best  {best['move']}, {_depth(item, best)}: {chances_text(best.get('probs'))}"]
+    if mine is not None:
+        out.append(f"  yours {mine['move']}, {_depth(item, mine)}: {chances_text(mine.get('probs'))}")
+    return out
 
 
 def feedback_text(item: Item, g: Grade) -> str:
@@ -396,6 +446,7 @@ def feedback_text(item: Item, g: Grade) -> str:
     if item.verified_plies is not None:  # SPEC §16: which evaluation graded it
         lines.append(f"Graded on gnubg's {item.verified_plies}-ply evaluation (the depth check), "
                      "not the file's analysis.")
+    lines += chances_lines(item, g)
     if g.error == 0 and g.best_gap is not None and g.second:
         # only moves the player sees are named (the best, their answer): the runner-up is not
         other = "the other answer" if item.cube_question else "the next best play"

@@ -34,26 +34,33 @@ def _writable(store) -> None:
 def record_notes(store, notes: Iterable[dict], deck: Optional[str], at: str) -> int:
     """Store (or update) one ``anki_notes`` row per exported note:
     ``guid``, ``note_key``, ``position_id``, ``decision_id`` (the decision
-    whose analysis the note shows), the deck and ``exported_at`` (the last
-    export); one transaction.  Returns how many rows were written."""
+    whose analysis the note shows), the deck, ``exported_at`` (the last
+    export), ``content`` (the digest of its fields and tags) and
+    ``changed_at`` (the export that last changed them: the note's
+    modification time); one transaction.  Returns how many rows were
+    written."""
     _writable(store)
-    rows = [(n["guid"], n["note_key"], n["position_id"], n.get("decision_id"), deck, at) for n in notes]
+    rows = [(n["guid"], n["note_key"], n["position_id"], n.get("decision_id"), deck, at, n.get("content"),
+             n.get("changed_at") or at) for n in notes]
     with write_transaction(store.conn) as conn:
         for row in rows:
             # a key exported before keeps its row (same key, same GUID); what changed is updated
             conn.execute("DELETE FROM anki_notes WHERE note_key = ? AND guid != ?", (row[1], row[0]))
             conn.execute(
-                "INSERT INTO anki_notes(guid, note_key, position_id, decision_id, deck, exported_at) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(guid) DO UPDATE SET note_key = excluded.note_key, "
-                "position_id = excluded.position_id, decision_id = excluded.decision_id, deck = excluded.deck, "
-                "exported_at = excluded.exported_at", row)
+                "INSERT INTO anki_notes(guid, note_key, position_id, decision_id, deck, exported_at, content, "
+                "changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(guid) DO UPDATE SET "
+                "note_key = excluded.note_key, position_id = excluded.position_id, "
+                "decision_id = excluded.decision_id, deck = excluded.deck, exported_at = excluded.exported_at, "
+                "content = excluded.content, changed_at = excluded.changed_at", row)
     return len(rows)
 
 
 def notes(store) -> dict:
-    """{guid: {guid, note_key, position_id, decision_id, deck, exported_at}}
-    of every note exported from this database."""
-    cur = store.conn.execute("SELECT guid, note_key, position_id, decision_id, deck, exported_at FROM anki_notes")
+    """{guid: {guid, note_key, position_id, decision_id, deck, exported_at,
+    content, changed_at}} of every note exported from this database
+    (content and changed_at None for a note exported before schema step 13)."""
+    cur = store.conn.execute("SELECT guid, note_key, position_id, decision_id, deck, exported_at, content, "
+                             "changed_at FROM anki_notes")
     cols = [c[0] for c in cur.description]
     return {r[0]: dict(zip(cols, r)) for r in cur.fetchall()}
 

@@ -221,6 +221,10 @@ CREATE TABLE verifications (
 );
 """,
     12: _openings,
+    13: f"""
+ALTER TABLE anki_notes ADD COLUMN content {_TEXT};
+ALTER TABLE anki_notes ADD COLUMN changed_at {_TEXT};
+""",
 }
 CREATED_VERSION = 10
 

@@ -242,6 +242,17 @@ def _openings(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX IF NOT EXISTS matches_by_opening ON matches(opening)")
 
 
+def _anki_note_content(conn: sqlite3.Connection) -> None:
+    """What each exported Anki note held (``content``: a digest of its
+    fields and tags) and when that last changed (``changed_at``, the
+    note's modification time in the package): an export counts, and Anki
+    updates, only the notes whose content changed (docs/anki.md)."""
+    have = {r[1] for r in conn.execute("PRAGMA table_info(anki_notes)")}
+    for column in ("content", "changed_at"):
+        if column not in have:  # a step found done in part is passed over where done
+            conn.execute(f"ALTER TABLE anki_notes ADD COLUMN {column} TEXT")
+
+
 # A step is SQL (statements separated by ";"), or a function of the
 # connection for what SQL cannot do.
 MIGRATIONS: list[tuple[int, Union[str, Callable[[sqlite3.Connection], None]]]] = [
@@ -505,6 +516,8 @@ CREATE TABLE verifications (
     # The opening key of each match (length, starting score, first moves), indexed: a later save of a
     # stored match extends it (docs/storage.md "A match saved twice").
     (12, _openings),
+    # Each Anki note's content digest and the time it last changed: an unchanged note is not updated.
+    (13, _anki_note_content),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -117,6 +117,7 @@ def overlay_rows(store, rows: dict) -> dict:
             continue
         if r.get("kind") == "checker" and v.get("candidates") is not None:
             r["candidates"] = v["candidates"]
+            r["played_index"] = v.get("played_index")  # the played move's place in that list
         elif v.get("nd") is not None:
             r["nd"], r["dt"], r["dp"] = v["nd"], v["dt"], v["dp"]
         r["best_move"] = v["best_move"]

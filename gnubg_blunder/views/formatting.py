@@ -28,6 +28,29 @@ def percent(share: Optional[float], digits: int = 1) -> str:
     return DASH if share is None else f"{share:.{digits}%}".replace("%", " %")
 
 
+CHANCE_HEADERS = ("win", "win g", "win bg", "lose", "lose g", "lose bg")
+
+
+def chance_cells(probs) -> list:
+    """A play's cubeless chances (gnubg's win, win gammon, win backgammon,
+    lose gammon, lose backgammon) as the six cells of ``CHANCE_HEADERS``
+    (lose = 1 − win); six "—" when unknown (docs/anki.md, docs/quiz.md)."""
+    if not probs or probs[0] is None:
+        return [DASH] * 6
+    win, win_g, win_bg, lose_g, lose_bg = (float(p) for p in probs[:5])
+    return [percent(x) for x in (win, win_g, win_bg, 1.0 - win, lose_g, lose_bg)]
+
+
+def chances_text(probs) -> str:
+    """The cubeless chances in one line: "win 54.1 % (gammon 15.2 %,
+    backgammon 0.7 %), lose 45.9 % (gammon 9.8 %, backgammon 0.4 %)";
+    "—" when unknown."""
+    if not probs or probs[0] is None:
+        return DASH
+    w, wg, wbg, lo, lg, lbg = chance_cells(probs)
+    return f"win {w} (gammon {wg}, backgammon {wbg}), lose {lo} (gammon {lg}, backgammon {lbg})"
+
+
 def interval(ci, digits: int = 2) -> str:
     if not ci:
         return "(no interval)"

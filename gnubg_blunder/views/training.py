@@ -43,12 +43,21 @@ def training_compute(scope) -> dict:
             "quiz_by_game_plan": obj["quiz_by_game_plan"]}
 
 
-T_HEADERS = ["from", "to", "quiz PR", "answers", "match PR", "decisions", "matches", "Anki retention", "reviews"]
+T_HEADERS = ["from", "to", "quiz PR", "answers", "match PR", "decisions", "matches", "Anki retention", "of",
+             "reviews read"]
+NONE_GRADUATED = "— (no review graduated yet)"
+
+
+def _retention_cell(w: dict) -> str:
+    """The retention, or why there is none though reviews were read."""
+    if w["anki_retention"] is None and w["anki_reviews"]:
+        return NONE_GRADUATED
+    return percent(w["anki_retention"])
 
 
 def _window_cells(w: dict) -> list:
     return [w["from"], w["to"], num(w["quiz_pr"]), w["quiz_answers"], num(w["match_pr"]), w["match_decisions"],
-            w["matches"], percent(w["anki_retention"]), w["anki_reviews"]]
+            w["matches"], _retention_cell(w), w["anki_learned_reviews"], w["anki_reviews"]]
 
 
 def _shown_windows(obj: dict) -> tuple:
@@ -69,15 +78,17 @@ def rule_text() -> str:
     from ..metrics.study import RETAINED_EASE
 
     return (f"Quiz PR = 500 × Σe / N of the graded quiz answers (e = the grade, millipoints); match PR = the "
-            f"filter's matches dated in the window; Anki retention = share of reviews of learned cards graded Hard "
-            f"or better (ease ≥ {RETAINED_EASE}). — = nothing in the window.")
+            f"filter's matches dated in the window; Anki retention = share of the reviews of learned cards graded "
+            f"Hard or better (ease ≥ {RETAINED_EASE}), of that many; reviews read = every Anki review synced, "
+            f"cards still in learning included; {NONE_GRADUATED}: reviews read, none of a learned card. "
+            "— = nothing in the window.")
 
 
 def training_text(obj: dict) -> str:
     lines = [f"Training per {obj['by']} — scope: {scope_text(obj['filter'])}", rule_text(), LOG_NOTE, ""]
     if obj["windows"]:
         shown, left_out = _shown_windows(obj)
-        lines.append(table([_window_cells(w) for w in shown], T_HEADERS, "llrrrrrrr"))
+        lines.append(table([_window_cells(w) for w in shown], T_HEADERS, "llrrrrrrrr"))
         if left_out:
             lines.append(left_out)
     else:
@@ -90,12 +101,13 @@ def training_text(obj: dict) -> str:
 
 
 TRAINING_CSV = ["window_from", "window_to", "quiz_pr", "quiz_answers", "match_pr", "match_decisions", "matches",
-                "anki_retention", "anki_reviews"]
+                "anki_retention", "anki_learned_reviews", "anki_reviews"]
 
 
 def training_table(obj: dict) -> Table:
     return Table(TRAINING_CSV, [[w["from"], w["to"], w["quiz_pr"], w["quiz_answers"], w["match_pr"],
-                                 w["match_decisions"], w["matches"], w["anki_retention"], w["anki_reviews"]]
+                                 w["match_decisions"], w["matches"], w["anki_retention"], w["anki_learned_reviews"],
+                                 w["anki_reviews"]]
                                 for w in obj["windows"]])
 
 
@@ -167,7 +179,7 @@ def training_html(obj: dict) -> str:
             f'<p class="note">{escape(rule_text())} {escape(LOG_NOTE)}</p>']
     if obj["windows"]:
         shown, left_out = _shown_windows(obj)
-        html.append(table_html([_window_cells(w) for w in shown], T_HEADERS, "llrrrrrrr"))
+        html.append(table_html([_window_cells(w) for w in shown], T_HEADERS, "llrrrrrrrr"))
         if left_out:
             html.append(f'<p class="note">{escape(left_out)}.</p>')
         html.append(windows_chart(obj["windows"]))  # every window: an empty one breaks the lines
