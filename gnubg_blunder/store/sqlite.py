@@ -1582,6 +1582,32 @@ class SQLiteStore:
                     "played": played, "best": best, "error": error})
         return out
 
+    def gnubg_rows(self, decision_ids) -> dict:
+        """{decision id: its row in gnubg's game record, or None} (the rule:
+        game_record.gnubg_rows; None for an XG analysis, whose records are
+        not gnubg's, and after a record the store does not keep).  One read
+        of each game's records."""
+        from ..game_record import GNUBG_SOURCES, gnubg_rows
+
+        ids = list(dict.fromkeys(int(i) for i in decision_ids))
+        wanted = {}
+        for start in range(0, len(ids), 900):
+            part = ids[start:start + 900]
+            cur = self.conn.execute(
+                "SELECT d.id, d.analysis_id, d.game, d.seq, a.source FROM decisions d "
+                f"JOIN analyses a ON a.id = d.analysis_id WHERE d.id IN ({','.join('?' * len(part))})", part)
+            for did, aid, game, seq, source in cur:
+                wanted[did] = (aid, game, seq, source in GNUBG_SOURCES)
+        games = {}
+        for aid, game, _, gnubg in wanted.values():
+            if gnubg and (aid, game) not in games:
+                games[aid, game] = gnubg_rows(self.conn.execute(
+                    "SELECT seq, player, 0 FROM rolls WHERE analysis_id = ? AND game = ? UNION "
+                    "SELECT seq, player, beaver_take FROM decisions WHERE analysis_id = ? AND game = ?",
+                    (aid, game, aid, game)).fetchall())
+        return {did: games[aid, game].get(seq) if gnubg else None
+                for did, (aid, game, seq, gnubg) in wanted.items()}
+
     def count_matches(self) -> int:
         return self.conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
 

@@ -13,6 +13,7 @@ from html import escape
 
 from ..commands import UserError, View
 from ..filters import Filter
+from ..game_record import place_text
 from .formatting import DASH, Table, html_text, num, percent, safe_text, scope_text, table
 from .matches import gnubg_own_text
 
@@ -100,19 +101,37 @@ def transcript_rows(store, sel) -> list:
 
     m = sel.matches[0]
     rows = rv.transcript(sel, 0)
-    stored = {r["id"]: r for r in store.decision_rows([int(sel.decisions.row_id[r["index"]]) for r in rows])}
+    ids = [int(sel.decisions.row_id[r["index"]]) for r in rows]
+    stored = {r["id"]: r for r in store.decision_rows(ids)}
+    places = store.gnubg_rows(ids)
     out = []
     for r in rows:
         i = r.pop("index")
-        row = stored.get(int(sel.decisions.row_id[i]), {})
+        rid = int(sel.decisions.row_id[i])
+        row = stored.get(rid, {})
         pos = int(sel.decisions.position[i])
-        out.append({"game": r["game"], "move": r["move"], "player": m.players[r["player"]], "kind": r["kind"],
+        out.append({"game": r["game"], "move": r["move"], **gnubg_place(places.get(rid), m.players[r["player"]]),
+                    "player": m.players[r["player"]], "kind": r["kind"],
                     "dice": r["dice"], "played": row.get("played_move"), "best": row.get("best_move"),
                     "cube_owner": _cube_owner_name(row, m.players),
                     "position_id": sel.positions[pos] if 0 <= pos < len(sel.positions) else None,
                     **{k: r[k] for k in ("counted", "error_emg", "mwc_loss", "difficulty", "difficulty_emg",
                                          "cum_mwc_loss", "cum_error_emg")}})
     return out
+
+
+def gnubg_place(row, name) -> dict:
+    """The decision's place in gnubg's game record (docs/review.md, "gnubg's
+    game record"): ``gnubg_row`` (from 1; None when the store cannot give
+    it) and ``gnubg_column`` (the decider's name, the column's header;
+    None without a row)."""
+    return {"gnubg_row": row, "gnubg_column": name if row is not None else None}
+
+
+def where_text(r: dict) -> str:
+    """Where a player finds the decision: ``game 2, move 18 (gnubg row 10,
+    Weakbot)`` — our move index, then gnubg's game-record row and column."""
+    return f"game {r['game']}, move {r['move']} (gnubg {place_text(r.get('gnubg_row'), r.get('gnubg_column'))})"
 
 
 def _cube_owner_name(row: dict, players) -> "str | None":
@@ -187,6 +206,7 @@ def review_object(store, sel, players, thresholds, flt_json: dict, transcript: b
         row_ids += [r["row_id"] for r in recs]
         per_side.append((p, recs))
     rows = {r["id"]: r for r in store.decision_rows(row_ids)}
+    places = store.gnubg_rows(row_ids)
     deep = _verified(store, row_ids)
     sides = []
     for p, recs in per_side:
@@ -197,6 +217,7 @@ def review_object(store, sel, players, thresholds, flt_json: dict, transcript: b
                 r["verified"] = verified_record(deep.get(rid))
             r["played"] = row.get("played_move")
             r["best"] = row.get("best_move")
+            r.update(gnubg_place(places.get(rid), m.players[p]))
             _board_facts(r, row, m.players)
         pace = rv.pace(sel, 0, p)
         sides.append({
@@ -317,9 +338,9 @@ def pace_text(side: dict) -> str:
 
 TRANSCRIPT_COLUMNS = ("game", "move", "player", "kind", "dice", "played", "best", "counted", "error_emg",
                       "mwc_loss", "difficulty", "cum_mwc_loss_1", "cum_mwc_loss_2", "cum_error_emg_1",
-                      "cum_error_emg_2", "position_id")
+                      "cum_error_emg_2", "position_id", "gnubg_row", "gnubg_column")
 REVIEW_COLUMNS = ("player", "rank", "game", "move", "kind", "played", "best", "error_emg", "mwc_loss",
-                  "difficulty", "difficulty_emg", "position_id")
+                  "difficulty", "difficulty_emg", "position_id", "gnubg_row", "gnubg_column")
 
 
 def _dice(d) -> str:
@@ -335,10 +356,11 @@ def review_table(obj: dict) -> Table:
             cum_l = r["cum_mwc_loss"] or [None, None]
             rows.append([r["game"], r["move"], r["player"], r["kind"], _dice(r["dice"]), r["played"], r["best"],
                          r["counted"], r["error_emg"], r["mwc_loss"], r["difficulty"], cum_l[0], cum_l[1],
-                         r["cum_error_emg"][0], r["cum_error_emg"][1], r["position_id"]])
+                         r["cum_error_emg"][0], r["cum_error_emg"][1], r["position_id"], r["gnubg_row"],
+                         r["gnubg_column"]])
         return Table(TRANSCRIPT_COLUMNS, rows)
     rows = [[side["player"], k, r["game"], r["move"], r["kind"], r["played"], r["best"], r["error_emg"],
-             r["mwc_loss"], r["difficulty"], r["difficulty_emg"], r["position_id"]]
+             r["mwc_loss"], r["difficulty"], r["difficulty_emg"], r["position_id"], r["gnubg_row"], r["gnubg_column"]]
             for side in obj["sides"] for k, r in enumerate(side["review"], 1)]
     return Table(REVIEW_COLUMNS, rows)
 
@@ -353,16 +375,18 @@ def transcript_text(obj: dict) -> str:
     rows = []
     for r in obj["transcript"]:
         cum = r["cum_error_emg"] if money else r["cum_mwc_loss"]
-        rows.append([r["game"], r["move"], safe_text(r["player"], 20), KIND_WORDS.get(r["kind"], r["kind"]),
+        rows.append([r["game"], r["move"], DASH if r["gnubg_row"] is None else r["gnubg_row"],
+                     safe_text(r["player"], 20), KIND_WORDS.get(r["kind"], r["kind"]),
                      _dice(r["dice"]), safe_text(r["played"] or DASH, 30), safe_text(r["best"] or DASH, 30),
                      _f(r["error_emg"], 3) + ("" if r["counted"] else " (not counted)"),
                      _f(r["mwc_loss"], 2), _f(r["difficulty"] if not money else r["difficulty_emg"], 2 if not money else 3),
                      _f(cum[0], 2 if not money else 3), _f(cum[1], 2 if not money else 3)])
     unit = "EMG" if money else "% MWC"
-    headers = ["game", "move", "player", "decision", "dice", "played", "best", "e EMG", "MWC %",
+    headers = ["game", "move", "gnubg row", "player", "decision", "dice", "played", "best", "e EMG", "MWC %",
                "d " + ("EMG" if money else "%"), f"{p1} lost ({unit})", f"{p2} lost ({unit})"]
-    return "\n".join([_head(obj), f"Transcript: {len(rows)} decisions (cumulative over counted decisions)",
-                      table(rows, headers, "rrllllllrrrr")])
+    return "\n".join([_head(obj), f"Transcript: {len(rows)} decisions (cumulative over counted decisions; "
+                      "gnubg row: the row of gnubg's game record, in the player's column)",
+                      table(rows, headers, "rrrllllllrrrr")])
 
 
 def review_text(obj: dict, boards: bool = True) -> str:
@@ -381,7 +405,7 @@ def review_text(obj: dict, boards: bool = True) -> str:
         else:
             lines.append(f"  Decision{'s' if n > 1 else ''} to review ({n}, costliest beyond difficulty first):")
         for k, r in enumerate(side["review"], 1):
-            lines.append(f"  {k}. game {r['game']}, move {r['move']}, {_action(r)}; {_cost(r)}{verified_text(r)}")
+            lines.append(f"  {k}. {where_text(r)}, {_action(r)}; {_cost(r)}{verified_text(r)}")
             if boards:
                 lines.append(_board_text(r, side))
         lines.append("  " + pace_text(side))
@@ -403,7 +427,7 @@ def _board_svg(r: dict, side: dict) -> str:
                          dice=tuple(r["dice"]) if r.get("dice") and r["kind"] == "checker" else None,
                          move_steps=[tuple(s) for s in steps] if steps else None,
                          player_names=(side["player"], side["opponent"]), width=360,
-                         title=f"game {r['game']}, move {r['move']}")
+                         title=where_text(r))
     except Exception:
         return ""
 
@@ -416,7 +440,7 @@ def review_html(obj: dict) -> str:
         if not side["review"]:
             out.append('<p class="muted">No decision to review.</p>')
         for k, r in enumerate(side["review"], 1):
-            out.append(f"<div class=\"review\"><p>{k}. game {r['game']}, move {r['move']}, "
+            out.append(f"<div class=\"review\"><p>{k}. {escape(where_text(r))}, "
                        f"{escape(_action(r))}; {escape(_cost(r))}{escape(verified_text(r))}</p>{_board_svg(r, side)}</div>")
         out.append(f"<p>{escape(pace_text(side))}</p>")
     return "".join(out)

@@ -1,0 +1,169 @@
+"""gnubg's game-record rows (issue 26; docs/review.md, "gnubg's game
+record"): the row and column the review, the match page, the quiz and the
+cards give for a decision are where the real gnubg lists it.
+
+gnubg's own numbering is read from gnubg itself: its GUI on a virtual
+screen (Xvfb) loads each committed self-play match and, game by game, a
+Python line inside it reads the rows of its game-record window from the
+GTK widget (tests/gnubg_scripts/game_list.py).  One gnubg start serves the
+module (about a second).  Each stored decision's (row, player) must land on
+the cell of gnubg's list holding that very record: its dice and played move
+as gnubg writes them, or "Double to N", "Take", "Drop", "Beaver to N".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from conftest import committed_selfplay_file, needs_gnubg, run_cli
+from gui_session import GNUBG, VirtualScreen, wait_for
+
+pytestmark = [needs_gnubg, pytest.mark.skipif(subprocess.run(["which", "Xvfb"], capture_output=True).returncode != 0,
+                                              reason="needs Xvfb")]
+
+PROBE = Path(__file__).resolve().parent / "gnubg_scripts" / "game_list.py"
+# m23-3: one game, the second player (Strongbot, right) starts, doubles mid-game and Weakbot's take opens a
+# row; m1-7: a double and its take share a row, a resigned game; m26-11: a cube of 16, two games started by
+# the second player; m3-0: a money session with beavers and raccoons (records the store does not keep)
+MATCHES = [(23, 3), (1, 7), (26, 11), (3, 0)]
+
+
+@pytest.fixture(scope="module")
+def gnubg_lists():
+    """{file name: [rows of each game]} as the real gnubg's GUI lists them.
+    Its files live in a folder of their own, not pytest's: another session's
+    pytest may remove older pytest folders while gnubg runs."""
+    with tempfile.TemporaryDirectory(prefix="gnubg-game-list-") as folder:
+        return _gnubg_lists(Path(folder))
+
+
+def _gnubg_lists(tmp: Path) -> dict:
+    files = tmp / "files.txt"
+    files.write_text("".join(f"{committed_selfplay_file(*m)}\n" for m in MATCHES), encoding="utf-8")
+    commands = tmp / "commands"
+    commands.write_text(f">exec(open({str(PROBE)!r}).read())\n", encoding="utf-8")
+    out = tmp / "game-list.json"
+    (tmp / "home").mkdir()
+    screen = VirtualScreen()
+    env = screen.env({**os.environ, "HOME": str(tmp / "home"), "GAME_LIST_FILES": str(files),
+                      "GAME_LIST_OUT": str(out)})
+    log = open(tmp / "gnubg.out", "w")
+    gnubg = subprocess.Popen([GNUBG, "-q", "-c", str(commands)], env=env, cwd=str(tmp), stdin=subprocess.DEVNULL,
+                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        wait_for(lambda: out.exists() or gnubg.poll() is not None, timeout=60, what="gnubg's game lists")
+        assert out.exists(), (f"gnubg's GUI exited ({gnubg.returncode}) without writing its game lists: "
+                              + (tmp / "gnubg.out").read_text(errors="replace")[-1000:])
+        data = json.loads(out.read_text(encoding="utf-8"))
+    finally:
+        try:
+            os.killpg(gnubg.pid, 15)
+        except ProcessLookupError:
+            pass
+        gnubg.wait(timeout=30)
+        log.close()
+        screen.close()
+    return {Path(m["file"]).name: m["games"] for m in data}
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    """The matches stored by `import` (match IDs in MATCHES' order)."""
+    db = tmp_path_factory.mktemp("game-record-db") / "g.db"
+    run_cli("import", *[committed_selfplay_file(*m) for m in MATCHES], db=db)
+    return db
+
+
+def _cell(text) -> "str | None":
+    """A cell of gnubg's list without its skill marks (??, ?!, ?) and padding."""
+    return None if text is None else re.sub(r"[?!\s]+$", "", text)
+
+
+def _expected(kind: str, played, dice, cube_value: int, cube_owner: int) -> "str | re.Pattern":
+    """What gnubg's cell of this decision's record says."""
+    if kind == "checker":
+        return f"{max(dice)}{min(dice)}: {played}"
+    if kind == "nodouble":
+        return re.compile(r"\d\d:( |$)")  # the roll's record: gnubg lists the cube decision with the move
+    if kind == "double":
+        return f"{'Redouble' if cube_owner in (0, 1) else 'Double'} to {2 * cube_value}"
+    if kind == "take" and played == "beaver":
+        return f"Beaver to {4 * cube_value}"
+    return "Take" if kind == "take" else "Drop"
+
+
+def _gnubg_cell(games, game: int, row: int, player: int):
+    rows = {r[0]: r for r in games[game - 1]}
+    assert row in rows, f"game {game}: gnubg's list has no row {row} (its last: {max(rows)})"
+    assert not rows[row][3], f"game {game}, row {row}: a row spanning both columns in gnubg's list"
+    return _cell(rows[row][1 + player])
+
+
+def _matches(expected, cell) -> bool:
+    if isinstance(expected, re.Pattern):
+        return cell is not None and bool(expected.match(cell))
+    return cell == expected
+
+
+def test_every_stored_decision_is_where_gnubg_lists_it(gnubg_lists, stored):
+    from gnubg_blunder.store.sqlite import SQLiteStore
+
+    store = SQLiteStore(stored)
+    try:
+        checked, differ = 0, 0
+        for mid, m in enumerate(MATCHES, 1):
+            name = committed_selfplay_file(*m).name
+            games = gnubg_lists[name]
+            rows = store.conn.execute(
+                "SELECT d.id, d.game, d.seq, d.player, d.kind, d.played_move, d.dice1, d.dice2, d.cube_value, "
+                "d.cube_owner FROM decisions d JOIN analyses a ON a.id = d.analysis_id WHERE a.match_id = ? "
+                "ORDER BY d.game, d.seq, d.id", (mid,)).fetchall()
+            places = store.gnubg_rows([r[0] for r in rows])
+            assert len(games) == 1 + max(r[1] for r in rows), name
+            for did, game, seq, player, kind, played, d1, d2, cube, owner in rows:
+                row = places[did]
+                assert row is not None, f"{name} game {game + 1} move {seq + 1}: no row"
+                cell = _gnubg_cell(games, game + 1, row, player)
+                want = _expected(kind, played, (d1, d2), cube, owner)
+                assert _matches(want, cell), (f"{name} game {game + 1}, move {seq + 1} ({kind} {played}): "
+                                              f"row {row}, column {player} is {cell!r} in gnubg, not {want!r}")
+                checked += 1
+                differ += row != seq + 1
+        # the stored move index is not gnubg's row: numbering by it would send a player elsewhere
+        assert checked > 900 and differ > checked // 2
+        print(f"{checked} decisions of {len(MATCHES)} matches where gnubg lists them; {differ} of them at a row "
+              "other than their move index")
+    finally:
+        store.close()
+
+
+def test_the_reviews_rows_are_gnubgs(gnubg_lists, stored):
+    """`review --format json` of each match: each decision to review names the
+    row and the column (the player) of gnubg's list that holds its record."""
+    shown = []
+    for mid, m in enumerate(MATCHES, 1):
+        games = gnubg_lists[committed_selfplay_file(*m).name]
+        obj = json.loads(run_cli("review", mid, "--format", "json", db=stored).stdout)
+        for side in obj["sides"]:
+            player = obj["players"].index(side["player"])
+            for r in side["review"]:
+                assert r["gnubg_column"] == side["player"]
+                cell = _gnubg_cell(games, r["game"], r["gnubg_row"], player)
+                # the cube owner at the decision, as the review gives it (a name, None centred)
+                owner = None if r["cube_owner"] is None else obj["players"].index(r["cube_owner"])
+                want = _expected(r["kind"], r["played"], r["dice"], r["cube_value"], -1 if owner is None else owner)
+                assert _matches(want, cell), (mid, r["game"], r["move"], r["gnubg_row"], cell, want)
+                shown.append((mid, r["game"], r["move"], r["gnubg_row"], side["player"]))
+        text = run_cli("review", mid, db=stored).stdout
+        for _, game, move, row, player in [s for s in shown if s[0] == mid]:
+            assert f"game {game}, move {move} (gnubg row {row}, {player})" in text
+    assert len(shown) >= 8
+    assert any(move != row for _, _, move, row, _ in shown)
+    print("reviewed (match, game, move, gnubg row, column):", shown)
