@@ -13,11 +13,13 @@ import json
 import random
 import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import DATA, run_cli
+from conftest import DATA, FIXTURES, run_cli
 
 SGF = DATA / "sgf" / "charlot1-charlot2_7p_2025-11-08-2305.sgf"
 XG_SQUIRE = DATA / "xg" / "Squire-Jorgensen-Harmand-Unger_7pt_2024-08-18.xg"
@@ -379,3 +381,61 @@ def test_the_file_is_checked_once_per_process_and_again_when_replaced(real_db, t
     os.replace(shutil.copy(real_db, tmp_path / "whole-copy.db"), db)
     result, checked = _store_seen(db, comment)
     assert result.status == "stored" and checked
+
+
+def test_a_store_kept_open_writes_into_the_file_now_at_its_path(real_db, tmp_path, monkeypatch):
+    """A store kept open (``watch``, a gnubg session) while another file is
+    moved over its path: its next store lands in the file now at the path
+    (checked first: another file), not in the replaced inode nobody reads.
+    A file rebuilt in place by `check --repair` (another process; the same
+    inode, written through SQLite's backup API) is another file for this
+    process: the store kept open checks it again before writing into it
+    (and a new store of the process then does not).  docs/reliability.md."""
+    import os
+
+    from gnubg_blunder.importers import sgf, xg
+    from gnubg_blunder.store import SQLiteStore, check
+
+    runs = []  # the real quick_check, counted (the store may open a new connection: no trace to follow)
+    real_quick_check = check.quick_check
+    monkeypatch.setattr(check, "quick_check", lambda *a, **k: runs.append(1) or real_quick_check(*a, **k))
+
+    def traced(store, match):
+        before = len(runs)
+        return store.add_match(match), len(runs) > before
+
+    def matches(path):
+        con = sqlite3.connect(path)
+        try:
+            return con.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+        finally:
+            con.close()
+
+    db = Path(shutil.copy(real_db, tmp_path / "kept.db"))
+    comment, selfplay = xg.read_match(XG_COMMENT), sgf.read_match(FIXTURES / "selfplay" / "m1-7.sgf")
+    with SQLiteStore(db) as store:
+        result, checked = traced(store, comment)
+        assert result.status == "stored" and checked and matches(db) == 3
+        os.replace(shutil.copy(real_db, tmp_path / "other.db"), db)  # 2 matches, another inode
+        result, checked = traced(store, comment)
+        assert result.status == "stored" and checked, "written into the replaced file"
+        assert matches(db) == 3
+
+        inode = os.stat(db).st_ino
+        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the pages in the file, where a disk damages them
+        # by another process: a plain open and close of the file by this one would drop this process's SQLite
+        # locks on it (POSIX locks are per process), and the repair would take the store kept open for gone
+        subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                        "from test_check import overwrite_page; overwrite_page(sys.argv[2], int(sys.argv[3]))",
+                        str(Path(__file__).parent), str(db), str(leaf_page(db, "decisions_by_position"))],
+                       check=True)
+        res = run_cli("check", "--repair", db=db, check=False)
+        assert res.returncode == 0 and "repaired: the file rebuilt from its" in res.stdout, res.stdout
+        assert os.stat(db).st_ino == inode  # in place: the same inode
+        result, checked = traced(store, selfplay)
+        assert result.status == "stored" and checked  # the store kept open checks the rebuilt file again
+        assert matches(db) == 4
+    with SQLiteStore(db) as store:  # a new store: the rebuilt file was checked once in this process
+        result, checked = traced(store, sgf.read_match(FIXTURES / "selfplay" / "m11-5.sgf"))
+        assert result.status == "stored" and not checked and matches(db) == 5
+    assert run_cli("check", db=db).returncode == 0

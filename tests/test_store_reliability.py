@@ -335,6 +335,97 @@ def test_four_importers_and_gnubg_write_one_database_at_once(tmp_path, selfplay)
     assert _counts(shared) == want
 
 
+class _GnubgSession:
+    """A real ``gnubg -t -q`` driven line by line: ``run(lines)`` sends gnubg
+    commands and returns what it printed up to a mark printed after them."""
+
+    def __init__(self, env):
+        self.p = subprocess.Popen(["/usr/games/gnubg", "-t", "-q"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True, env=env, bufsize=1)
+        self.marks = 0
+
+    def run(self, lines) -> str:
+        self.marks += 1
+        mark = f"MARK-{self.marks}"
+        self.p.stdin.write("\n".join(lines) + f'\n>print("{mark[:4]}" + "{mark[4:]}")\n')
+        self.p.stdin.flush()
+        out = []
+        for line in self.p.stdout:
+            if mark in line:
+                return "".join(out)
+            out.append(line)
+        raise AssertionError("gnubg ended: " + "".join(out)[-3000:])
+
+    def close(self):
+        if self.p.poll() is None:
+            self.p.stdin.close()
+            try:
+                self.p.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+
+
+@pytest.mark.skipif(not gnubg_available(), reason="needs /usr/games/gnubg")
+def test_a_gnubg_session_stores_into_the_file_repaired_written_and_replaced_by_others(tmp_path):
+    """One gnubg session, ``>bdb.store()`` between other processes' work on
+    its database: ``check --repair`` rebuilding the damaged file (in place),
+    an import writing into it, then another file moved over the path.  Each
+    store lands in the file at the path, nothing is lost; the once-a-process
+    check runs again for the rebuilt file and for the moved one (counted in
+    gnubg's Python around the real quick_check), not for a file merely
+    written by others; the figures gnubg's process reads after the others
+    wrote (its manifests parsed before) are those a new process reads.
+    docs/reliability.md "A database changed or replaced by other programs"."""
+    from test_check import leaf_page, overwrite_page
+
+    selfplay = FIXTURES / "selfplay"
+    env = dict(_gnubg_home(tmp_path), GNUBG_BLUNDER_DB=str(tmp_path / "session.db"))
+    db = tmp_path / "session.db"
+    run_cli("import", *SMALL_SGF, db=db)
+    gnubg = _GnubgSession(env)
+    try:
+        said = gnubg.run([
+            ">import gnubg_blunder.store.check as check_module",
+            ">runs = []; real_quick_check = check_module.quick_check",
+            ">check_module.quick_check = lambda *a, **k: runs.append(1) or real_quick_check(*a, **k)",
+            f'load match "{selfplay / "m1-7.sgf"}"', ">bdb.store()", '>print("checks", len(runs))'])
+        assert "stored as match 5" in said and "checks 1" in said, said
+        size_at_first_store = db.stat().st_size
+
+        overwrite_page(db, leaf_page(db, "decisions_by_position"))  # gnubg holds no connection between stores
+        inode = db.stat().st_ino
+        res = run_cli("check", "--repair", db=db, check=False)
+        assert res.returncode == 0 and "repaired: the file rebuilt from its" in res.stdout, res.stdout
+        assert db.stat().st_ino == inode
+        res = run_cli("import", selfplay / "m23-3.sgf", selfplay / "m26-11.sgf", selfplay / "m24-0.sgf", db=db)
+        assert res.stdout.count("stored as match") == 3, res.stdout
+        assert db.stat().st_size >= size_at_first_store  # not found again by its size: by the repair's mark
+        said = gnubg.run([f'load match "{selfplay / "m11-5.sgf"}"', ">bdb.store()", '>print("checks", len(runs))',
+                          '>print("@@ stats")', '>bdb("stats --format json")', '>print("@@ end")',
+                          ">bdb.store()", '>print("checks", len(runs))'])
+        assert "stored as match 9" in said and "already stored" in said, said
+        assert said.count("checks 2") == 2, said  # the rebuilt file checked once more, then not again
+        in_gnubg = said[said.index("@@ stats"):said.index("@@ end")]
+        in_gnubg = json.loads(in_gnubg[in_gnubg.index("{"):in_gnubg.rindex("}") + 1])
+        assert in_gnubg == json.loads(run_cli("stats", "--format", "json", db=db).stdout)
+
+        moved = tmp_path / "moved.db"  # a copy holding one more match, moved over the path
+        src, dst = sqlite3.connect(db), sqlite3.connect(moved)
+        src.backup(dst)
+        src.close()
+        dst.close()
+        run_cli("import", selfplay / "m25-0.sgf", db=moved)
+        os.replace(moved, db)
+        said = gnubg.run([f'load match "{selfplay / "m42-0.sgf"}"', ">bdb.store()", '>print("checks", len(runs))'])
+        assert "stored as match 11" in said and "checks 3" in said, said
+    finally:
+        gnubg.close()
+    assert "Traceback" not in said
+    assert run_cli("check", db=db).returncode == 0
+    assert _counts(db)["matches"] == 11
+
+
 # -- read-only databases ----------------------------------------------------------------------
 
 

@@ -21,8 +21,9 @@ page cannot be rebuilt: ``check`` names the table and says so.
 What writes refuse: the store's ``add_match`` runs ``PRAGMA quick_check``
 before the first write into a file **once per process** (an ``import`` or
 ``analyse`` run, a gnubg session however many ``bdb.store()`` it makes): the
-files found whole are remembered by their identity (device and inode), so a
-file replaced by another one at its path is checked again.  An SQLITE_CORRUPT /
+files found whole are remembered by their identity (device, inode and the mark
+a ``check --repair`` leaves in the file it rebuilds), so a file replaced by
+another one at its path, or rebuilt in place by a repair, is checked again.  An SQLITE_CORRUPT /
 SQLITE_NOTADB raised while writing is the same refusal
 (:class:`DamagedDatabase`) and makes the file be checked again.  quick_check
 reads the whole file, so it is not run when a store is merely opened or read.
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import secrets
 import shutil
 import sqlite3
 from dataclasses import dataclass, field
@@ -105,15 +107,21 @@ def assert_whole(conn) -> None:
         raise DamagedDatabase(damaged_message(problems))
 
 
-# The files this process found whole before writing into them: {(device, inode):
-# the file's size when last seen}.  quick_check reads the whole file (750-870 ms at
-# 10,000 matches), so it runs once per file and process, not once per opened store
-# (every bdb.store() opens one).  A file moved or copied over the path has another
-# inode and is checked again.  A file deleted and made again at the path may be
-# given the same inode number: one smaller than when last seen is checked again
-# (a database only shrinks when compacted, which costs one more check); one of
-# the same inode that is not smaller is not looked for (docs/reliability.md).
+# The files this process found whole before writing into them: {file identity: the file's size when last
+# seen}, the identity (device, inode, rebuilt mark) of :func:`store_identity`.  quick_check reads the whole
+# file (750-870 ms at 10,000 matches), so it runs once per file and process, not once per opened store
+# (every bdb.store() opens one).  A file moved or copied over the path has another inode, and one rebuilt in
+# place by `check --repair` (written back through SQLite's backup API: the same inode) carries a new mark
+# (REBUILT_KEY): either is checked again.  A file deleted and made again at the path may be given the same
+# inode number: one smaller than when last seen is checked again (a database only shrinks when compacted,
+# which costs one more check); one of the same inode that is not smaller is not looked for
+# (docs/reliability.md).
 _FOUND_WHOLE: dict = {}
+
+# The meta key `check --repair` sets in the file it rebuilds (a new value each repair): the file is another
+# one for this process's caches (the check above, the array cache's manifests, store/sqlite.py), though
+# its inode is the same.
+REBUILT_KEY = "file_rebuilt"
 
 
 def file_identity(path) -> Optional[tuple]:
@@ -126,6 +134,23 @@ def file_identity(path) -> Optional[tuple]:
     except OSError:
         return None
     return (st.st_dev, st.st_ino)
+
+
+def rebuilt_mark(conn) -> Optional[str]:
+    """The mark of the last ``check --repair`` that rebuilt this file (None:
+    never rebuilt, or no meta table yet)."""
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = ?", (REBUILT_KEY,)).fetchone()
+    except sqlite3.Error:
+        return None
+    return row[0] if row else None
+
+
+def store_identity(path, conn) -> Optional[tuple]:
+    """(device, inode, rebuilt mark) of the file ``conn`` has open at
+    ``path``: what this process's caches of a file are keyed by."""
+    where = file_identity(path)
+    return None if where is None else (*where, rebuilt_mark(conn))
 
 
 def _size(path) -> Optional[int]:
@@ -146,7 +171,9 @@ def _known_whole(path, identity) -> bool:
 
 def forget_whole(path) -> None:
     """The file at ``path`` is checked again before this process's next write."""
-    _FOUND_WHOLE.pop(file_identity(path), None)
+    where = file_identity(path)
+    for identity in [k for k in _FOUND_WHOLE if k[:2] == where]:
+        del _FOUND_WHOLE[identity]
 
 
 def refuses_damage(write):
@@ -159,10 +186,14 @@ def refuses_damage(write):
 
     @functools.wraps(write)
     def checked(store, *args, **kwargs):
-        if not getattr(store, "_found_whole", False):
-            identity = getattr(store, "opened_file", None)
-            if identity is not None and file_identity(store.path) != identity:
+        identity = getattr(store, "opened_file", None)
+        if identity is not None:
+            now = store_identity(store.path, store.conn)
+            if now is None or now[:2] != identity[:2]:
                 identity = None  # the path names another file than the one opened: checked, not remembered
+            elif now != identity:  # rebuilt in place by a repair since it was opened: another file, checked
+                store.opened_file, identity, store._found_whole, store._damage = now, now, False, None
+        if not getattr(store, "_found_whole", False):
             if identity is None or not _known_whole(store.path, identity):
                 # found damaged once: refused again without reading the file again
                 problems = getattr(store, "_damage", None) or quick_check(store.conn, limit=5)
@@ -646,6 +677,8 @@ def _repair_file(path: str, report: CheckReport) -> None:
         from .sqlite import SQLiteStore
 
         with SQLiteStore(tmp) as store:
+            # another file for every process's caches of this path, though written back into the same inode
+            store.set_meta(REBUILT_KEY, f"{stamp} {secrets.token_hex(8)}")
             ids = [a for (a,) in store.conn.execute("SELECT id FROM analyses")]
             store._ensure_arrays(ids)
             problems = integrity_check(store.conn)

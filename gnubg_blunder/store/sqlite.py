@@ -27,7 +27,7 @@ from ..metrics.arrays import (BLOT_COLUMNS, KIND_CODES, LABELS, DecisionArrays, 
                               Selection)
 from ..metrics.difficulty import difficulties
 from ..model import Match, match_identity, match_moves, move_token, opening_keys
-from .check import CHECK_HINT, DamagedDatabase, file_identity, refuses_damage
+from .check import CHECK_HINT, DamagedDatabase, file_identity, refuses_damage, store_identity
 from .column_cache import (BUNDLE_DECISIONS, CACHE_FORMAT, BlobSource, CacheReader, decode_bundle, encode_bundle,
                            header_size, merges, read_manifest, sealed)
 from ..importers.files import stored_path
@@ -249,17 +249,53 @@ class SQLiteStore:
         opened read-only: every read works, a write says why it cannot be
         made (``read_only_reason``).  docs/reliability.md."""
         self._start(str(path), report)
+        self._open(upgrade)
+
+    def _open(self, upgrade: bool = True) -> None:
         if self.path == ":memory:":
             self.conn = self._connect(self.path)
         else:
             self.conn = self._open_file(Path(self.path))
-            # the file this connection opened: what the once-a-process check remembers (store/check.py)
-            self.opened_file = file_identity(self.path)
         self.conn.execute("PRAGMA foreign_keys = ON")
         if not self.read_only:
             self.conn.execute("PRAGMA synchronous = NORMAL")
+        if self.path != ":memory:":
+            # the file this connection opened: what the once-a-process check and the manifests parsed once
+            # are keyed by (store/check.py: store_identity)
+            self.opened_file = store_identity(self.path, self.conn)
         if upgrade:
             self._migrate()
+
+    def _follow_the_path(self) -> None:
+        """Before a write: when the path now names another file than the one
+        this store opened (moved or copied over it, or deleted), the store
+        opens the file at the path again, so that the write lands there and
+        not in the replaced file's inode, which nobody reads any more (a
+        store kept open: ``watch``).  The replaced file's last changes are
+        first written into it from the -wal beside the path (a checkpoint
+        through this connection, which still has it open): that -wal would
+        otherwise be read as the new file's.  When that cannot be done
+        (another program reading), nothing is written, one line says why.
+        A file rebuilt in place by ``check --repair`` is the same inode,
+        written through SQLite's locks: this connection sees it
+        (store/check.py).  docs/reliability.md "A database changed or
+        replaced by other programs"."""
+        if self.opened_file is None or self.read_only or self.memory_copy:
+            return
+        if file_identity(self.path) == self.opened_file[:2]:
+            return
+        try:
+            busy = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        except sqlite3.Error:
+            busy = 1
+        wal = self.path + "-wal"
+        if busy or (os.path.exists(wal) and os.path.getsize(wal) > 0):
+            raise StoreError("the database file was replaced while this program had it open, and the -wal file "
+                             "beside it still holds the replaced file's last changes (another program reads it): "
+                             "nothing was written; close the programs using the database, then store again")
+        self.conn.close()
+        self._manifests, self._found_whole, self._damage = {}, False, None
+        self._open(upgrade=True)
 
     def _start(self, path: str, report) -> None:
         """The store's state before its connection is made (both engines)."""
@@ -542,6 +578,7 @@ class SQLiteStore:
         stored (docs/storage.md "A match saved twice")."""
         if self.read_only:
             raise StoreError(f"cannot store into it: {self.read_only_reason}")
+        self._follow_the_path()
         identity = match_identity(match)
         c = self.conn
         c.execute("BEGIN IMMEDIATE")
