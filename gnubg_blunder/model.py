@@ -157,6 +157,8 @@ class Decision:
     error: Optional[float] = None  # e of SPEC §1 (EMG, >= 0); None = unknown
     mwc_per_emg: Optional[float] = None  # None for money
     nd: Optional[float] = None  # cube decisions: cubeful equities of the doubler
+    # cube decisions: the doubler's cubeless chances before the double (win, win g, win bg, lose g, lose bg)
+    cube_probs: Optional[tuple] = None
     dt: Optional[float] = None
     dp: Optional[float] = None
     n_legal: Optional[int] = None  # legal plays counted by the move generator

@@ -275,7 +275,8 @@ def test_a_filed_position_is_already_studied_for_references(real_copy, cli):
         assert store.study_actions() == []  # filing is no study action (SPEC §11)
         # an exported Anki note is the same question ("anki card")
         second = after["positions"][0]["position_id"]
-        store.conn.execute("INSERT INTO anki_notes VALUES ('g1', 'k1', ?, NULL, 'deck', '2026-12-01T12:00:00+00:00')",
+        store.conn.execute("INSERT INTO anki_notes(guid, note_key, position_id, decision_id, deck, exported_at) "
+                           "VALUES ('g1', 'k1', ?, NULL, 'deck', '2026-12-01T12:00:00+00:00')",
                            (second,))
         assert store.studied_positions()[second] == ["anki card"]
     last = _json(cli, "references", "--limit", "0", db=real_copy)

@@ -109,11 +109,20 @@ def test_a_quiz_answer_shows_the_chances_and_depth_of_the_best_and_the_answer(pr
     # the best answered: one line, "best = yours"
     text = feedback_text(item, grade(item, best["move"]))
     assert f"Chances (cubeless) and depth: {best['move']} (best = yours), XGR++: win {_pct(best['probs'][0])}" in text
-    # a cube answer: the position's chances are not stored ("—"), the depth of the cube evaluation is
+    # a take: the position's chances before the double from the taker's side (the doubler's stored, mirrored)
+    # and the depth of the cube evaluation
     cube = next(i for i in _items(practice_db, "Weakbot", "cube") if i.kind == "take" and i.length == 3)
     text = feedback_text(cube, grade(cube, "take"))
-    assert f"Chances (cubeless) and depth: the position (no double), {cube.depth}: —" in text
-    assert cube.depth == "0-ply"
+    w, wg, wbg, lg, lbg = _doubler_chances(practice_db, cube.decision_id)
+    assert (f"Chances (cubeless) and depth: the position (no double), 0-ply: win {_pct(1 - w)} (gammon {_pct(lg)}, "
+            f"backgammon {_pct(lbg)}), lose {_pct(w)} (gammon {_pct(wg)}, backgammon {_pct(wbg)})") in text
+
+
+def _doubler_chances(db, decision_id):
+    con = sqlite3.connect(db)
+    (text,) = con.execute("SELECT cube_probs FROM decisions WHERE id = ?", (decision_id,)).fetchone()
+    con.close()
+    return json.loads(text)
 
 
 def _import_into_anki(col_path: Path, apkg: Path):
@@ -146,7 +155,7 @@ def test_a_card_shows_the_chances_and_depth_of_the_best_and_the_played_move(prac
     """Cards exported and imported by Anki's own backend: the back of a
     checker card shows the best play's and the played play's depth and
     six cubeless chances as stored; a cube card the depth of its cube
-    evaluation, its chances "—" (not stored)."""
+    evaluation and the chances before the double, from the decider's side."""
     apkg = tmp_path / "c.apkg"
     run_cli_inprocess("--no-config", "anki", "export", "--errors", apkg, db=practice_copy)
     _log, cards = _import_into_anki(tmp_path / "col.anki2", apkg)
@@ -155,16 +164,21 @@ def test_a_card_shows_the_chances_and_depth_of_the_best_and_the_played_move(prac
     rows = _chance_rows(card["fields"]["Candidates"])
     for label, c in (("best: ", cands[0]), ("yours: ", cands[row["played_index"]])):
         w, wg, wbg, lg, lbg = c["probs"]
-        assert rows[label + c["move"]] == [c["depth"], _pct(w), _pct(wg), _pct(wbg), _pct(1 - w), _pct(lg),
-                                           _pct(lbg)]
+        assert rows[label + c["move"]] == [c["depth"]] + [f"{100 * x:.1f}" for x in (w, wg, wbg, 1 - w, lg, lbg)]
     assert '<table class="bgb-chances">' in card["answer"] and '<table class="bgb-chances">' not in card["question"]
+    cube_apkg = tmp_path / "cube.apkg"
+    run_cli_inprocess("--no-config", "anki", "export", "--decision-type", "cube", cube_apkg, db=practice_copy)
+    _log, cards = _import_into_anki(tmp_path / "cube.anki2", cube_apkg)
     con = sqlite3.connect(practice_copy)
-    cube = {i: d for i, d in con.execute("SELECT id, depth FROM decisions WHERE kind != 'checker'")}
+    cube = {i: (kind, d) for i, kind, d in con.execute("SELECT id, kind, depth FROM decisions WHERE kind != 'checker'")}
     con.close()
     shown = [k for k in cards if k in cube]
-    assert shown
+    assert {cube[k][0] for k in shown} >= {"nodouble", "take"}
     for k in shown:
-        assert _chance_rows(cards[k]["fields"]["Candidates"]) == {"position (no double)": [cube[k]] + ["—"] * 6}
+        w, wg, wbg, lg, lbg = _doubler_chances(practice_copy, k)
+        mine = (w, wg, wbg, 1 - w, lg, lbg) if cube[k][0] in ("nodouble", "double") else (1 - w, lg, lbg, w, wg, wbg)
+        assert _chance_rows(cards[k]["fields"]["Candidates"]) == {
+            "position (no double)": [cube[k][1]] + [f"{100 * x:.1f}" for x in mine]}
 
 
 def test_training_counts_the_reviews_of_a_first_sync_in_learning(practice_copy, tmp_path):

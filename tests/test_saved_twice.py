@@ -105,7 +105,8 @@ def test_a_later_save_keeps_the_study_data_and_the_other_analyses_on_their_decis
         st.add_to_collection("Errors", [(b[4], b[0]), (o[4], o[0])])
         with c:
             c.execute("BEGIN")
-            c.execute("INSERT INTO anki_notes VALUES ('g1', 'k1', ?, ?, 'deck', '2026-12-01T12:00:00+00:00')",
+            c.execute("INSERT INTO anki_notes(guid, note_key, position_id, decision_id, deck, exported_at) "
+                      "VALUES ('g1', 'k1', ?, ?, 'deck', '2026-12-01T12:00:00+00:00')",
                       (d[4], d[0]))
             c.execute("INSERT INTO verifications(decision_id, plies, engine, verified_at) "
                       "VALUES (?, 3, 'gnubg', '2026-12-01T12:00:00+00:00')", (a[0],))

@@ -272,7 +272,7 @@ def test_anki_cards_and_quiz_take_the_deeper_evaluation(verified_db, tmp_path):
         assert cards[rid]["Best"].replace("&#x27;", "'") == deep[rid]["best"]
         # the chances and depth are the depth check's, and the card says so (docs/anki.md)
         chances = cards[rid]["Candidates"][cards[rid]["Candidates"].index('<table class="bgb-chances">'):]
-        assert "<caption>chances (cubeless) and depth — depth check: confirmed at 2 plies</caption>" in chances
+        assert "<caption>chances in % (cubeless) and depth — depth check: confirmed at 2 plies</caption>" in chances
         assert "<td>2-ply</td>" in chances
     assert any("not verified (the file's analysis)" in c["Source"] for rid, c in cards.items() if rid not in deep)
 

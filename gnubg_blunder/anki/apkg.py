@@ -44,8 +44,8 @@ CSS = """.card { font-family: Verdana, Arial, sans-serif; font-size: 16px; text-
 .bgb-cands td:first-child, .bgb-cands th:first-child { text-align: left; }
 .bgb-played { font-weight: bold; }
 .bgb-chances { margin: 0.5em auto; border-collapse: collapse; font-size: 14px; }
-.bgb-chances td, .bgb-chances th { padding: 0.1em 0.4em; text-align: right; }
-.bgb-chances td:first-child { text-align: left; }
+.bgb-chances td, .bgb-chances th { padding: 0.1em 0.3em; text-align: right; white-space: nowrap; }
+.bgb-chances td:first-child { text-align: left; white-space: normal; }
 .bgb-chances caption { font-size: 12px; color: #666; }
 .bgb-src { font-size: 12px; color: #666; }"""
 

@@ -17,6 +17,7 @@ from typing import Optional
 
 import numpy as np
 
+from ..game_record import place_text
 from ..store.candidates import decode_row
 from ..views.formatting import html_text, visible
 from ..metrics.arrays import KIND_NAMES, LABELS
@@ -104,7 +105,9 @@ def pick_decisions(scope, criteria: dict, limit: int = 0, row_ids=None) -> list:
                 break
     idx = [latest[k] for k in keys]
     records = decision_records(sel, idx, thresholds)
+    places = scope.store.gnubg_rows([r["row_id"] for r in records])  # gnubg's game-record row (docs/review.md)
     for r, i in zip(records, idx):
+        r["gnubg_row"] = places.get(r["row_id"])
         r["tags"] = [LABELS[name][code] for name in ("game_plan", "theme")
                      for code in [int(getattr(dec, name)[i])] if 0 <= code < len(LABELS[name])]
         r["kind_name"] = KIND_NAMES[int(dec.kind[i])]
@@ -270,9 +273,12 @@ def _depth(row: dict, candidate: Optional[dict] = None) -> Optional[str]:
 def chances_rows(row: dict) -> list:
     """[(what, depth, probs)] of a note: a checker play's best and played
     candidates (one row when they are the same play), a cube decision's
-    position (no double; its chances are not stored: None)."""
+    position before the double (the decider's chances; None where not
+    stored: a match stored before schema step 14)."""
     if row.get("kind") != "checker":
-        return [("position (no double)", _depth(row), None)]
+        from ..store.candidates import decider_cube_probs
+
+        return [("position (no double)", _depth(row), decider_cube_probs(row))]
     cands = list(decode_row(row))
     if not cands:
         return []
@@ -305,11 +311,11 @@ def _chances_html(row: dict) -> str:
         return ""
     note = depth_check_text(row)
     out = ['<table class="bgb-chances">',
-           "<caption>chances (cubeless) and depth" + (f" — {escape(note)}" if note else "") + "</caption>",
+           "<caption>chances in % (cubeless) and depth" + (f" — {escape(note)}" if note else "") + "</caption>",
            "<tr><th></th><th>depth</th>" + "".join(f"<th>{h}</th>" for h in CHANCE_HEADERS) + "</tr>"]
     for what, depth, probs in rows:
         out.append(f"<tr><td>{escape(visible(what))}</td><td>{escape(depth or DASH)}</td>"
-                   + "".join(f"<td>{c}</td>" for c in chance_cells(probs)) + "</tr>")
+                   + "".join(f"<td>{c}</td>" for c in chance_cells(probs, unit=False)) + "</tr>")
     out.append("</table>")
     return "".join(out)
 
@@ -355,7 +361,8 @@ def fields(key: str, record: dict, row: dict) -> dict:
     players = record["players"]
     source = (f"match {record['match_id']} ({html_text(players[0])} v {html_text(players[1])}"
               f"{', ' + html_text(record['date']) if record.get('date') else ''}), game {record['game']}, "
-              f"move {record['move']}; {shown[0]}'s most recent play at this position"
+              f"move {record['move']} (gnubg {place_text(record.get('gnubg_row'), shown[0])}); "
+              f"{shown[0]}'s most recent play at this position"
               + _verification_text(row))
     return {
         "Key": escape(visible(key)),

@@ -498,6 +498,8 @@ def _set_cube(d: Decision, cube: tuple, kind: str, scube: SourceCube, depths: li
     else:
         d.best_move = action
     d.depth = scube.depth if scube else None
+    probs = scube.probs if scube else None
+    d.cube_probs = tuple(float(p) for p in probs) if probs and len(probs) == 5 and None not in probs else None
     if d.depth:
         depths.append(d.depth)
 

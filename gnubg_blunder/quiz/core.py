@@ -15,7 +15,7 @@ from typing import Optional
 
 import numpy as np
 
-from ..store.candidates import decode_row
+from ..store.candidates import decider_cube_probs, decode_row
 from ..board import Board, parse_move_notation
 from ..board.svg import position_text
 from ..importers.build import cube_action, cube_errors
@@ -63,6 +63,7 @@ class Item:
     opponent: str
     candidates: list = field(default_factory=list)  # [{"move", "equity", "position_id", "depth", "probs"}]
     depth: Optional[str] = None  # the decision's analysis depth (a cube decision's: its cube evaluation's)
+    cube_probs: Optional[tuple] = None  # a cube decision's chances before the double, from the player's side
     nd: Optional[float] = None
     dt: Optional[float] = None
     dp: Optional[float] = None
@@ -192,8 +193,8 @@ def load_items(store, sel, indices) -> list:
             length=int(info.length), you=names[p], opponent=names[1 - p],
             candidates=[{"move": c.get("move"), "equity": c.get("equity"), "position_id": c.get("position_id"),
                          "depth": c.get("depth"), "probs": c.get("probs")} for c in cands],
-            depth=r.get("depth"), nd=r.get("nd"), dt=r.get("dt"), dp=r.get("dp"), verified_plies=r.get("verified_plies"),
-            mwc_per_emg=r.get("mwc_per_emg"),
+            depth=r.get("depth"), cube_probs=decider_cube_probs(r), nd=r.get("nd"), dt=r.get("dt"), dp=r.get("dp"),
+            verified_plies=r.get("verified_plies"), mwc_per_emg=r.get("mwc_per_emg"),
         ))
     return items
 
@@ -405,8 +406,9 @@ def _depth(item: Item, candidate: Optional[dict] = None) -> str:
 def chances_lines(item: Item, g: Grade) -> list:
     """A graded answer's chances and depth: the best play's and the
     answer's (one line when they are the same play), a cube decision's
-    position (no double; its chances are not stored: "—"); where the
-    database verified the decision, which depth (docs/quiz.md)."""
+    position before the double (the player's chances; "—" where not
+    stored); where the database verified the decision, which depth
+    (docs/quiz.md)."""
     from ..metrics.verify import verification_note
     from ..views.formatting import chances_text
 
@@ -414,7 +416,7 @@ def chances_lines(item: Item, g: Grade) -> list:
     if item.verified_plies is not None:
         head += f", depth check: {verification_note(item.verified_plies)}"
     if item.cube_question:
-        return [f"{head}: the position (no double), {_depth(item)}: {chances_text(None)}"]
+        return [f"{head}: the position (no double), {_depth(item)}: {chances_text(item.cube_probs)}"]
     best, mine = g.best_candidate, g.answer_candidate
     if best is None:
         return []

@@ -304,6 +304,28 @@ class Columns:
         return self._probs
 
 
+def probs_text(probs) -> Optional[str]:
+    """A cube decision's chances (5 numbers) as ``decisions.cube_probs``
+    stores them: their JSON list (each float's exact value); None unknown."""
+    return None if not probs else json.dumps([float(p) for p in probs])
+
+
+def text_probs(text) -> Optional[tuple]:
+    """The chances of :func:`probs_text`."""
+    return None if not text else tuple(json.loads(text))
+
+
+def decider_cube_probs(row) -> Optional[tuple]:
+    """A cube decision row's chances from the decider's side: the stored
+    doubler's (``cube_probs``) for a double / no double, their mirror
+    (win ↔ lose) for the responder of a take / pass; None unknown."""
+    probs = text_probs(row.get("cube_probs"))
+    if probs is None or row.get("kind") not in ("take", "pass"):
+        return probs
+    win, win_g, win_bg, lose_g, lose_bg = probs
+    return (1.0 - win, lose_g, lose_bg, win_g, win_bg)
+
+
 def equities(blob) -> list:
     """The candidates' equities in list order (None unknown): no play resolved."""
     return Columns(blob).equities

@@ -9,7 +9,7 @@ import datetime as _dt
 from ..importers.files import stored_path
 from ..metrics.difficulty import difficulties
 from ..model import LazyCandidates, Match
-from .candidates import encode_many
+from .candidates import encode_many, probs_text
 
 
 def utc_now() -> str:
@@ -34,7 +34,7 @@ def insert_decisions(conn, analysis_id: int, match: Match) -> None:
     cols = ("analysis_id, game, seq, player, kind, position_id, cube_value, cube_owner, score_self, "
             "score_opp, crawford, dice1, dice2, played_move, best_move, error, mwc_per_emg, nd, dt, dp, "
             "n_legal, n_candidates, equity_spread, played_index, xg_counted, beaver_take, gnubg_dead_cube, "
-            "depth, comment, duration, phase, game_plan, theme, difficulty, difficulty_truncated")
+            "depth, comment, duration, phase, game_plan, theme, difficulty, difficulty_truncated, cube_probs")
     sql = f"INSERT INTO decisions({cols}) VALUES ({','.join('?' * (cols.count(',') + 1))})"
     decisions = list(match.decisions())
     hard = difficulties([{
@@ -50,7 +50,7 @@ def insert_decisions(conn, analysis_id: int, match: Match) -> None:
         d.n_legal, d.n_candidates, d.equity_spread, d.played_index,
         None if d.xg_counted is None else int(d.xg_counted), int(d.beaver_take),
         int(d.gnubg_dead_cube), d.depth, d.comment, d.duration,
-        d.phase, d.game_plan, d.theme, hard_d, hard_truncated,
+        d.phase, d.game_plan, d.theme, hard_d, hard_truncated, probs_text(d.cube_probs),
     ) for d, (hard_d, hard_truncated) in zip(decisions, hard)])
     # Inside this transaction the new rows took consecutive ids ending at
     # the largest one: each decision's id, for its candidate list.

@@ -225,6 +225,7 @@ CREATE TABLE verifications (
 ALTER TABLE anki_notes ADD COLUMN content {_TEXT};
 ALTER TABLE anki_notes ADD COLUMN changed_at {_TEXT};
 """,
+    14: f"ALTER TABLE decisions ADD COLUMN cube_probs {_TEXT}",
 }
 CREATED_VERSION = 10
 

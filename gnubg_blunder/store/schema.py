@@ -253,6 +253,14 @@ def _anki_note_content(conn: sqlite3.Connection) -> None:
             conn.execute(f"ALTER TABLE anki_notes ADD COLUMN {column} TEXT")
 
 
+def _cube_probs(conn: sqlite3.Connection) -> None:
+    """``decisions.cube_probs``: the chances of a cube decision's position
+    as its source gives them (store/candidates.py ``probs_text``); NULL for
+    the matches stored before (docs/anki.md, docs/quiz.md)."""
+    if "cube_probs" not in {r[1] for r in conn.execute("PRAGMA table_info(decisions)")}:
+        conn.execute("ALTER TABLE decisions ADD COLUMN cube_probs TEXT")
+
+
 # A step is SQL (statements separated by ";"), or a function of the
 # connection for what SQL cannot do.
 MIGRATIONS: list[tuple[int, Union[str, Callable[[sqlite3.Connection], None]]]] = [
@@ -518,6 +526,8 @@ CREATE TABLE verifications (
     (12, _openings),
     # Each Anki note's content digest and the time it last changed: an unchanged note is not updated.
     (13, _anki_note_content),
+    # A cube decision's chances (the doubler's cubeless win, gammon, backgammon chances before the double).
+    (14, _cube_probs),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -120,5 +120,6 @@ def overlay_rows(store, rows: dict) -> dict:
             r["played_index"] = v.get("played_index")  # the played move's place in that list
         elif v.get("nd") is not None:
             r["nd"], r["dt"], r["dp"] = v["nd"], v["dt"], v["dp"]
+            r["cube_probs"] = None  # the depth check keeps no cube chances: none at that depth
         r["best_move"] = v["best_move"]
     return rows

@@ -31,14 +31,16 @@ def percent(share: Optional[float], digits: int = 1) -> str:
 CHANCE_HEADERS = ("win", "win g", "win bg", "lose", "lose g", "lose bg")
 
 
-def chance_cells(probs) -> list:
+def chance_cells(probs, unit: bool = True) -> list:
     """A play's cubeless chances (gnubg's win, win gammon, win backgammon,
     lose gammon, lose backgammon) as the six cells of ``CHANCE_HEADERS``
-    (lose = 1 − win); six "—" when unknown (docs/anki.md, docs/quiz.md)."""
+    (lose = 1 − win), in % ("57.4 %"; without the sign when not ``unit``);
+    six "—" when unknown (docs/anki.md, docs/quiz.md)."""
     if not probs or probs[0] is None:
         return [DASH] * 6
     win, win_g, win_bg, lose_g, lose_bg = (float(p) for p in probs[:5])
-    return [percent(x) for x in (win, win_g, win_bg, 1.0 - win, lose_g, lose_bg)]
+    cells = [percent(x) for x in (win, win_g, win_bg, 1.0 - win, lose_g, lose_bg)]
+    return cells if unit else [c.replace(" %", "") for c in cells]
 
 
 def chances_text(probs) -> str:
