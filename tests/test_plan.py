@@ -365,7 +365,7 @@ def test_report_links_each_count_to_its_list(plan_db, cli, tmp_path):
     # the list of "holding game/checker/too many blots": 7 rows, the six at ℓ − d = +5.00 %, the money one
     # (not quantified) last
     rows = page.get_element_by_id(links[1].get("href")[1:]).getnext().xpath(".//tr[td]")
-    assert [r.xpath("td")[11].text_content() for r in rows] == ["+5.00"] * 6 + ["—"]
+    assert [r.xpath("td")[12].text_content() for r in rows] == ["+5.00"] * 6 + ["—"]
     assert not page.xpath("//script")
     # the report's default cost, pr: e − d in mpt, the money member priced (90.0) and listed last
     cli("--no-config", "report", "--html", out, db=plan_db)
@@ -373,8 +373,8 @@ def test_report_links_each_count_to_its_list(plan_db, cli, tmp_path):
     links = page.get_element_by_id("plan").xpath(".//table[1]//a")
     assert [a.text_content() for a in links] == ["7", "10", "4", "5"]
     table = page.get_element_by_id(links[0].get("href")[1:]).getnext()
-    assert table.xpath(".//th")[11].text_content() == "e − d mpt"
-    assert [r.xpath("td")[11].text_content() for r in table.xpath(".//tr[td]")] == ["+100.0"] * 6 + ["+90.0"]
+    assert table.xpath(".//th")[12].text_content() == "e − d mpt"
+    assert [r.xpath("td")[12].text_content() for r in table.xpath(".//tr[td]")] == ["+100.0"] * 6 + ["+90.0"]
 
 
 def test_report_lists_are_bounded(plan_db, cli, monkeypatch, tmp_path):

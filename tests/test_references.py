@@ -381,6 +381,9 @@ class FakeStore:
     def studied_positions(self):
         return self.studied
 
+    def gnubg_rows(self, ids):
+        return {}
+
 
 def test_the_json_object_has_the_keys_of_the_issue():
     from gnubg_blunder.filters import Filter

@@ -112,12 +112,12 @@ def test_csv(db):
     out = cli("--no-config", "positions", "--player", "charlot1", "--errors", "--format", "csv", db=db).stdout
     lines = out.splitlines()
     assert lines[0] == ("position_id,match_id,date,game,move,player,kind,played,best,error_mpt,mwc_loss,"
-                        "difficulty_mpt,difficulty_mwc,difficulty_truncated")
+                        "difficulty_mpt,difficulty_mwc,difficulty_truncated,gnubg_row")
     assert len(lines) == 6
     # d of a no double 0.1 from the double: 0.1 / (1 + e^4) = 1.8 mpt (SPEC §6)
     assert lines[2] == ("w+bBAyDgOTiCFQ,2,2025-02-15,1,2,charlot1,nodouble,no double,double/take,100.0,5.0,"
-                        "1.7986209962091568,0.08993104981045784,False")
-    assert ",90.0,," in lines[3] and lines[3].endswith(",,False")  # money: MWC unknown, an empty field, never 0
+                        "1.7986209962091568,0.08993104981045784,False,2")
+    assert ",90.0,," in lines[3] and ",,False," in lines[3]  # money: MWC unknown, an empty field, never 0
 
 
 def test_text(db):
@@ -149,6 +149,6 @@ def test_a_difficulty_no_analyser_can_carry_is_zero_not_float_noise(tmp_path):
     cli("import", FIXTURES / "sgf" / "analysed_eval.sgf", db=db)
     lines = cli("--no-config", "positions", "--kind", "pass", "--format", "csv", db=db).stdout.splitlines()
     assert lines[1:] == ["4DnxAFjEZ/DBAA,1,2025-11-08,1,8,charlot2,pass,pass,take,1505.035,22.266998668969862,"
-                         "0.0,0.0,False"]
+                         "0.0,0.0,False,4"]
     (record,) = positions(db, "--kind", "pass")["decisions"]
     assert (record["difficulty_mpt"], record["difficulty_mwc"]) == (0.0, 0.0)

@@ -151,22 +151,23 @@ def transcript_html(obj: dict) -> str:
     digits = 3 if money else 2
     p1, p2 = obj["players"]
     unit = "EMG" if money else "%"
-    headers = ["game", "move", "player", "decision", "played", "best", "e (EMG)", "ℓ (% MWC)",
+    headers = ["game", "move", "gnubg row", "player", "decision", "played", "best", "e (EMG)", "ℓ (% MWC)",
                f"d ({unit})", f"{p1} cum. ({unit})", f"{p2} cum. ({unit})"]
     rows, classes = [], []
     for r in obj["transcript"]:
         cum = r["cum_error_emg"] if money else r["cum_mwc_loss"]
         dice = f" {r['dice'][0]}-{r['dice'][1]}" if r.get("dice") and r["kind"] == "checker" else ""
-        rows.append([r["game"], r["move"], r["player"], KIND_WORDS.get(r["kind"], r["kind"]) + dice,
+        rows.append([r["game"], r["move"], r["gnubg_row"], r["player"], KIND_WORDS.get(r["kind"], r["kind"]) + dice,
                      r["played"], r["best"], _f(r["error_emg"], 3), _f(r["mwc_loss"], 2),
                      _f(r["difficulty_emg"] if money else r["difficulty"], digits),
                      _f(cum[0], digits), _f(cum[1], digits)])
         classes.append(None if r["counted"] else "grey")
     return (f'<section id="transcript"><h2>Transcript: {len(rows)} decisions</h2>'
             '<p class="note">Every decision in match order; grey rows are not counted (forced plays, clear '
-            "no-doubles) and add nothing to the sums. e: error in EMG; ℓ: MWC lost; d: difficulty; "
-            "“—”: unknown.</p>"
-            + table_html(rows, headers, "rrllllrrrrr", classes) + "</section>")
+            "no-doubles) and add nothing to the sums. move: the decision's record in its game; gnubg row: "
+            "the row of gnubg's game record that lists it, in the player's column (docs/review.md). "
+            "e: error in EMG; ℓ: MWC lost; d: difficulty; “—”: unknown.</p>"
+            + table_html(rows, headers, "rrrllllrrrrr", classes) + "</section>")
 
 
 def match_report_html(obj: dict, title: Optional[str] = None) -> str:

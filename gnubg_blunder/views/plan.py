@@ -239,13 +239,14 @@ def _list_html(k: int, fam: dict, got: dict, f: dict, cost) -> str:
     d_key, d_head = ("difficulty_mpt", "d mpt") if cost.money else ("difficulty_mwc", "d % MWC")
     rows = []
     for r in got["decisions"]:
-        rows.append([r["match_id"], r["date"] or DASH, r["game"], r["move"], r["player"], r["kind"],
+        rows.append([r["match_id"], r["date"] or DASH, r["game"], r["move"],
+                     DASH if r.get("gnubg_row") is None else r["gnubg_row"], r["player"], r["kind"],
                      r.get("played") or DASH, r.get("best") or DASH, num(r["error_mpt"], 1), num(r["mwc_loss"]),
                      num(r.get(d_key), cost.decimals), num(r["excess"], cost.decimals, signed=True),
                      r["position_id"] or DASH])
-    heads = ["match", "date", "game", "move", "player", "kind", "played", "best", "e mpt", "ℓ % MWC", d_head,
-             f"{cost.excess} {cost.unit}", "position"]
-    align = "llrrllllrrrrl"
+    heads = ["match", "date", "game", "move", "gnubg row", "player", "kind", "played", "best", "e mpt", "ℓ % MWC",
+             d_head, f"{cost.excess} {cost.unit}", "position"]
+    align = "llrrrllllrrrrl"
     out = ["<table><tr>"] + [f'<th class="{a}">{escape(h)}</th>' for h, a in zip(heads, align)] + ["</tr>"]
     for row in rows:
         out.append("<tr>" + "".join(f'<td class="{a}">{html_cell(v)}</td>' for v, a in zip(row, align)) + "</tr>")

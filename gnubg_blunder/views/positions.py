@@ -12,14 +12,18 @@ from ..commands import UserError, View, count_option
 from .formatting import DASH, Table, folded, html_cell, safe_text, scope_text, table, table_html
 
 COLUMNS = ("position_id", "match_id", "date", "game", "move", "player", "kind", "played", "best", "error_mpt",
-           "mwc_loss", "difficulty_mpt", "difficulty_mwc", "difficulty_truncated")
+           "mwc_loss", "difficulty_mpt", "difficulty_mwc", "difficulty_truncated", "gnubg_row")
 
 
 def attach_moves(records: list, store) -> list:
     """Add ``played`` and ``best`` (the actions as the analysis wrote them)
-    to drill-down records, from ``store.decision_rows``."""
+    to drill-down records, from ``store.decision_rows``, and ``gnubg_row``:
+    the row of gnubg's game record listing the decision, in the player's
+    column (None: unknown; docs/review.md, "gnubg's game record")."""
     rows = {r["id"]: r for r in store.decision_rows([r["row_id"] for r in records])}
+    places = store.gnubg_rows([r["row_id"] for r in records])
     for r in records:
+        r["gnubg_row"] = places.get(r["row_id"])
         row = rows.get(r["row_id"], {})
         r["played"] = row.get("played_move")
         r["best"] = row.get("best_move")
@@ -52,9 +56,9 @@ def _mwc(x) -> str:
 
 def decisions_table(records: list, numbered: bool = False) -> str:
     """The text table of drill-down records (also the summary's top 10)."""
-    headers = ["match", "date", "players", "game", "move", "player", "played", "best", "e mpt", "MWC %",
+    headers = ["match", "date", "players", "game", "move", "gnubg row", "player", "played", "best", "e mpt", "MWC %",
                "d mpt", "position ID"]
-    align = "lllrrlllrrrl"
+    align = "lllrrrlllrrrl"
     if numbered:
         headers = ["#"] + headers
         align = "r" + align
@@ -62,7 +66,7 @@ def decisions_table(records: list, numbered: bool = False) -> str:
     for k, r in enumerate(records, 1):
         mark = " (blunder)" if r.get("blunder") else ""
         row = [r["match_id"], r["date"] or DASH, " v ".join(safe_text(p) for p in r["players"]), r["game"],
-               r["move"], safe_text(r["player"]),
+               r["move"], DASH if r.get("gnubg_row") is None else r["gnubg_row"], safe_text(r["player"]),
                r.get("played") or DASH, r.get("best") or DASH, _mpt(r["error_mpt"]) + mark, _mwc(r["mwc_loss"]),
                _mpt(r.get("difficulty_mpt")) + ("+" if r.get("difficulty_truncated") else ""),
                r["position_id"] or DASH]
@@ -97,7 +101,8 @@ def positions_text(obj: dict, title: str = "Decisions") -> str:
     lines = [head + shown,
              decisions_table(obj["decisions"]),
              "(e in millipoints; MWC % = match winning chances lost, — for money; d = difficulty (docs/figures.md) in "
-             "millipoints, + = a lower bound (truncated candidate list); game and move counted from 1)"]
+             "millipoints, + = a lower bound (truncated candidate list); game and move counted from 1; gnubg row: the "
+             "row of gnubg's game record listing the decision, in the player's column)"]
     return "\n".join(lines)
 
 
@@ -122,11 +127,12 @@ def positions_html(obj: dict, heading: str = None, anchor: str = None, fold: boo
         html.append(f'<p class="note">The {obj["shown"]} {first} of {n}; '
                     f"`gnubg-blunder positions{flags} --limit 0` lists them all.</p>")
     boards = boards or {}
-    rows = [[r["match_id"], r["date"], r["game"], r["move"], r["player"], r["kind"], r.get("dice"), r.get("played"),
-             r.get("best"), None if r["error_mpt"] is None else f"{r['error_mpt']:.1f}", r["position_id"]]
+    rows = [[r["match_id"], r["date"], r["game"], r["move"], r.get("gnubg_row"), r["player"], r["kind"], r.get("dice"),
+             r.get("played"), r.get("best"), None if r["error_mpt"] is None else f"{r['error_mpt']:.1f}",
+             r["position_id"]]
             for r in obj["decisions"]]
-    table = table_html(rows, ["match", "date", "game", "move", "player", "kind", "dice", "played", "best",
-                              "e (mpt)", "position"], "llllllllrrl") if rows else '<p class="muted">None.</p>'
+    table = table_html(rows, ["match", "date", "game", "move", "gnubg row", "player", "kind", "dice", "played", "best",
+                              "e (mpt)", "position"], "lllllllllrrl") if rows else '<p class="muted">None.</p>'
     for r in obj["decisions"]:  # the position cell unfolds its board
         if boards.get(r["row_id"]) and r["position_id"]:
             cell = html_cell(r["position_id"])

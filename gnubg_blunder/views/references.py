@@ -14,6 +14,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
+from ..game_record import place_text
 from ..commands import Command, UserError, View, add_format, add_metric, count_option
 from .formatting import DASH, folded, safe_text, scope_text, table, to_json
 
@@ -135,11 +136,13 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
     orders = [ch.rows[np.lexsort((ch.rows, -np.array([excess_by_row[int(r)] for r in ch.rows])))]
               for ch in res.chosen]
     records_of = decision_records_of_lists(sel, orders, thresholds)
+    places = store.gnubg_rows([rec["row_id"] for records in records_of for rec in records])
     positions = []
     for rank, (ch, order, records) in enumerate(zip(res.chosen, orders, records_of), 1):
         g = ch.group
         for rec, r in zip(records, order):
             rec["excess"] = _pp(excess_by_row[int(r)])
+            rec["gnubg_row"] = places.get(rec["row_id"])  # gnubg's game-record row (docs/review.md)
         own = cands.rows_of(g)
         first = own[int(np.argmax([excess_by_row[int(r)] for r in own]))]  # its costliest error shows the board
         m = sel.matches[int(sel.decisions.match[first])]
@@ -246,7 +249,8 @@ def _error_line(r: dict, cost) -> str:
         d = DASH if r["difficulty_mpt"] is None else f"{r['difficulty_mpt']:.1f} mpt"
     else:
         d = DASH if r["difficulty_mwc"] is None else f"{r['difficulty_mwc']:.2f} % MWC"
-    return (f"match {r['match_id']} game {r['game']} move {r['move']} ({safe_text(r['player'], 24)}, {r['kind']}): "
+    return (f"match {r['match_id']} game {r['game']} move {r['move']} "
+            f"(gnubg {place_text(r.get('gnubg_row'), safe_text(r['player'], 24))}, {r['kind']}): "
             f"e {r['error_mpt']:.1f} mpt, ℓ {mwc}, d {d}, {cost.excess} {_amount(r['excess'], cost)}, "
             f"{r['position_id']}")
 
