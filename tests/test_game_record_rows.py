@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import committed_selfplay_file, needs_gnubg, run_cli
+from conftest import committed_selfplay_file, needs_gnubg, run_cli_inprocess as run_cli
 from gui_session import GNUBG, VirtualScreen, wait_for
 
 pytestmark = [needs_gnubg, pytest.mark.skipif(subprocess.run(["which", "Xvfb"], capture_output=True).returncode != 0,
@@ -167,3 +167,86 @@ def test_the_reviews_rows_are_gnubgs(gnubg_lists, stored):
     assert len(shown) >= 8
     assert any(move != row for _, _, move, row, _ in shown)
     print("reviewed (match, game, move, gnubg row, column):", shown)
+
+
+def _decisions_at(store, mid: int) -> dict:
+    """{(game from 1, move from 1, player): [(kind, played, dice, cube_value, cube_owner), ...]} of a match."""
+    out: dict = {}
+    for game, seq, player, kind, played, d1, d2, cube, owner in store.conn.execute(
+            "SELECT d.game, d.seq, d.player, d.kind, d.played_move, d.dice1, d.dice2, d.cube_value, d.cube_owner "
+            "FROM decisions d JOIN analyses a ON a.id = d.analysis_id WHERE a.match_id = ?", (mid,)):
+        out.setdefault((game + 1, seq + 1, player), []).append((kind, played, (d1, d2), cube, owner))
+    return out
+
+
+def _listed_there(games, decisions, game: int, move: int, row: int, player: int) -> bool:
+    """Does gnubg's cell (row, player) of ``game`` hold the record of the stored decisions at (game, move)?"""
+    cell = _gnubg_cell(games, game, row, player)
+    return any(_matches(_expected(*d), cell) for d in decisions[game, move, player])
+
+
+def test_the_quiz_and_the_match_page_name_gnubgs_row(gnubg_lists, stored, tmp_path):
+    """Every question of a quiz over the matches names the row and column of
+    gnubg's list that holds its decision, in the question and the answer; the
+    match page names each reviewed decision's row."""
+    from gnubg_blunder.filters import Filter
+    from gnubg_blunder.metrics.counting import Thresholds
+    from gnubg_blunder.quiz.core import Grade, choose, feedback_text, question_text
+    from gnubg_blunder.store.sqlite import SQLiteStore
+
+    store = SQLiteStore(stored)
+    try:
+        items = choose(store, Filter(), Thresholds(), count=0, errors_only=False)
+        assert len(items) > 300
+        for item in items:
+            games = gnubg_lists[committed_selfplay_file(*MATCHES[item.match_id - 1]).name]
+            player = store.match_players(item.match_id).index(item.you)
+            assert _listed_there(games, _decisions_at(store, item.match_id), item.game + 1, item.move,
+                                 item.gnubg_row, player)
+            where = f"match {item.match_id}, game {item.game + 1}, move {item.move}, gnubg row {item.gnubg_row}, {item.you}"
+            assert where in question_text(item).splitlines()[0]
+            assert f"In gnubg: {where}." in feedback_text(item, Grade(status="graded", answer="x", error=0.0))
+    finally:
+        store.close()
+    for mid in range(1, len(MATCHES) + 1):
+        page = tmp_path / f"m{mid}.html"
+        run_cli("report", "--match", mid, "--html", page, db=stored)
+        html = page.read_text(encoding="utf-8")
+        obj = json.loads(run_cli("review", mid, "--format", "json", db=stored).stdout)
+        for side in obj["sides"]:
+            for r in side["review"]:
+                assert f"game {r['game']}, move {r['move']} (gnubg row {r['gnubg_row']}, {side['player']})" in html
+        assert "<bdi>gnubg row</bdi></th>" in html  # the transcript's column
+
+
+def test_the_anki_cards_name_gnubgs_row(gnubg_lists, stored, tmp_path):
+    """The back of each exported card (rendered by the real Anki) names the
+    row and column of gnubg's list that holds its decision."""
+    from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+    from gnubg_blunder.store.sqlite import SQLiteStore
+
+    apkg = tmp_path / "deck.apkg"
+    run_cli("anki", "export", "--errors", apkg, db=stored)
+    (tmp_path / "profile").mkdir()
+    col = Collection(str(tmp_path / "profile" / "collection.anki2"))
+    try:
+        col.import_anki_package(ImportAnkiPackageRequest(package_path=str(apkg),
+                                                         options=ImportAnkiPackageOptions(with_scheduling=False)))
+        answers = [col.get_note(nid).cards()[0].answer() for nid in col.find_notes("")]
+    finally:
+        col.close()
+    store = SQLiteStore(stored)
+    try:
+        pattern = re.compile(r"match (\d+) \(.*?\), game (\d+), move (\d+) \(gnubg row (\d+), <bdi>([^<]*)</bdi>\)")
+        found = 0
+        for answer in answers:
+            mid, game, move, row, name = pattern.search(answer).groups()
+            mid, game, move, row = int(mid), int(game), int(move), int(row)
+            games = gnubg_lists[committed_selfplay_file(*MATCHES[mid - 1]).name]
+            player = store.match_players(mid).index(name)
+            assert _listed_there(games, _decisions_at(store, mid), game, move, row, player), answer[-300:]
+            found += 1
+        assert found == len(answers) > 20
+        print(f"{found} Anki cards name the gnubg row of their decision")
+    finally:
+        store.close()

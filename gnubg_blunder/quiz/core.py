@@ -15,6 +15,7 @@ from typing import Optional
 
 import numpy as np
 
+from ..game_record import place_text
 from ..store.candidates import decider_cube_probs, decode_row
 from ..board import Board, parse_move_notation
 from ..board.svg import position_text
@@ -69,6 +70,8 @@ class Item:
     dp: Optional[float] = None
     verified_plies: Optional[int] = None  # graded on gnubg's evaluation at that depth (SPEC §16); None: not verified
     mwc_per_emg: Optional[float] = None  # match play: % MWC per EMG (the review's unit); None for money
+    move: Optional[int] = None  # the stored move index (the record in its game, from 1)
+    gnubg_row: Optional[int] = None  # the row of gnubg's game record listing it, in your column (docs/review.md)
 
     @property
     def cube_question(self) -> bool:
@@ -173,6 +176,7 @@ def load_items(store, sel, indices) -> list:
     ids = [int(dec.row_id[i]) for i in indices]
     # SPEC §16: the question is graded on the decision's deepest evaluation
     rows = verifications.overlay_rows(store, {r["id"]: r for r in store.decision_rows(ids)})
+    places = store.gnubg_rows(ids)
     items = []
     for i in indices:
         r = rows.get(int(dec.row_id[i]))
@@ -195,6 +199,7 @@ def load_items(store, sel, indices) -> list:
                          "depth": c.get("depth"), "probs": c.get("probs")} for c in cands],
             depth=r.get("depth"), cube_probs=decider_cube_probs(r), nd=r.get("nd"), dt=r.get("dt"), dp=r.get("dp"),
             verified_plies=r.get("verified_plies"), mwc_per_emg=r.get("mwc_per_emg"),
+            move=int(r["seq"]) + 1, gnubg_row=places.get(int(r["id"])),
         ))
     return items
 
@@ -391,7 +396,7 @@ def question_text(item: Item, number: int = 1, total: int = 1) -> str:
     else:
         board = position_text(item.board, (item.you, item.opponent))
         ask = f"{item.you} to play {item.dice[0]}-{item.dice[1]}: your move?"
-    head = (f"Question {number}/{total} (match {item.match_id}, game {item.game + 1}): "
+    head = (f"Question {number}/{total} ({where_text(item)}): "
             f"{_score_text(item)}, {_cube_text(item)}")
     return "\n".join([head, board, ask])
 
@@ -429,6 +434,15 @@ def chances_lines(item: Item, g: Grade) -> list:
     return out
 
 
+def where_text(item: Item) -> str:
+    """Where the question's position is in its match: ``match 5, game 2,
+    move 18, gnubg row 10, Weakbot`` (gnubg's game-record row and the
+    player's column, docs/review.md)."""
+    move = "" if item.move is None else f", move {item.move}"
+    return (f"match {item.match_id}, game {item.game + 1}{move}, "
+            f"gnubg {place_text(item.gnubg_row, item.you)}")
+
+
 def feedback_text(item: Item, g: Grade) -> str:
     """What the player learns after an answer."""
     if g.retry:
@@ -457,4 +471,5 @@ def feedback_text(item: Item, g: Grade) -> str:
         lines.append(f"After {g.best}:")
         lines.append(position_text(Board.from_position_id(g.best_board), (item.you, item.opponent))
                      .replace("(on roll)", "(has played)"))
+    lines.append(f"In gnubg: {where_text(item)}.")
     return "\n".join(lines)
