@@ -29,10 +29,11 @@ def _gnubg_blunder_start():
         _say_in_gui(message)
         return None
     loaded = 'gnubg-blunder loaded: >bdb.analyse()  >bdb.store()  >bdb.quiz()  >bdb("stats")  >print(repr(bdb))'
-    try:  # in the GUI the line is in the output window too, and a Python mistake typed at ">" as well
+    try:  # in the GUI the line is in the output window too, and a Python mistake typed at ">" and what
+        # a ">" line prints as well
         from gnubg_blunder.gnubg import gui_output
 
-        gui_output.install_python_mistake_hook()
+        gui_output.install_prompt_hooks()
         gui_output.say("gnubg-blunder", loaded, browser=False)
     except Exception:
         print(loaded)

@@ -4,7 +4,7 @@ tests of what GUI players see (tests/test_gnubg_gui.py).
 Xvfb gives the screen (no window manager: the X input focus is set with
 ``xdotool windowfocus``), xdotool types into gnubg's Command panel (View →
 Panels → Command) and finds windows by name, xwd takes screenshots, which
-:func:`xwd_to_png` turns into PNG files.  gnubg's standard output and error
+:func:`xwd_pixels` and :func:`png_bytes` turn into PNG files.  gnubg's standard output and error
 go to /dev/null, as when it is started from a desktop menu.
 """
 
@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 GNUBG = "/usr/games/gnubg"
-TOOLS = ("Xvfb", "xdotool", "xwd")
+TOOLS = ("Xvfb", "xdotool", "xwd", "xwininfo", "xprop")
 SCREEN = "1280x1024x24"
 
 
@@ -43,10 +43,10 @@ def wait_for(predicate, timeout=30.0, every=0.2, what="condition"):
 class VirtualScreen:
     """An Xvfb server on a free display number (``-displayfd``)."""
 
-    def __init__(self):
+    def __init__(self, size=None):
         read, write = os.pipe()
         self.process = subprocess.Popen(
-            ["Xvfb", "-displayfd", str(write), "-screen", "0", SCREEN, "-nolisten", "tcp"],
+            ["Xvfb", "-displayfd", str(write), "-screen", "0", size or SCREEN, "-nolisten", "tcp"],
             pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         os.close(write)
@@ -81,9 +81,12 @@ class VirtualScreen:
         return self.run("xdotool", "getwindowname", str(wid), check=False).strip()
 
     def geometry(self, wid: int) -> tuple:
-        out = self.run("xdotool", "getwindowgeometry", "--shell", str(wid))
-        values = dict(line.split("=", 1) for line in out.split() if "=" in line)
-        return int(values["X"]), int(values["Y"]), int(values["WIDTH"]), int(values["HEIGHT"])
+        """(x, y, width, height) of a window's inside on the screen (xwininfo's absolute corner:
+        xdotool's counts a window manager's title bar twice)."""
+        out = self.run("xwininfo", "-id", str(wid))
+        values = {k.strip(): v.strip() for k, v in (line.split(":", 1) for line in out.splitlines() if ":" in line)}
+        return (int(values["Absolute upper-left X"]), int(values["Absolute upper-left Y"]), int(values["Width"]),
+                int(values["Height"]))
 
     def raise_(self, wid: int) -> None:
         self.run("xdotool", "windowraise", str(wid), check=False)
@@ -110,12 +113,30 @@ class VirtualScreen:
         return res.stdout if res.returncode == 0 else ""
 
     def screenshot(self, path: Path) -> Path:
-        raw = subprocess.run(["xwd", "-root", "-silent"], env=self.env(), capture_output=True, timeout=30,
-                             check=True).stdout
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(xwd_to_png(raw))
+        path.write_bytes(png_bytes(self.pixels()))
         return path
+
+    def pixels(self) -> np.ndarray:
+        """The whole screen as an array of RGB pixels (rows, columns, 3)."""
+        raw = subprocess.run(["xwd", "-root", "-silent"], env=self.env(), capture_output=True, timeout=30,
+                             check=True).stdout
+        return xwd_pixels(raw)
+
+    def frame(self, wid: int) -> tuple:
+        """(x, y, width, height) of a window with its window manager's
+        frame (title bar, borders: _NET_FRAME_EXTENTS), what it hides."""
+        x, y, width, height = self.geometry(wid)
+        out = self.run("xprop", "-id", str(wid), "_NET_FRAME_EXTENTS", check=False)
+        left = right = top = bottom = 0
+        if "=" in out:
+            left, right, top, bottom = (int(v) for v in out.split("=", 1)[1].split(","))
+        return x - left, y - top, width + left + right, height + top + bottom
+
+    def unmapped(self, wid: int):
+        """A context in which the window is off the screen (a screenshot of what it covers)."""
+        return _Unmapped(self, wid)
 
     def close(self) -> None:
         self.process.terminate()
@@ -204,9 +225,74 @@ class GnubgGui:
             os.killpg(self.process.pid, 9)
 
 
-def xwd_to_png(data: bytes) -> bytes:
+def end_processes_on(screen, needle: str) -> int:
+    """SIGTERM to this user's processes whose command line holds ``needle``
+    and which draw on this virtual screen (their DISPLAY): never another
+    session's, nor a process that only names the file (pytest running
+    tests/test_output_window.py).  How many were ended."""
+    ended = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+            environ = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if any(needle.encode() in a for a in argv[1:]) and b"python" in argv[0] \
+                and f"DISPLAY={screen.display}".encode() in environ:
+            try:
+                os.kill(int(entry.name), 15)
+                ended += 1
+            except OSError:
+                pass
+    return ended
+
+
+class _Unmapped:
+    def __init__(self, screen, wid):
+        self.screen, self.wid = screen, wid
+
+    def __enter__(self):
+        self.screen.run("xdotool", "windowunmap", "--sync", str(self.wid), check=False)
+        time.sleep(0.8)  # gnubg redraws what the window uncovered
+
+    def __exit__(self, *_exc):
+        self.screen.run("xdotool", "windowmap", "--sync", str(self.wid), check=False)
+        time.sleep(0.5)
+
+
+def board_rectangle(pixels: np.ndarray, within: tuple) -> tuple:
+    """(x, y, width, height) of gnubg's board -- its wooden frame and what
+    it encloses, not the panels -- in a screenshot, looked for inside
+    ``within`` (gnubg's main window).  The frame's wood (red well above
+    green, green above blue: gnubg's default 2-D board) is found by rows
+    and columns holding more than 100 such pixels: the toolbar's icons and
+    the players' checker icons hold fewer."""
+    x0, y0, width, height = within
+    area = pixels[max(0, y0):y0 + height, max(0, x0):x0 + width].astype(int)
+    r, g, b = area[:, :, 0], area[:, :, 1], area[:, :, 2]
+    wood = (r > 100) & (g > 0.25 * r) & (g < 0.65 * r) & (b < 0.6 * g)
+    columns = np.flatnonzero(wood.sum(axis=0) > 100)
+    rows = np.flatnonzero(wood.sum(axis=1) > 100)
+    if not len(columns) or not len(rows):
+        raise AssertionError("no board found in the screenshot")
+    return (max(0, x0) + int(columns[0]), max(0, y0) + int(rows[0]),
+            int(columns[-1] - columns[0] + 1), int(rows[-1] - rows[0] + 1))
+
+
+def covered_share(board: tuple, window: tuple) -> float:
+    """The share of the board's rectangle that the window's covers."""
+    bx, by, bw, bh = board
+    wx, wy, ww, wh = window
+    across = max(0, min(bx + bw, wx + ww) - max(bx, wx))
+    down = max(0, min(by + bh, wy + wh) - max(by, wy))
+    return across * down / (bw * bh)
+
+
+def xwd_pixels(data: bytes) -> np.ndarray:
     """An xwd screenshot (ZPixmap, 32 bits a pixel: what Xvfb's 24-bit
-    screen gives) as PNG bytes."""
+    screen gives) as an array of RGB pixels."""
     fields = struct.unpack(">25I", data[:100])
     header_size, _version, pixmap_format = fields[:3]
     width, height = fields[4], fields[5]
@@ -218,6 +304,12 @@ def xwd_to_png(data: bytes) -> bytes:
     pixels = np.frombuffer(data, dtype=np.uint8, count=bytes_per_line * height, offset=offset)
     pixels = pixels.reshape(height, bytes_per_line)[:, : width * 4].reshape(height, width, 4)
     rgb = pixels[:, :, [2, 1, 0]] if byte_order == 0 else pixels[:, :, [1, 2, 3]]
+    return np.ascontiguousarray(rgb)
+
+
+def png_bytes(rgb: np.ndarray) -> bytes:
+    """RGB pixels as PNG bytes (no filter, zlib level 6)."""
+    height, width = rgb.shape[:2]
     rows = np.concatenate([np.zeros((height, 1), np.uint8), np.ascontiguousarray(rgb).reshape(height, width * 3)],
                           axis=1)
 

@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -87,6 +88,15 @@ def test_install_gnubg_then_analyse_in_gnubg(home):
     assert first.count("Decision") and "Position ID:" in first and "Hasty vs considered: no durations" in first
     again = out[out.index("@@ store again"):out.index("@@ review")]
     assert "already stored" in again and "Match review — match 1" in again
+    # once a session, after the first store: what our counts are beside gnubg's window, and how to set a
+    # main player (none set) with the match's two names
+    note = "decisions and PR are counted by XG's rules, not as gnubg's Match statistics window counts"
+    howto = ('gnubg-blunder: no main player is set, so views without --player pool both sides; say whose '
+             'database it is: >bdb("main-player charlot1") or >bdb("main-player charlot2")')
+    assert out.count(note) == 1 and note in first and "docs/figures.md" in first
+    assert out.count(howto) == 1 and howto in first
+    figures = (Path(__file__).resolve().parent.parent / "docs" / "figures.md").read_text(encoding="utf-8")
+    assert "## Our counts and gnubg's statistics window" in figures
     review = out[out.index("@@ review"):out.index("@@ report")]
     assert "Match review — match 1" in review
     for part in (first, again, review):
@@ -241,3 +251,33 @@ def test_bdb_says_one_line_for_a_database_it_cannot_use(home, tmp_path):
     assert "more than 1 s" in said["locked store"][0] and "gnubg" in said["locked store"][0]
     assert any("stored as match 1" in ln for ln in said["good store"]), said["good store"]
     assert "end" in said
+
+
+def test_bdb_watch_runs_beside_gnubg_and_its_lines_are_said(home, tmp_path):
+    """``>bdb.watch(FOLDER)``: the watch runs beside gnubg (a process of its
+    own: gnubg's Python runs no thread of ours while gnubg waits), a match
+    saved into the folder is stored with its line, ``stop=True`` ends it
+    with its counts; the match is in the default database."""
+    from conftest import FIXTURES
+
+    env = user_env(home)
+    run_cli("install-gnubg", env=env)
+    folder = tmp_path / "watched"
+    folder.mkdir()
+    sgf = FIXTURES / "selfplay" / "m1-7.sgf"
+    session = "\n".join([
+        f">bdb.watch({str(folder)!r}, settle=0.3)",
+        ">import time; time.sleep(4)",
+        f">import shutil; shutil.copy({str(sgf)!r}, {str(folder / 'm1-7.sgf')!r}); time.sleep(8)",
+        ">bdb.watch(stop=True)",
+        ">bdb.watch(stop=True)",
+        "",
+    ])
+    out = subprocess.run(["/usr/games/gnubg", "-t"], input=session, capture_output=True, text=True,
+                         env=env, timeout=120).stdout
+    assert f"watching {folder} beside gnubg (process " in out
+    assert "m1-7.sgf: stored as match 1" in out, out[-2000:]
+    assert "watch stopped: 1 stored" in out
+    assert "gnubg-blunder: the watch is stopped" in out and "gnubg-blunder: no watch is running" in out
+    matches = json.loads(run_cli("matches", "--format", "json", env=env).stdout)["matches"]
+    assert [sorted(s["player"] for s in m["sides"]) for m in matches] == [["Strongbot", "Weakbot"]]

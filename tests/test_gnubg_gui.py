@@ -21,14 +21,16 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, needs_gnubg, run_cli
-from gui_session import GnubgGui, VirtualScreen, missing_tools, wait_for
+from conftest import DATA, FIXTURES, needs_gnubg, run_cli
+from gui_session import (GnubgGui, VirtualScreen, board_rectangle, covered_share, end_processes_on,
+                         missing_tools, wait_for)
 
 pytestmark = [needs_gnubg, pytest.mark.skipif(bool(missing_tools()), reason=f"needs {', '.join(missing_tools())}")]
 
 MAT = DATA / "sgf" / "charlot1-charlot2_7p_2025-11-08-2305.mat"
 SCREENSHOTS = Path(__file__).resolve().parent / ".screenshots"
 WINDOW = "^gnubg-blunder"
+SCREEN_SIZE = "1920x1080x24"  # a common screen, where gnubg's board reaches furthest right (docs/gnubg.md)
 
 
 def _user_env(home: Path) -> dict:
@@ -56,9 +58,12 @@ def _analysed_sgf(tmp_path: Path, env: dict) -> Path:
     return sgf
 
 
-@pytest.fixture()
-def gui(tmp_path):
-    """gnubg's GUI with the plugin installed and its Command panel open."""
+@pytest.fixture(scope="module")
+def gnubg_gui(tmp_path_factory):
+    """gnubg's GUI with the plugin installed and its Command panel open,
+    one for the module's tests (a start costs ~8 s): each test gets its own
+    database through :func:`gui`."""
+    tmp_path = tmp_path_factory.mktemp("gnubg-gui")
     home = tmp_path / "home"
     (home / ".gnubg").mkdir(parents=True)
     env = _user_env(home)
@@ -68,17 +73,61 @@ def gui(tmp_path):
     browser.write_text(f'#!/bin/sh\nprintf "%s\\n" "$1" >> "{calls}"\n')
     browser.chmod(0o755)
     env["BROWSER"] = str(browser)
-    screen = VirtualScreen()
+    screen = VirtualScreen(SCREEN_SIZE)
     gnubg = None
     try:
         gnubg = GnubgGui(screen, env, cwd=tmp_path)
+        # the whole screen, as maximised (no window manager here: sized by hand), where the board reaches
+        # furthest right
+        screen.run("xdotool", "windowmove", str(gnubg.main), "0", "0")
+        screen.run("xdotool", "windowsize", "--sync", str(gnubg.main), "100%", "100%")
+        time.sleep(1.0)
         gnubg.open_command_panel(tmp_path / "probe.txt")
-        yield {"screen": screen, "gnubg": gnubg, "home": home, "env": env, "calls": calls, "tmp": tmp_path}
+        yield {"screen": screen, "gnubg": gnubg, "home": home, "env": env, "calls": calls, "tmp": tmp_path,
+               "started": time.monotonic()}
     finally:
         if gnubg is not None:
             gnubg.close()
-        subprocess.run(["pkill", "-f", f"output_window.py"], env=screen.env(), check=False)
+        end_processes_on(screen, "output_window.py")
         screen.close()
+
+
+@pytest.fixture()
+def gui(gnubg_gui, tmp_path):
+    """The module's gnubg, this test's own database (``bdb.db_path``, and
+    ``--db`` in ``env`` for the command line): tests independent of their
+    order.  gnubg's output mode is set back to its default after the test."""
+    db = tmp_path / "test.db"
+    screen, gnubg = gnubg_gui["screen"], gnubg_gui["gnubg"]
+    gnubg.command(f">bdb.db_path = {str(db)!r}")
+    env = dict(gnubg_gui["env"], GNUBG_BLUNDER_DB=str(db))
+    # the window's text so far (earlier tests' blocks): this test looks after it (_wait_text)
+    shown = next(iter(screen.windows(WINDOW, visible=True)), None)
+    _Since.chars = len(_window_text(screen, shown)) if shown else 0
+    try:
+        yield dict(gnubg_gui, env=env, db=db)
+    finally:
+        gnubg.command(">import os; os.environ.pop('GNUBG_BLUNDER_OUTPUT', None)")
+        _Since.chars = 0
+
+
+class _Since:
+    """The output window's text before the current test (its blocks only are read)."""
+
+    chars = 0
+
+
+def _browser_calls(gui, before: int, timeout=60) -> list:
+    """The pages the default browser was called with after the first ``before`` calls."""
+    def calls():
+        said = gui["calls"].read_text().split() if gui["calls"].exists() else []
+        return said[before:] or None
+
+    return wait_for(calls, timeout=timeout, what="the browser to be called")
+
+
+def _calls_so_far(gui) -> int:
+    return len(gui["calls"].read_text().split()) if gui["calls"].exists() else 0
 
 
 def _output_window(screen: VirtualScreen, timeout=60) -> int:
@@ -96,8 +145,12 @@ def _window_text(screen: VirtualScreen, wid: int) -> str:
 
 
 def _wait_text(screen, wid, needle, timeout=60) -> str:
-    return wait_for(lambda: (lambda t: t if needle in t else None)(_window_text(screen, wid)), timeout=timeout,
-                    what=f"{needle!r} in the output window")
+    """The window's text added during this test, once ``needle`` is in it."""
+    def text():
+        added = _window_text(screen, wid)[_Since.chars:]
+        return added if needle in added else None
+
+    return wait_for(text, timeout=timeout, what=f"{needle!r} in the output window")
 
 
 def test_the_review_of_a_stored_match_is_seen_in_the_gui(gui, tmp_path):
@@ -159,9 +212,9 @@ def test_the_review_of_a_stored_match_is_seen_in_the_gui(gui, tmp_path):
     assert "Match review — match 1" in _wait_text(screen, wid, "Match review — match 1")
 
     # bdb.report(): the page opens in the default browser
+    before = _calls_so_far(gui)
     gnubg.command(">bdb.report()")
-    calls = wait_for(lambda: gui["calls"].exists() and gui["calls"].read_text().split(), timeout=60,
-                     what="the browser to be called")
+    calls = _browser_calls(gui, before)
     opened = Path(calls[-1].replace("file://", ""))
     assert opened == gui["home"] / "gnubg-blunder-match-1.html"
     html = opened.read_text(encoding="utf-8")
@@ -197,17 +250,58 @@ def test_without_a_window_the_text_opens_in_the_browser(gui, tmp_path):
     of a call is a page opened in the default browser; an error too."""
     screen, gnubg = gui["screen"], gui["gnubg"]
     before = screen.windows(WINDOW)  # the output window of the start-up line ("gnubg-blunder loaded"), if open
+    called = _calls_so_far(gui)
     gnubg.command(">import os; os.environ['GNUBG_BLUNDER_OUTPUT'] = 'browser'")
     corrupt = tmp_path / "corrupt.db"
     corrupt.write_bytes(b"SQLite format 3\0" + b"not a database " * 100)
     gnubg.command(f'>bdb("--db {corrupt} stats")')
-    calls = wait_for(lambda: gui["calls"].exists() and gui["calls"].read_text().split(), timeout=60,
-                     what="the browser to be called")
+    calls = _browser_calls(gui, called)
     page = Path(calls[-1].replace("file://", ""))
     text = page.read_text(encoding="utf-8")
     assert "file is not a database" in text and "corrupt.db" in text
     assert screen.windows(WINDOW) == before  # the call's text went to the browser: no window opened for it
     assert gnubg.running()
+
+
+def test_the_window_on_open_covers_at_most_a_tenth_of_the_board(gui):
+    """The output window (opened at gnubg's start by the start-up line)
+    against gnubg's board, found in a screenshot taken with the window
+    unmapped: at most a tenth of the board's rectangle under it (here:
+    1920×1080, no window manager; tests/tools/gui_screenshots.py measures
+    1366×768 and 1920×1080 with openbox, gnubg maximised or not)."""
+    screen, gnubg = gui["screen"], gui["gnubg"]
+    wid = _output_window(screen)
+    with screen.unmapped(wid):
+        pixels = screen.pixels()
+    board = board_rectangle(pixels, screen.frame(gnubg.main))
+    assert board[2] > 300 and board[3] > 200, board  # the board itself, not an icon
+    covered = covered_share(board, screen.frame(wid))
+    assert covered <= 0.10, (board, screen.frame(wid), covered)
+
+
+def test_watch_lines_and_what_a_prompt_line_prints_show_in_the_window(gui, tmp_path):
+    """``>print(repr(bdb))`` (a ``>`` line that prints and raises nothing)
+    is seen in the window; ``>bdb.watch(FOLDER)``'s lines are too, those
+    written while gnubg waits for the player included: a match saved into
+    the folder is stored and said there without anything typed."""
+    screen, gnubg = gui["screen"], gui["gnubg"]
+    gnubg.command(">print(repr(bdb))")
+    wid = _output_window(screen)
+    text = _wait_text(screen, wid, "<gnubg-blunder ")
+    assert "Python at gnubg's prompt" in text and "bdb.watch(" in text
+
+    folder = tmp_path / "watched"
+    folder.mkdir()
+    gnubg.command(f">bdb.watch({str(folder)!r}, settle=0.3)")
+    _wait_text(screen, wid, "start-up: 0 match files already in the folder")
+    (folder / "m1-7.sgf").write_bytes((FIXTURES / "selfplay" / "m1-7.sgf").read_bytes())  # nothing typed
+    text = _wait_text(screen, wid, "m1-7.sgf: stored as match 1", timeout=60)
+    assert f"watching {folder} beside gnubg (process " in text
+    gnubg.command(">bdb.watch(stop=True)")
+    text = _wait_text(screen, wid, "watch stopped: 1 stored")
+    assert "Traceback" not in text
+    players = json.loads(run_cli("matches", "--format", "json", env=gui["env"]).stdout)["matches"][0]["sides"]
+    assert sorted(side["player"] for side in players) == ["Strongbot", "Weakbot"]
 
 
 # -- which gnubg draws its GUI (gui_output.gui_running), by hand -----------------------------
@@ -266,5 +360,5 @@ def test_a_plugin_that_cannot_load_says_so_in_the_gui(tmp_path):
     finally:
         if gnubg is not None:
             gnubg.close()
-        subprocess.run(["pkill", "-f", "messagebox.showerror"], check=False)
+        end_processes_on(screen, "messagebox.showerror")
         screen.close()

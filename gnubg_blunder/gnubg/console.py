@@ -13,6 +13,7 @@ takes the same words as the ``gnubg-blunder`` command line.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 
 from .. import __version__
@@ -102,6 +103,8 @@ class Bdb:
         self.db_path = db_path
         self.stored_match_id = None  # the match bdb.analyse() / bdb.store() stored (or found stored) last
         self._quiz = None  # the quiz in progress (bdb.quiz(), bdb.answer())
+        self._watcher = None  # the process of bdb.watch()
+        self._said_once = set()  # the notes said once a session (Bdb._once)
 
     def _ctx(self, summary=False) -> Context:
         return Context(db_path=self.db_path, out=sys.stdout, err=_Said(sys.stdout), summary=summary,
@@ -159,6 +162,9 @@ class Bdb:
         if result.match_id is not None:
             self.stored_match_id = result.match_id
         print("gnubg-blunder: " + describe(match, result, ctx.store()))
+        if result.match_id is not None:
+            self._once("counts", COUNTS_NOTE)
+            self._once("main player", _main_player_howto(ctx.store(), result.match_id))
         if result.status == "already stored":
             from ..views.match_summary import match_summary_text
 
@@ -173,6 +179,12 @@ class Bdb:
             if gui_output.collecting():
                 self._offer_match_page(result.match_id)
         return result.match_id
+
+    def _once(self, what: str, line) -> None:
+        """A note said once in this gnubg session (after the first store)."""
+        if line and what not in self._said_once:
+            self._said_once.add(what)
+            print(line)
 
     def _offer_match_page(self, match_id) -> None:
         """In the GUI: the match page (the review with SVG boards, docs/review.md)
@@ -440,10 +452,110 @@ class Bdb:
         finally:
             _close(ctx)
 
+    # -- the watch folder inside gnubg (docs/gnubg.md, "The watch inside gnubg") ----------------
+    @_shown(_said('watch'))
+    def watch(self, *folders, settle=None, stop=False):
+        """``gnubg-blunder watch FOLDER...`` beside gnubg (docs/watch.md):
+        every analysed match saved into the folders is stored, a line each,
+        shown in the output window as it is written (the console in
+        ``gnubg -t``).  ``bdb.watch(stop=True)`` ends it (its counts said);
+        it ends with gnubg too.  A process of its own: gnubg's embedded
+        Python runs no thread of ours while gnubg waits for the player.
+        Returns the watcher's process ID (None: not started)."""
+        import subprocess
+
+        running = self._watcher is not None and self._watcher.poll() is None
+        if stop:
+            if not running:
+                print("gnubg-blunder: no watch is running")
+                return None
+            self._watcher.terminate()
+            try:
+                self._watcher.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._watcher.kill()
+            self._watcher = None
+            print("gnubg-blunder: the watch is stopped")
+            return None
+        if running:
+            print(f"gnubg-blunder: a watch is already running (process {self._watcher.pid}); "
+                  "bdb.watch(stop=True) ends it")
+            return self._watcher.pid
+        if not folders:
+            print('gnubg-blunder: watch: name the folders: bdb.watch("~/backgammon/matches")')
+            return None
+        python = gui_output.system_python()
+        if python is None:
+            print("gnubg-blunder: watch: no Python interpreter found to run it")
+            return None
+        line = [python, "-m", "gnubg_blunder"] + (["--db", str(self.db_path)] if self.db_path else [])
+        where = [os.path.expanduser(str(f)) for f in folders]
+        line += ["watch", *where]
+        if settle is not None:
+            line += ["--settle", str(settle)]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p), PYTHONUNBUFFERED="1")
+        log = None
+        if gui_output.collecting():  # the GUI: its lines to a file the output window follows
+            folder = gui_output.pages_folder()
+            folder.mkdir(parents=True, exist_ok=True)
+            log = folder / f"watch-{os.getpid()}.log"
+        try:
+            out = open(log, "ab") if log else None
+            try:
+                self._watcher = subprocess.Popen(line, stdin=subprocess.DEVNULL, stdout=out,
+                                                 stderr=subprocess.STDOUT if out else None, env=env,
+                                                 close_fds=True, preexec_fn=_end_with_gnubg)
+            finally:
+                if out:
+                    out.close()
+        except OSError as exc:
+            print(f"gnubg-blunder: watch: cannot start it ({_one_line(exc)})")
+            return None
+        shown = log is not None and gui_output.follow("watch", log)
+        print(f"gnubg-blunder: watching {', '.join(where)} beside gnubg (process {self._watcher.pid}); its lines "
+              + ("follow in this window" if shown else f"go to {log}" if log else "follow here")
+              + "; bdb.watch(stop=True) ends it")
+        return self._watcher.pid
+
     def __repr__(self):
         return (f"<gnubg-blunder {__version__}: bdb.analyse() (bdb.analyse(plies=2): at 2 plies), bdb.store(), bdb.review(), "
                 f'bdb.report() (the match just stored; match=ID for another, match="all" for the collection), '
-                f'bdb.open_xg(FILE), bdb.quiz(), bdb.answer("13/7 8/7"), bdb("stats --player NAME"), bdb("--help")>')
+                f'bdb.open_xg(FILE), bdb.quiz(), bdb.answer("13/7 8/7"), bdb.watch("FOLDER") (stop=True ends it), '
+                f'bdb("stats --player NAME"), bdb("--help"); docs/gnubg.md>')
+
+
+COUNTS_NOTE = ("gnubg-blunder: decisions and PR are counted by XG's rules, not as gnubg's Match statistics window "
+               "counts (unforced moves, close cube decisions, doubtful/bad/very bad marks); the differences: "
+               "docs/figures.md, \"Our counts and gnubg's statistics window\"")
+
+
+def _main_player_howto(store, match_id):
+    """With no main player set: how to set one, with the match's two names
+    (views without --player pool both sides until then); None when one is
+    set."""
+    import shlex
+
+    from ..db_settings import main_player
+    from ..pipeline import stored_players
+
+    if main_player(store):
+        return None
+    names = stored_players(store, match_id) or ()
+    ways = " or ".join(f'>bdb("main-player {shlex.quote(n)}")' for n in names) or '>bdb("main-player NAME")'
+    return (f"gnubg-blunder: no main player is set, so views without --player pool both sides; "
+            f"say whose database it is: {ways}")
+
+
+def _end_with_gnubg() -> None:
+    """In the watcher's process before it runs (Linux): SIGTERM when gnubg
+    ends, so no watch outlives the gnubg that started it."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
 
 
 def _saved_analysis_plies() -> dict:

@@ -178,13 +178,13 @@ def shown(title: str):
     if mode == "console":
         yield
         return
-    tee = _Tee(sys.stdout)
+    tee = _Tee(console())  # not through the prompt's copy: the call's text is its own block
     _Shown.depth, _Shown.page, _Shown.opened = 1, None, None
-    sys.stdout = tee
+    before, sys.stdout = sys.stdout, tee
     try:
         yield
     finally:
-        sys.stdout = tee.stream
+        sys.stdout = before
         _Shown.depth = 0
         page, opened = _Shown.page, _Shown.opened
         _Shown.page = _Shown.opened = None
@@ -192,11 +192,11 @@ def shown(title: str):
             text = tee.text()
             failed = open_in_browser(opened) if opened else ""
             if failed:
-                print(failed)
+                print(failed, file=console())
                 text += failed + "\n"
             show(title, text, mode, page=page)
         except Exception as exc:  # never lose the call's own result over its display
-            print(f"gnubg-blunder: cannot show the output ({type(exc).__name__}: {exc})")
+            print(f"gnubg-blunder: cannot show the output ({type(exc).__name__}: {exc})", file=console())
 
 
 def collecting() -> bool:
@@ -227,11 +227,26 @@ def show(title: str, text: str, mode: str, page=None) -> None:
         return
     failed = open_in_browser(_write_text_page(title, text, page))
     if failed:
-        print(failed)
+        print(failed, file=console())
 
 
 # Opening a page in the browser: the window's own rule (output_window.py, stdlib only, Tk imported lazily).
 from .output_window import open_in_browser  # noqa: E402
+
+
+def follow(title: str, path) -> bool:
+    """In the output window, the lines another process writes to ``path``
+    (``bdb.watch()``'s watcher) as they are written, under ``title``: the
+    window reads the file in its own loop (gnubg's embedded Python runs no
+    thread of ours while gnubg waits for the player: a thread here would
+    not be run).  False when no window shows them (the console, the
+    browser)."""
+    if output_mode() != "window":
+        return False
+    try:
+        return _window.send(title, "", follow=path)
+    except Exception:
+        return False
 
 
 def say(title: str, line: str, browser: bool = True) -> None:
@@ -239,7 +254,7 @@ def say(title: str, line: str, browser: bool = True) -> None:
     gnubg's standard output: the plugin loaded, a Python mistake.
     ``browser=False``: in the window only, never a browser page (the
     start-up line: no page opened at each start of gnubg)."""
-    print(line)
+    print(line, file=console())
     mode = output_mode()
     if mode != "console" and (browser or mode != "browser"):
         try:
@@ -270,9 +285,60 @@ def python_mistake_hook(previous):
     return hook
 
 
-def install_python_mistake_hook() -> None:
+class _PromptOutput(io.TextIOBase):
+    """gnubg's standard output in the GUI, where what a line typed at
+    ``>`` prints (``>print(repr(bdb))``, outside any ``bdb`` call) is also
+    sent to the output window, line by line as each ends, under "Python
+    at gnubg's prompt" (consecutive ones in one block).  gnubg runs each
+    ``>`` line with no hook before or after it, so the standard output is
+    the one place to see what it printed."""
+
+    gnubg_blunder = True
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.pending = ""
+
+    def write(self, text):
+        try:
+            written = self.stream.write(text)
+        except (OSError, ValueError):  # no standard output at all: the window still has it
+            written = len(text)
+        if not _Shown.depth:  # a bdb call's own output goes to its block
+            self.pending += text
+            if "\n" in self.pending:
+                lines, self.pending = self.pending.rsplit("\n", 1)
+                try:
+                    _window.send(PROMPT_TITLE, lines + "\n", merge=True)
+                except Exception:
+                    pass
+        return written
+
+    def flush(self):
+        try:
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
+
+
+PROMPT_TITLE = "Python at gnubg's prompt"
+
+
+def console():
+    """gnubg's own standard output, under the prompt's copy to the window:
+    for the plugin's own lines, already shown in a block of their own."""
+    return sys.stdout.stream if getattr(sys.stdout, "gnubg_blunder", False) else sys.stdout
+
+
+def install_prompt_hooks() -> None:
+    """At gnubg's start (the start-up hook): a Python mistake typed at
+    ``>`` is one line in the window (:func:`python_mistake_hook`), and, when
+    the output goes to the window, what a ``>`` line prints is there too
+    (:class:`_PromptOutput`)."""
     if not getattr(sys.excepthook, "gnubg_blunder", False):
         sys.excepthook = python_mistake_hook(sys.excepthook)
+    if not getattr(sys.stdout, "gnubg_blunder", False) and sys.stdout is not None and output_mode() == "window":
+        sys.stdout = _PromptOutput(sys.stdout)
 
 
 def _write_text_page(title: str, text: str, page=None) -> Path:
@@ -299,9 +365,15 @@ class _OutputWindow:
         self.process = None
         self.history = []
 
-    def send(self, title: str, text: str, page=None) -> bool:
-        line = json.dumps({"title": title, "text": text, "page": page,
-                           "time": time.strftime("%H:%M:%S")}, ensure_ascii=True) + "\n"
+    def send(self, title: str, text: str, page=None, follow=None, merge=False) -> bool:
+        """``follow``: a file whose lines the window adds as they are
+        written; ``merge``: added to the last block when it has this title."""
+        block = {"title": title, "text": text, "page": page, "time": time.strftime("%H:%M:%S")}
+        if follow is not None:
+            block["follow"] = str(follow)
+        if merge:
+            block["merge"] = True
+        line = json.dumps(block, ensure_ascii=True) + "\n"
         self.history.append(line)
         for _attempt in (1, 2):  # a window the player closed: open a new one, the history in it
             fresh = self.process is None or self.process.poll() is not None

@@ -5,15 +5,17 @@ Run by the system Python as a process of its own (gnubg_blunder/gnubg/
 gui_output.py starts it): it reads one JSON object per line on its standard
 input -- ``{"title", "text", "page", "time"}`` -- and appends each as a block
 to a scrollable, selectable text, scrolled to the new block's start and
-raised.  Standard library and Tk only (it imports nothing of gnubg-blunder),
+raised.  A block with ``"follow": PATH`` names a file another process writes
+(``bdb.watch()``'s watcher, docs/gnubg.md): its lines are added as they are
+written (read by the window's own Tk loop, every 0.1 s; no thread touches Tk).  Standard library and Tk only (it imports nothing of gnubg-blunder),
 so it starts in a fraction of a second.  The window stays open after gnubg
 exits; Close (or Ctrl+W) ends it, and gnubg opens a new one with the next
 output, the session's earlier blocks in it again (gui_output.py sends them).
 Ctrl+A selects all, Ctrl+C copies the selection, Escape unselects.
 
 Where it opens (:func:`placement`): at the screen's right edge, at most
-40 % of the screen's width (over gnubg's right-hand panels, not its board),
-its height within the screen; the buttons and the legend are packed first,
+34 % of the screen's width (over gnubg's right-hand panels, not its board),
+its height above gnubg's bottom rows; the buttons and the legend are packed first,
 so a short window shrinks the text, never them.  Lines are never wrapped
 (a table row stays one row): a horizontal scroll bar instead.
 """
@@ -22,26 +24,35 @@ import json
 import queue
 import sys
 import threading
+import time
 import webbrowser
 from pathlib import Path
 
 TITLE = "gnubg-blunder"
 WIDTH, HEIGHT = 124, 40  # characters: the widest tables are ~120
-WIDTH_SHARE = 0.40  # of the screen's width, at most
+# At most this share of the screen's width: gnubg's board ends at 66 % of a 1920×1080 screen with gnubg
+# maximised (its right-hand panels beside it), at 57 % of 1366×768 (tests/tools/gui_screenshots.py measures it)
+WIDTH_SHARE = 0.34
+# gnubg's bottom rows (the players' scores, its Command panel's entry, the status bar) stay uncovered
+BOTTOM_KEPT = 100
+TOP = 40  # the window's top (its title bar above its inside), below gnubg's title and menu bars
 LEGEND = ("e: error in EMG against the best · ℓ: the MWC it lost (% points) · d: difficulty, what choosing "
           "softly at random costs · L7: MWC lost scaled to a 7-point match · excess: Σ(ℓ − d) · avoidable: "
           "an error with d ≤ ℓ/10")
 
 
 def placement(screen_width: int, screen_height: int, wanted_width: int, wanted_height: int) -> tuple:
-    """(width, height, x, y) of the window on open: the width it wants, at
-    most 40 % of the screen's; the height it wants, within the screen (room
-    kept for a title bar and a panel); against the screen's right edge."""
+    """(width, height, x, y) of the window's inside on open: against the
+    screen's right edge (gnubg's right-hand panels when it is maximised or
+    at its default size, which fills the screen), the width it wants, at
+    most 34 % of the screen's (so at most a tenth of gnubg's board under it:
+    docs/gnubg.md, "The output window on the screen"); the height it wants,
+    down to at most BOTTOM_KEPT px above the screen's bottom, so gnubg's
+    Command panel, where the next line is typed, stays in sight."""
     width = max(200, min(int(wanted_width), int(screen_width * WIDTH_SHARE)))
-    height = max(200, min(int(wanted_height), screen_height - 100))
+    height = max(200, min(int(wanted_height), screen_height - TOP - 20 - BOTTOM_KEPT))  # 20: a title bar
     x = max(0, screen_width - width - 8)  # the window manager's border
-    y = 40
-    return width, height, x, y
+    return width, height, x, TOP
 
 
 def open_in_browser(path) -> str:
@@ -54,6 +65,21 @@ def open_in_browser(path) -> str:
     except Exception as exc:
         why = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
     return f"gnubg-blunder: cannot start a browser for {path}: {why}"
+
+
+def new_lines(path, state) -> str:
+    """The complete lines added to a followed file since the last call
+    (``state[1]``: the bytes already shown, moved past them); a file not
+    there (yet) gives nothing."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(state[1])
+            data = fh.read()
+    except OSError:
+        return ""
+    end = data.rfind(b"\n") + 1  # a line still being written waits for its end
+    state[1] += end
+    return data[:end].decode("utf-8", "replace")
 
 
 def _read(stream, blocks):
@@ -140,13 +166,20 @@ def main():
     blocks = queue.Queue()
     threading.Thread(target=_read, args=(sys.stdin.buffer, blocks), daemon=True).start()
 
+    last = {"title": None}  # the title of the last block added: a merged block goes on under it
+
     def add(block):
         text.configure(state="normal")
-        if text.index("end-1c") != "1.0":
-            text.insert("end", "\n")
-        start = text.index("end-1c")
-        head = f" {block.get('title') or TITLE}   {block.get('time') or ''} "
-        text.insert("end", head + "\n", ("head",))
+        title = block.get("title") or TITLE
+        if block.get("merge") and last["title"] == title:
+            start = text.index("end-1c")
+        else:
+            if text.index("end-1c") != "1.0":
+                text.insert("end", "\n")
+            start = text.index("end-1c")
+            head = f" {title}   {block.get('time') or ''} "
+            text.insert("end", head + "\n", ("head",))
+        last["title"] = title
         text.insert("end", str(block.get("text") or "").rstrip("\n") + "\n")
         text.configure(state="disabled")
         text.yview(start)  # the block's first line at the top, the table heads with it
@@ -157,14 +190,25 @@ def main():
         root.deiconify()
         root.lift()
 
+    followed = {}  # a file another process writes (bdb.watch's log) -> [its title, bytes already shown]
+
     def poll():
         try:
             while True:
                 block = blocks.get_nowait()
-                if block is not None:
-                    add(block)
+                if block is None:
+                    continue
+                if block.get("follow"):
+                    followed.setdefault(block["follow"], [block.get("title") or TITLE, 0])
+                    if not str(block.get("text") or "").strip():
+                        continue
+                add(block)
         except queue.Empty:
             pass
+        for path, state in followed.items():
+            lines = new_lines(path, state)
+            if lines:
+                add({"title": state[0], "text": lines, "time": time.strftime("%H:%M:%S")})
         root.after(100, poll)
 
     poll()

@@ -1,13 +1,18 @@
 """Screenshots of gnubg's GUI with the plugin, as a player sees it (issue
-26): Xvfb with a window manager (openbox), gnubg driven by xdotool, at
-1366×768 (gnubg maximised) and 1920×1080 (gnubg at its own size):
-after ``>bdb.analyse(plies=0)``, during a three-question ``>bdb.quiz()``,
-after it (the loaded match back) and with a Python mistake typed.
+26), and the share of gnubg's board the output window covers on open:
+Xvfb with a window manager (openbox), gnubg driven by xdotool, at 1366×768
+and 1920×1080, gnubg maximised (openbox's rule for its main window) and at
+its own default size: after ``>bdb.analyse(plies=0)``, during a
+three-question ``>bdb.quiz()``, after it (the loaded match back) and with a
+Python mistake typed.
 
-    .venv/bin/python tests/tools/gui_screenshots.py [OUT_FOLDER]
+    .venv/bin/python tests/tools/gui_screenshots.py [OUT_FOLDER [WxH[-maximised] ...]]
 
-writes gui-{analyse,quiz,after-quiz,mistake}-WxH.png (default docs/images)
-and prints the output window's and gnubg's geometry."""
+writes gui-{analyse,quiz,after-quiz,mistake}-WxH[-maximised].png (default
+docs/images) and prints, for each screen, gnubg's window, the board's
+rectangle (found in a screenshot taken with the output window unmapped:
+gui_session.board_rectangle), the output window's (with its frame) and the
+share of the board it covers (gui_session.covered_share)."""
 
 import os
 import subprocess
@@ -53,6 +58,29 @@ def open_command_panel(screen, gnubg, probe: Path):
     raise AssertionError(f"the Command panel's entry was not found: {screen.screenshot(probe.with_suffix('.png'))}")
 
 
+def openbox_config(folder: Path, maximise: bool) -> Path:
+    """openbox's own configuration, with (maximise) a rule maximising
+    gnubg's main window when it opens, as a player's maximised gnubg."""
+    text = Path("/etc/xdg/openbox/rc.xml").read_text(encoding="utf-8")
+    if maximise:
+        text = text.replace("<applications>", '<applications><application title="GNU Backgammon" type="normal">'
+                            "<maximized>yes</maximized></application>", 1)
+    path = folder / "openbox-rc.xml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def cover(screen, gnubg, wid) -> dict:
+    """gnubg's window, its board's rectangle and the output window's: the share covered."""
+    with screen.unmapped(wid):
+        pixels = screen.pixels()
+    main = screen.frame(gnubg.main)
+    board = gui_session.board_rectangle(pixels, main)
+    window = screen.frame(wid)
+    return {"gnubg": main, "board": board, "window": window,
+            "covered": gui_session.covered_share(board, window)}
+
+
 def session(size, maximise, out: Path):
     gui_session.SCREEN = f"{size[0]}x{size[1]}x24"
     tmp = Path(tempfile.mkdtemp(prefix="gui-shots-"))
@@ -63,20 +91,25 @@ def session(size, maximise, out: Path):
         env.pop(name, None)
     run_cli("install-gnubg", env=env)
     screen = gui_session.VirtualScreen()
-    wm = subprocess.Popen(["openbox"], env=screen.env(env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wm = subprocess.Popen(["openbox", "--config-file", str(openbox_config(tmp, maximise))], env=screen.env(env),
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(1.5)
     gnubg = None
-    tag = f"{size[0]}x{size[1]}"
+    tag = f"{size[0]}x{size[1]}" + ("-maximised" if maximise else "")
+    started = measured = {}
     try:
         gnubg = gui_session.GnubgGui(screen, env, cwd=tmp)
-        if maximise:
-            screen.run("xdotool", "windowmove", str(gnubg.main), "0", "0", check=False)
-            screen.run("xdotool", "windowsize", str(gnubg.main), "100%", "100%", check=False)
-            time.sleep(1.5)
-        open_command_panel(screen, gnubg, tmp / "probe.txt")
 
         def window():
             return next(iter(screen.windows("^gnubg-blunder", visible=True)), None)
+
+        # on open: the start-up line's window over gnubg as it starts (a new user: no panel shown)
+        started = cover(screen, gnubg, gui_session.wait_for(window, timeout=30, what="the output window"))
+        print(tag, "at start:", " ".join(f"{k} {v}" for k, v in started.items()),
+              f"covered {started['covered']:.1%}", flush=True)
+        if os.environ.get("GUI_SHOTS_TREE"):
+            print(screen.run("xwininfo", "-tree", "-id", str(gnubg.main), check=False))
+        open_command_panel(screen, gnubg, tmp / "probe.txt")
 
         gnubg.command(f'import mat "{MAT}"')
         time.sleep(3)
@@ -87,8 +120,9 @@ def session(size, maximise, out: Path):
         time.sleep(3)
         shot = out / f"gui-analyse-{tag}.png"
         screen.screenshot(shot)
-        wid = window()
-        print(tag, "gnubg", screen.geometry(gnubg.main), "window", wid and screen.geometry(wid))
+        measured = cover(screen, gnubg, window())
+        print(tag, "with the Command panel:", " ".join(f"{k} {v}" for k, v in measured.items()), f"covered {measured['covered']:.1%}",
+              flush=True)
         gnubg.command('>bdb.quiz("--player charlot1 --all-decisions --count 3 --seed 1")')
         time.sleep(5)
         dialogs = screen.windows("^GNU Backgammon - ")
@@ -105,19 +139,14 @@ def session(size, maximise, out: Path):
         if gnubg is not None:
             gnubg.close()
         wm.terminate()
-        for pid in subprocess.run(["pgrep", "-f", str(HERE.parent / "gnubg_blunder" / "gnubg" / "output_window.py")],
-                                  capture_output=True, text=True).stdout.split():
-            try:
-                if f"DISPLAY={screen.display}\0" in Path(f"/proc/{pid}/environ").read_bytes().decode("latin-1"):
-                    os.kill(int(pid), 15)
-            except OSError:
-                pass
+        gui_session.end_processes_on(screen, "output_window.py")
         screen.close()
+    return started, measured
 
 
 if __name__ == "__main__":
     out = Path(sys.argv[1] if len(sys.argv) > 1 else HERE.parent / "docs" / "images")
-    sizes = sys.argv[2:] or ["1366x768", "1920x1080"]
-    for size in sizes:  # 1366×768 with gnubg maximised, the others at gnubg's own size
-        w, h = (int(v) for v in size.split("x"))
-        session((w, h), (w, h) == (1366, 768), out)
+    sizes = sys.argv[2:] or ["1366x768", "1366x768-maximised", "1920x1080", "1920x1080-maximised"]
+    for size in sizes:
+        w, h = (int(v) for v in size.split("-")[0].split("x"))
+        session((w, h), size.endswith("-maximised"), out)
