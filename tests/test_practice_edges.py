@@ -226,6 +226,8 @@ def test_a_redouble_is_asked_as_a_redouble(practice_copy, tmp_path):
     assert grade(redouble, "").message == "type redouble or no redouble, or q to quit"
     g = grade(redouble, "no redouble")
     assert g.graded and g.answer == "no redouble"
+    assert g.best in ("redouble (redouble/take)", "redouble (redouble/pass)", "no redouble (no redouble)",
+                      "no redouble (too good)")
     centred = next(i for i in _items(practice_copy, None, "cube")
                    if i.kind in ("nodouble", "double") and i.cube_owner == "centred")
     assert question_text(centred).splitlines()[-1].endswith("before rolling: double or no double?")

@@ -59,6 +59,7 @@ def test_errors_deck_writes_one_note_per_decision_key_of_the_rows(db_copy, cli, 
     assert guids == {genanki.guid_for(GUID_SALT, k) for k in keys}
     text = cli("--no-config", "errors", "--deck", str(out), db=db_copy).stdout
     assert f"Wrote {len(keys)} notes" in text and str(out) in text
+    assert f"0 new, 0 updated, {len(keys)} unchanged since the last export" in text  # docs/anki.md
 
 
 def test_errors_quiz_asks_a_decision_of_the_rows(db_copy, cli):

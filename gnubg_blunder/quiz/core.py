@@ -255,6 +255,8 @@ def _grade_cube(item: Item, text: str) -> Grade:
         best = DOUBLE if errs[DOUBLE] <= errs[NO_DOUBLE] else NO_DOUBLE
     other = [w for w in wanted if w != best][0]
     action = cube_action(item.nd, item.dt, item.dp)
+    if item.redouble:  # "redouble/take", "no redouble"
+        action = action.replace("double", "redouble")
     label = {DOUBLE: "redouble" if item.redouble else "double",
              NO_DOUBLE: "no redouble" if item.redouble else "no double", TAKE: "take", PASS: "pass"}
     return Grade("graded", answer=label[word], error=max(0.0, errs[word]),

@@ -258,7 +258,7 @@ def _listed_row_ids(scope) -> list:
 def _deck(scope, out: str) -> dict:
     """``errors --deck OUT.apkg``: anki/command.py's export over the
     decisions behind the rows (one note per decision key)."""
-    from ..anki.command import export_notes
+    from ..anki.command import changes_text, export_notes
 
     if not out.endswith(".apkg"):
         raise UserError(f"{out}: give a file name ending in .apkg")
@@ -266,7 +266,8 @@ def _deck(scope, out: str) -> dict:
         raise UserError(f"the database cannot record the notes exported: {scope.store.read_only_reason}")
     criteria = {"severity": "errors", "phase": None, "game_plan": None, "theme": None, "tag": None, "kind": None}
     made, at = export_notes(scope, out, criteria, row_ids=_listed_row_ids(scope))
-    return {"out": out if made else None, "notes": len(made), "exported_at": at}
+    return {"out": out if made else None, "notes": len(made), "exported_at": at,
+            "changes": changes_text(made) if made else None}
 
 
 def _quiz(scope) -> int:
@@ -304,7 +305,7 @@ def _text(obj: dict) -> str:
     if obj.get("deck"):
         d = obj["deck"]
         wrote = (f"Wrote {d['notes']} note{'s' if d['notes'] != 1 else ''} (one per decision key of the errors of "
-                 f"the rows above) to {safe_text(d['out'], None)}: import it in Anki (File > Import)")
+                 f"the rows above) to {safe_text(d['out'], None)}: {d['changes']}; import it in Anki (File > Import)")
         text += "\n\n" + (wrote if d["notes"] else "No decision behind the rows above: no deck written.")
     return text
 
