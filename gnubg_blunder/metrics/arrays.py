@@ -109,13 +109,15 @@ class Columns:
         self.n = n
 
     @classmethod
-    def lazy(cls, n: int, load, index=None, loaded=None):
+    def lazy(cls, n: int, load, index=None, loaded=None, load_at=None):
         """Columns of ``n`` rows whose values ``load(name)`` reads on first
         use (an array over the source's rows; ``index``: which of those
-        rows, in order).  ``loaded``: columns already read (of these rows)."""
+        rows, in order).  ``loaded``: columns already read (of these rows).
+        ``load_at(name, rows)``: the values of the source's ``rows`` alone
+        (what :meth:`values_at` reads when given; else the whole column)."""
         self = cls.__new__(cls)
         self.n = int(n)
-        self._load, self._index = load, index
+        self._load, self._index, self._load_at = load, index, load_at
         for name, col in (loaded or {}).items():
             setattr(self, name, col)
         return self
@@ -140,8 +142,11 @@ class Columns:
             return getattr(self, name)[rows]
         if name not in self.SPEC:
             raise AttributeError(name)
-        col = self._load(name)
         index = self.__dict__["_index"]
+        load_at = self.__dict__.get("_load_at")
+        if load_at is not None:
+            return load_at(name, index[rows] if index is not None else np.asarray(rows))
+        col = self._load(name)
         return col[index[rows]] if index is not None else col[rows]
 
     def release(self) -> None:
@@ -183,7 +188,8 @@ class Columns:
             return type(self)(**{name: getattr(self, name)[mask] for name in self.SPEC})
         rows = np.arange(self.n)[mask]
         index = self._index[rows] if self._index is not None else rows
-        return type(self).lazy(len(rows), self._load, index, {k: v[mask] for k, v in self._read().items()})
+        return type(self).lazy(len(rows), self._load, index, {k: v[mask] for k, v in self._read().items()},
+                               self.__dict__.get("_load_at"))
 
 
 class DecisionArrays(Columns):

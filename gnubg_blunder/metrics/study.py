@@ -87,9 +87,16 @@ def member_positions(sel: Selection, thresholds: Thresholds, decision_type: str 
     if not len(dec):
         return {}
     m = member_masks(sel, plan_mask(sel, decision_type), thresholds)
-    idx = np.flatnonzero(m["members"] & (dec.position >= 0))
+    position = dec.position
+    idx = np.flatnonzero(m["members"] & (position >= 0))
+    if not len(idx):
+        return {}
+    # each (position, family) once, as one integer key: no Python pair per member decision
+    codes = m["codes"][idx].astype(np.int64)
+    span = int(codes.max()) + 1
     out: dict = {}
-    for p, k in set(zip(dec.position[idx].tolist(), m["codes"][idx].tolist())):
+    for key in np.unique(position[idx].astype(np.int64) * span + codes).tolist():
+        p, k = divmod(key, span)
         out.setdefault(sel.positions[p], set()).add(k)
     return out
 

@@ -118,8 +118,8 @@ def _cost_terms(sel: Selection, key: str) -> tuple:
     dec = sel.decisions
     if not len(dec):
         return np.zeros(0), np.zeros(0)
-    if key == "pr":
-        return np.array(dec.error, dtype=np.float64), np.array(dec.difficulty, dtype=np.float64)
+    if key == "pr":  # the stored columns themselves (views, made read-only by the memo), not copies
+        return np.asarray(dec.error, dtype=np.float64).view(), np.asarray(dec.difficulty, dtype=np.float64).view()
     factor = np.array(dec.mwc_per_emg, dtype=np.float64)
     factor[money_matches(sel)[dec.match]] = np.nan  # money play has no MWC
     if key == "mwc7":  # SPEC §5's one-side L₇ = L × √7 / √N (kernel.l7_of), applied to each decision

@@ -30,6 +30,7 @@ import numpy as np
 from .arrays import Selection
 from .counting import Thresholds, counted, kind_mask
 from .intervals import MIN_UNITS, side_of_zero, symmetric_interval
+from .memo import memo
 
 WINDOW = 10  # K: decisions after the event
 BAD_LUCK_EMG = -0.2  # a roll this unlucky or worse (the roller's luck, EMG)
@@ -82,8 +83,14 @@ def _windows(n: int, group: np.ndarray, starts: np.ndarray, start_groups: np.nda
 
 def condition_masks(sel: Selection, thresholds: Thresholds = Thresholds()) -> dict:
     """{condition: (population, in_condition)}: two bool masks over the
-    decisions; the rest is ``population & ~in_condition`` (SPEC §18, the
-    edge rules above)."""
+    decisions (read-only); the rest is ``population & ~in_condition``
+    (SPEC §18, the edge rules above).  Once per selection and thresholds:
+    the report's tilt section asks for them once for its table and once
+    for each condition's list."""
+    return memo(sel, ("tilt masks", thresholds), lambda: _condition_masks(sel, thresholds))
+
+
+def _condition_masks(sel: Selection, thresholds: Thresholds) -> dict:
     dec = sel.decisions
     base = measured(sel)
     n_all = len(dec)
@@ -137,6 +144,7 @@ def condition_masks(sel: Selection, thresholds: Thresholds = Thresholds()) -> di
         pop_mask, cond_mask = np.zeros(n_all, dtype=bool), np.zeros(n_all, dtype=bool)
         pop_mask[order[population]] = True
         cond_mask[order[population & cond]] = True
+        pop_mask.flags.writeable = cond_mask.flags.writeable = False
         out[name] = (pop_mask, cond_mask)
     return out
 
@@ -182,11 +190,16 @@ def verdict(n_condition: int, n_rest: int, ci) -> tuple:
     return side_of_zero(ci, "worse", "better", "no effect found"), None
 
 
-def player_names(sel: Selection) -> np.ndarray:
-    """Each decision's player as the filter knows them (aliases merged)."""
+def player_codes(sel: Selection) -> tuple:
+    """(each decision's player as an index into ``names``, ``names``): the
+    players as the filter knows them (aliases merged), each name once, so
+    that a per-player mask compares integers, not 1.6 M strings."""
     dec = sel.decisions
-    table = np.array([list(m.names or m.players) for m in sel.matches] or [["", ""]], dtype=object)
-    return table[dec.match, dec.player] if len(dec) else np.zeros(0, dtype=object)
+    table = [list(m.names or m.players) for m in sel.matches] or [["", ""]]
+    names = sorted({name for pair in table for name in pair}, key=lambda n: (n is None, str(n)))
+    code_of = {name: k for k, name in enumerate(names)}
+    codes = np.array([[code_of[a], code_of[b]] for a, b in table], dtype=np.int32)
+    return (codes[dec.match, dec.player] if len(dec) else np.zeros(0, dtype=np.int32)), names
 
 
 def tilt(sel: Selection, thresholds: Thresholds = Thresholds(), decision_type: str = "all") -> dict:
@@ -198,11 +211,13 @@ def tilt(sel: Selection, thresholds: Thresholds = Thresholds(), decision_type: s
     masks = condition_masks(sel, thresholds)
     base = measured(sel)
     of_type = base & (kind_mask(dec, decision_type) if len(dec) else base)
-    names = player_names(sel)
+    codes, names = player_codes(sel)
     x = np.where(base, dec.error - dec.difficulty, 0.0) if len(dec) else np.zeros(0)
     players = []
-    for name in sorted(set(names[of_type].tolist()), key=lambda s: (-int((names[of_type] == s).sum()), s.lower())):
-        mine = of_type & (names == name)
+    counts = np.bincount(codes[of_type], minlength=len(names))
+    for code in sorted(np.nonzero(counts)[0].tolist(), key=lambda k: (-int(counts[k]), names[k].lower())):
+        name = names[code]
+        mine = of_type & (codes == code)
         rows = []
         for cond in CONDITIONS:
             population, in_cond = masks[cond]
@@ -238,5 +253,6 @@ def condition_decisions(sel: Selection, condition: str, thresholds: Thresholds =
     _population, in_cond = condition_masks(sel, thresholds)[condition]
     keep = in_cond & (kind_mask(dec, decision_type) if len(dec) else in_cond)
     if player is not None:
-        keep &= np.array([str(n).lower() == player.lower() for n in player_names(sel)], dtype=bool)
+        codes, names = player_codes(sel)
+        keep &= np.isin(codes, [k for k, n in enumerate(names) if str(n).lower() == player.lower()])
     return _play_order(sel, np.nonzero(keep)[0])

@@ -1350,13 +1350,13 @@ class SQLiteStore:
             texts = self._comment_texts([int(row_ids[k]) for k in commented])
             reader.comments = {k: texts.get(int(row_ids[k])) for k in commented}
         if keep is None:
-            dec = DecisionArrays.lazy(reader.n_decisions, reader.decision_column)
+            dec = DecisionArrays.lazy(reader.n_decisions, reader.decision_column, load_at=reader.decision_values_at)
             rolls = RollArrays.lazy(reader.n_rolls, reader.roll_column)
             positions = LazyPositions(reader.positions)
         else:
             whole = DecisionArrays.lazy(reader.n_decisions, reader.decision_column)
             kept = reader.subset(np.nonzero(keep(whole))[0])
-            dec = DecisionArrays.lazy(kept.n_decisions, kept.decision_column)
+            dec = DecisionArrays.lazy(kept.n_decisions, kept.decision_column, load_at=kept.decision_values_at)
             rolls = RollArrays()
             positions = LazyPositions(kept.positions)
         return Selection(matches=infos, decisions=dec, rolls=rolls, sides=sides, player_filter=player,
