@@ -418,3 +418,35 @@ def test_owned_cube_and_played_move_on_the_review_boards(committed_selfplay, tmp
     die = svg.find(".//s:g[@class='bgb-dice']/s:rect", ns)
     assert float(cube.find("s:rect", ns).get("y")) > float(die.get("y")) + float(die.get("height"))
     assert len(svg.findall(".//s:g[@class='bgb-arrow']", ns)) == 2
+
+
+def test_gnubg_rows_end_at_a_record_the_store_does_not_keep():
+    """docs/review.md, "gnubg's game record": the rule over stored (seq,
+    player, beaver) records — a double by the first player shares its row
+    with the take; after a beaver the missing seqs are raccoons in turn; any
+    other missing record ends the rows (row —)."""
+    from gnubg_blunder.game_record import gnubg_rows, place_text
+    from gnubg_blunder.model import BEAVER
+
+    # 0: second player's roll (row 1, right); 1: first player's (row 2, left); 2: second's (row 2, right);
+    # 3: first doubles (row 3, left), 4: second takes (row 3, right); 5: first rolls (row 4, left)
+    assert gnubg_rows([(0, 1, 0), (1, 0, 0), (2, 1, 0), (3, 0, 0), (4, 1, 0), (5, 0, 0)]) == \
+        {0: 1, 1: 2, 2: 2, 3: 3, 4: 3, 5: 4}
+    # 0: first doubles (1 left), 1: second beavers (1 right), 2-3 not stored: raccoons by the first (2 left)
+    # and the second (2 right), 4: the first takes (3 left), 5: the first's roll (4 left)
+    assert gnubg_rows([(0, 0, 0), (1, 1, BEAVER), (4, 0, 1), (5, 0, 0)]) == {0: 1, 1: 1, 4: 3, 5: 4}
+    # seq 2 is not stored and follows no beaver (a "set" record): the rows end there
+    assert gnubg_rows([(0, 0, 0), (1, 1, 0), (3, 0, 0), (4, 1, 0)]) == {0: 1, 1: 1}
+    assert place_text(None, None) == "row —" and place_text(10, "Weakbot") == "row 10, Weakbot"
+
+
+def test_an_xg_match_has_no_gnubg_row(cli, tmp_path):
+    """gnubg reads no XG file: an XG analysis' decisions print `row —` (JSON null)."""
+    from conftest import FIXTURES
+
+    db = tmp_path / "xg.db"
+    cli("import", FIXTURES / "real" / "xg" / "charlot1-charlot2_7p_2025-11-08-2305.xg", db=db)
+    rows = json.loads(cli("--no-config", "review", "--transcript", "--format", "json", db=db).stdout)["transcript"]
+    assert len(rows) > 100 and all(r["gnubg_row"] is None and r["gnubg_column"] is None for r in rows)
+    positions = cli("--no-config", "positions", "--limit", "3", db=db).stdout
+    assert "gnubg row" in positions and " — " in positions
