@@ -1597,7 +1597,8 @@ class SQLiteStore:
         the match file writes them), ``side`` (0/1), ``kind``, ``dice``
         ([d1, d2] or None), ``cube_value``, ``cube_owner`` (-1 centred),
         ``score`` ([decider, opponent]), ``length``, ``crawford``,
-        ``jacoby``, ``played``, ``best``, ``error`` (EMG or None)."""
+        ``jacoby``, ``played``, ``best``, ``error`` (EMG or None), ``gnubg_row``
+        (the row of gnubg's game record listing it, None unknown: :meth:`gnubg_rows`)."""
         out: dict = {}
         ids = list(dict.fromkeys(p for p in position_ids if p))
         for start in range(0, len(ids), 900):
@@ -1617,6 +1618,10 @@ class SQLiteStore:
                     "kind": kind, "dice": [d1, d2] if d1 else None, "cube_value": cube, "cube_owner": owner,
                     "score": [me, opp], "length": length, "crawford": bool(crawford), "jacoby": bool(jacoby),
                     "played": played, "best": best, "error": error})
+        places = self.gnubg_rows([d["id"] for decs in out.values() for d in decs])
+        for decs in out.values():
+            for d in decs:
+                d["gnubg_row"] = places.get(d["id"])
         return out
 
     def gnubg_rows(self, decision_ids) -> dict:

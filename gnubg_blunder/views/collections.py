@@ -287,19 +287,21 @@ def show_text(obj: dict) -> str:
                   + f" — filed {p['added_at']}; {nd} stored decision{'s' if nd != 1 else ''} here"]
         lines += _board_lines(p["position_id"], p["decisions"])
         if p["decisions"]:
-            rows = [[d["match_id"], d["game"], d["move"], safe_text(d["player"], 24), d["kind"], _dice(d),
+            rows = [[d["match_id"], d["game"], d["move"], DASH if d.get("gnubg_row") is None else d["gnubg_row"],
+                     safe_text(d["player"], 24), d["kind"], _dice(d),
                      safe_text(d["played"] or DASH, 28), safe_text(d["best"] or DASH, 28),
                      DASH if d["error_mpt"] is None else f"{d['error_mpt']:.1f}",
                      "*" if d["id"] == p["decision_id"] else ""] for d in p["decisions"]]
-            lines.append(table(rows, ["match", "game", "move", "player", "kind", "dice", "played", "best", "e mpt",
-                                      "filed"], "lrrlllllrl"))
+            lines.append(table(rows, ["match", "game", "move", "gnubg row", "player", "kind", "dice", "played", "best",
+                                      "e mpt", "filed"], "lrrrlllllrl"))
     if n:
-        lines += ["", "(e in millipoints; game and move counted from 1; * = the decision it was filed from)"]
+        lines += ["", "(e in millipoints; game and move counted from 1; gnubg row: the row of gnubg's game record "
+                  "listing the decision, in the player's column; * = the decision it was filed from)"]
     return "\n".join(lines)
 
 
 SHOW_COLUMNS = ("position_id", "added_at", "gnubg_id", "decision_id", "match_id", "game", "move", "player", "kind",
-                "dice", "played", "best", "error_mpt", "filed_from")
+                "dice", "played", "best", "error_mpt", "filed_from", "gnubg_row")
 
 
 def show_table(obj: dict) -> Table:
@@ -313,7 +315,7 @@ def show_table(obj: dict) -> Table:
         for d in p["decisions"]:
             rows.append(head + [d["gnubg_id"], d["id"], d["match_id"], d["game"], d["move"], d["player"], d["kind"],
                                 _dice(d) if d.get("dice") else None, d["played"], d["best"], d["error_mpt"],
-                                d["id"] == p["decision_id"]])
+                                d["id"] == p["decision_id"], d.get("gnubg_row")])
     return Table(SHOW_COLUMNS, rows)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..commands import UserError, View
+from ..game_record import place_text
 from ..metrics.vocabulary import metric as metric_named
 from .plan import plan_card, plan_card_html, plan_card_text
 from .study import study_card, study_card_html, study_card_text
@@ -185,7 +186,8 @@ def decision_diagram(record: dict, row: dict) -> str:
     names = (record["players"][p], record["players"][1 - p]) if record.get("players") else None
     return board_svg(board, cube_value=row.get("cube_value") or 1, cube_owner=cube_side(row), dice=dice,
                      move_steps=played_steps(board, row), width=420, player_names=names,
-                     title=f"Match {record['match_id']}, game {record['game']}, move {record['move']}")
+                     title=f"Match {record['match_id']}, game {record['game']}, move {record['move']} "
+                           f"(gnubg {place_text(record.get('gnubg_row'), record.get('player'))})")
 
 
 def cube_side(row: dict) -> int:
@@ -256,7 +258,8 @@ def summary_html(obj: dict, details: dict = None) -> str:
             f'best: {escape(str(t.get("best") or DASH))}<br>'
             f'match {t["match_id"]} ({html_text(t["players"][0])} v {html_text(t["players"][1])}, '
             f'<span class="date">{escape(t["date"] or "undated")}</span>), '
-            f'game {t["game"]}, move {t["move"]}<br><span class="muted">{escape(t["position_id"] or "")}</span>'
+            f'game {t["game"]}, move {t["move"]} '
+            f'(gnubg {place_text(t.get("gnubg_row"), html_text(t["player"]))})<br><span class="muted">{escape(t["position_id"] or "")}</span>'
             + (f'<br><i>{html_text(extra["comment"])}</i>' if extra.get("comment") else "")
             + "</div>"
         )
