@@ -304,7 +304,8 @@ class _PromptOutput(io.TextIOBase):
             written = self.stream.write(text)
         except (OSError, ValueError):  # no standard output at all: the window still has it
             written = len(text)
-        if not _Shown.depth:  # a bdb call's own output goes to its block
+        # a bdb call's own output goes to its block; GNUBG_BLUNDER_OUTPUT set since the start: as it says
+        if not _Shown.depth and (os.environ.get(OUTPUT_ENV) or "auto").strip().lower() in ("auto", "window"):
             self.pending += text
             if "\n" in self.pending:
                 lines, self.pending = self.pending.rsplit("\n", 1)
