@@ -200,6 +200,18 @@ class RollArrays(Columns):
     SPEC = ROLL_COLUMNS
 
 
+def release_columns(selection) -> None:
+    """Let go of the decision and roll columns read so far (read again by
+    whoever names them next; what the metrics derived from them stays
+    memoized): between the report's sections and the summary's cards, so
+    that the peak memory is one part's columns, not every column any part
+    read."""
+    for part in (getattr(selection, "decisions", None), getattr(selection, "rolls", None)):
+        release = getattr(part, "release", None)
+        if release is not None:
+            release()
+
+
 def position_ids_at(sel, idx) -> np.ndarray:
     """The position IDs of decisions ``idx`` of ``sel`` (an object array;
     None: none): the stored IDs where the selection carries them (each

@@ -49,3 +49,10 @@ def memo(owner, key, compute: Callable):
             value.flags.writeable = False
         values[key] = value
     return values[key]
+
+
+def forget(owner) -> None:
+    """Drop what was memoized for ``owner`` (computed again when next asked)."""
+    entry = _MEMO.get(id(owner))
+    if entry is not None and entry[0]() is owner:
+        del _MEMO[id(owner)]

@@ -198,14 +198,18 @@ def score_cell(sel: Selection) -> np.ndarray:
     dec = sel.decisions
     if not len(dec):
         return np.zeros(0, dtype=np.int64)
-    length = np.array([m.length for m in sel.matches], dtype=np.int64)[dec.match]
-    a, b = dec.score_self.astype(np.int64), dec.score_opp.astype(np.int64)
-    known = (length > 0) & (a >= 0) & (b >= 0)
-    away1_a, away1_b = known & (a == length - 1), known & (b == length - 1)
-    dmp = away1_a & away1_b
-    crawford = known & (dec.crawford == 1)
-    post = away1_a | away1_b
-    return np.select([dmp, crawford, post], [0, 1, 2], default=3).astype(np.int64)
+    # a decision's "one away" score (length − 1) in the scores' own small integers: no 8-byte copies
+    lengths = np.array([m.length for m in sel.matches], dtype=np.int64)
+    one_away = np.where(lengths > 0, lengths - 1, -2).astype(np.int32)[dec.match]  # -2: money or unknown
+    a, b = dec.score_self, dec.score_opp
+    known = (one_away >= 0) & (a >= 0) & (b >= 0)
+    away1_a, away1_b = known & (a == one_away), known & (b == one_away)
+    del one_away
+    cell = np.full(len(dec), 3, dtype=np.int64)
+    cell[away1_a | away1_b] = 2
+    cell[known & (dec.crawford == 1)] = 1
+    cell[away1_a & away1_b] = 0
+    return cell
 
 
 def pace_cell(sel: Selection, masks: list) -> tuple:

@@ -139,14 +139,18 @@ def build_report(ctx: ReportContext, title: Optional[str] = None) -> str:
 
 
 def _release_columns(selection) -> None:
-    """After a section: the decision and roll columns it read are let go
-    (read again by a later section that names them; what the metrics
-    derived from them stays memoized), so that the report's peak memory is
-    one section's columns, not every column any section read."""
-    for part in (getattr(selection, "decisions", None), getattr(selection, "rolls", None)):
-        release = getattr(part, "release", None)
-        if release is not None:
-            release()
+    """After a section: its columns let go (``metrics.arrays.release_columns``)
+    and what the metrics memoized of the selection forgotten (a later
+    section that needs it computes it again: each section's derived arrays
+    are mostly its own), so that the report's peak memory is one section's,
+    not the sum of every section's."""
+    from ..metrics.arrays import release_columns
+    from ..metrics.memo import forget
+
+    for owner in (selection, getattr(selection, "decisions", None), getattr(selection, "rolls", None)):
+        if owner is not None:
+            forget(owner)
+    release_columns(selection)
 
 
 def html_page(title: str, source: str, body: str, heading: Optional[str] = None) -> str:

@@ -282,6 +282,7 @@ def _options(p):
 
 
 def compute(scope) -> dict:
+    from ..metrics.arrays import release_columns
     from ..metrics.summary import TOP_N, summary_figures
     from .positions import attach_moves
 
@@ -309,8 +310,12 @@ def compute(scope) -> dict:
         else:
             listed = listing(scope, {"severity": word}, limit)
             listed["title"] = word.capitalize()
+    # each card reads the columns it names again: the figures' columns are let go first (peak memory)
+    release_columns(scope.selection)
     fig["biases"] = biases_card(scope)
+    release_columns(scope.selection)
     fig["plan"] = plan_card(scope)
+    release_columns(scope.selection)
     fig["study"] = study_card(scope)
     return summary_object(fig, flt, scope.metric, listed)
 
