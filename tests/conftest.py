@@ -4,6 +4,7 @@ the real gnubg, and real gnubg-analysed matches made with the project's own
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
@@ -27,6 +28,10 @@ pytest_plugins = ["pg_cluster"]  # pg_server, pg_url: a real throwaway PostgreSQ
 import tempfile as _tempfile  # noqa: E402
 
 _ISOLATED = Path(_tempfile.mkdtemp(prefix="gnubg-blunder-tests-"))
+import atexit as _atexit  # noqa: E402
+import shutil as _shutil  # noqa: E402
+
+_atexit.register(_shutil.rmtree, _ISOLATED, True)
 os.environ["GNUBG_BLUNDER_CONFIG"] = str(_ISOLATED / "config.yaml")
 os.environ.setdefault("GNUBG_BLUNDER_DB", str(_ISOLATED / "default.db"))
 
@@ -78,6 +83,22 @@ def shared_data() -> Path:
     return DATA
 
 
+@contextlib.contextmanager
+def made_alone(target: Path):
+    """Held while ``target`` is made: the suite runs in several processes
+    (pytest-xdist, ``tests/run``), and two of them may want the same cached
+    match at once; the second waits and then finds it made."""
+    import fcntl
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent / f".{target.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def make_selfplay(seed: int, length: int, plies: int = 0) -> Path:
     """A real gnubg bot match, analysed by gnubg and saved as SGF, with gnubg's
     own ``show statistics match`` beside it (``.stats.txt``)."""
@@ -87,13 +108,14 @@ def make_selfplay(seed: int, length: int, plies: int = 0) -> Path:
     if plies:
         sgf = SELFPLAY_CACHE / f"p{plies}" / f"m{seed}-{length}.sgf"
         stats = sgf.with_suffix(".stats.txt")
-    if not (sgf.exists() and stats.exists() and stats.stat().st_size > 0):
-        subprocess.run(
-            ["bash", str(SELFPLAY_TOOL), str(sgf.parent), str(seed), str(length), str(plies)],
-            check=True,
-            capture_output=True,
-            timeout=900,
-        )
+    with made_alone(sgf):
+        if not (sgf.exists() and stats.exists() and stats.stat().st_size > 0):
+            subprocess.run(
+                ["bash", str(SELFPLAY_TOOL), str(sgf.parent), str(seed), str(length), str(plies)],
+                check=True,
+                capture_output=True,
+                timeout=900,
+            )
     return sgf
 
 
@@ -152,10 +174,11 @@ def gnubg_match_dump(sgf: Path) -> dict:
         digest = hashlib.sha256(Path(sgf).read_bytes()).hexdigest()[:16]
         out = SELFPLAY_CACHE / "dumps" / f"{Path(sgf).stem}-{digest}.match.json"
         out.parent.mkdir(parents=True, exist_ok=True)
-    if not out.exists() or out.stat().st_mtime < sgf.stat().st_mtime:
-        res = run_python(_DUMP_SCRIPT % {"sgf": str(sgf.resolve()), "out": str(out)}, timeout=300)
-        if not out.exists():
-            raise RuntimeError(f"gnubg did not dump {sgf}: {res.stdout[-500:]} {res.stderr[-500:]}")
+    with made_alone(out):
+        if not out.exists() or out.stat().st_mtime < sgf.stat().st_mtime:
+            res = run_python(_DUMP_SCRIPT % {"sgf": str(sgf.resolve()), "out": str(out)}, timeout=300)
+            if not out.exists():
+                raise RuntimeError(f"gnubg did not dump {sgf}: {res.stdout[-500:]} {res.stderr[-500:]}")
     with open(out, encoding="utf-8") as fh:
         return json.load(fh)
 
