@@ -1129,15 +1129,23 @@ class SQLiteStore:
         """{analysis id: (bundle key, its place in the bundle)}."""
         return {a: (key, i) for key, man in bundles.items() for i, a in enumerate(man["analyses"])}
 
-    def _selection_order(self) -> dict:
+    def _selection_order(self, ids=None) -> dict:
         """{analysis id: its place in the order ``select`` reads matches
         (date, import time, match id; then the analysis id)}: a bundle
         keeps its analyses in that order, and a bundle built from many
         analyses holds a stretch of it, so that a selection reads long runs
-        of rows as they lie (column_cache.gather)."""
-        return {a: key for a, *key in self.conn.execute(
-            "SELECT a.id, COALESCE(m.date, '9999'), m.imported_at, m.id, a.id FROM analyses a "
-            "JOIN matches m ON m.id = a.match_id")}
+        of rows as they lie (column_cache.gather).  ``ids``: of those
+        analyses only (a merge's: not every analysis' row at each store)."""
+        sql = ("SELECT a.id, COALESCE(m.date, '9999'), m.imported_at, m.id, a.id FROM analyses a "
+               "JOIN matches m ON m.id = a.match_id")
+        if ids is None:
+            return {a: key for a, *key in self.conn.execute(sql)}
+        ids, out = sorted(set(ids)), {}
+        for start in range(0, len(ids), 900):
+            part = ids[start:start + 900]
+            out.update((a, key) for a, *key in self.conn.execute(
+                f"{sql} WHERE a.id IN ({','.join('?' * len(part))})", part))
+        return out
 
     def _write_bundle(self, parts: list) -> int:
         """Store ``parts`` [(analysis id, decisions, rolls, commented)] as one
@@ -1146,7 +1154,7 @@ class SQLiteStore:
         transaction."""
         key = min(p[0] for p in parts)
         if len(parts) > 1:
-            order = self._selection_order()
+            order = self._selection_order(p[0] for p in parts)
             parts = sorted(parts, key=lambda p: order.get(p[0], (p[0],)))
         dec, rol, manifest = encode_bundle(parts)
         self.conn.execute(
