@@ -265,10 +265,18 @@ def test_bdb_watch_runs_beside_gnubg_and_its_lines_are_said(home, tmp_path):
     folder = tmp_path / "watched"
     folder.mkdir()
     sgf = FIXTURES / "selfplay" / "m1-7.sgf"
+    db = home / ".local" / "share" / "gnubg-blunder" / "gnubg-blunder.db"
+    # gnubg's Python waits (polling) for the watcher's database, then for the stored match
+    wait = ("import os, sqlite3, time\ndef wait(ready, end):\n    while time.time() < end and not ready():\n"
+            "        time.sleep(0.2)\ndef stored():\n    try:\n        return sqlite3.connect({db!r}).execute("
+            "'select count(*) from matches').fetchone()[0] > 0\n    except sqlite3.Error:\n        return False\n")
+    script = tmp_path / "wait.py"
+    script.write_text(wait.format(db=str(db)))
     session = "\n".join([
+        f">exec(open({str(script)!r}).read())",
         f">bdb.watch({str(folder)!r}, settle=0.3)",
-        ">import time; time.sleep(4)",
-        f">import shutil; shutil.copy({str(sgf)!r}, {str(folder / 'm1-7.sgf')!r}); time.sleep(8)",
+        f">wait(lambda: os.path.exists({str(db)!r}), time.time() + 20); time.sleep(1)",
+        f">import shutil; shutil.copy({str(sgf)!r}, {str(folder / 'm1-7.sgf')!r}); wait(stored, time.time() + 30); time.sleep(1)",
         ">bdb.watch(stop=True)",
         ">bdb.watch(stop=True)",
         "",
@@ -281,3 +289,4 @@ def test_bdb_watch_runs_beside_gnubg_and_its_lines_are_said(home, tmp_path):
     assert "gnubg-blunder: the watch is stopped" in out and "gnubg-blunder: no watch is running" in out
     matches = json.loads(run_cli("matches", "--format", "json", env=env).stdout)["matches"]
     assert [sorted(s["player"] for s in m["sides"]) for m in matches] == [["Strongbot", "Weakbot"]]
+    assert "start-up: 0 match files already in the folder" in out  # the match came while the watch ran
