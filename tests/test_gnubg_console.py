@@ -276,7 +276,8 @@ def test_bdb_watch_runs_beside_gnubg_and_its_lines_are_said(home, tmp_path):
         f">exec(open({str(script)!r}).read())",
         f">bdb.watch({str(folder)!r}, settle=0.3)",
         f">wait(lambda: os.path.exists({str(db)!r}), time.time() + 20); time.sleep(1)",
-        f">import shutil; shutil.copy({str(sgf)!r}, {str(folder / 'm1-7.sgf')!r}); wait(stored, time.time() + 30); time.sleep(1)",
+        f">import shutil; shutil.copy({str(sgf)!r}, {str(folder / 'm1-7.sgf')!r}); "
+        "wait(stored, time.time() + 30); time.sleep(1)",
         ">bdb.watch(stop=True)",
         ">bdb.watch(stop=True)",
         "",

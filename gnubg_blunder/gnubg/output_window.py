@@ -7,7 +7,9 @@ input -- ``{"title", "text", "page", "time"}`` -- and appends each as a block
 to a scrollable, selectable text, scrolled to the new block's start and
 raised.  A block with ``"follow": PATH`` names a file another process writes
 (``bdb.watch()``'s watcher, docs/gnubg.md): its lines are added as they are
-written (read by the window's own Tk loop, every 0.1 s; no thread touches Tk).  Standard library and Tk only (it imports nothing of gnubg-blunder),
+written (read by the window's own Tk loop, every 0.1 s; no thread touches Tk);
+one with ``"merge": true`` goes on under the last block when that has its
+title (what ``>`` lines print, line by line).  Standard library and Tk only (it imports nothing of gnubg-blunder),
 so it starts in a fraction of a second.  The window stays open after gnubg
 exits; Close (or Ctrl+W) ends it, and gnubg opens a new one with the next
 output, the session's earlier blocks in it again (gui_output.py sends them).

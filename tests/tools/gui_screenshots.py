@@ -121,7 +121,8 @@ def session(size, maximise, out: Path):
         shot = out / f"gui-analyse-{tag}.png"
         screen.screenshot(shot)
         measured = cover(screen, gnubg, window())
-        print(tag, "with the Command panel:", " ".join(f"{k} {v}" for k, v in measured.items()), f"covered {measured['covered']:.1%}",
+        print(tag, "with the Command panel:", " ".join(f"{k} {v}" for k, v in measured.items()),
+              f"covered {measured['covered']:.1%}",
               flush=True)
         gnubg.command('>bdb.quiz("--player charlot1 --all-decisions --count 3 --seed 1")')
         time.sleep(5)
