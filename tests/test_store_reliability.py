@@ -335,6 +335,32 @@ def test_four_importers_and_gnubg_write_one_database_at_once(tmp_path, selfplay)
     assert _counts(shared) == want
 
 
+def test_manifests_parsed_once_are_read_again_after_another_process_merged_their_bundles(tmp_path):
+    """This process reads every bundle's manifest (parsed once per process,
+    store/sqlite.py ``_MANIFESTS``), then another process imports matches
+    whose stores merge bundles, the one this process knows among them
+    (rewritten under the same key): this process's figures are then those
+    a new process reads, its stale manifest not used (the bundle's seal
+    differs).  docs/reliability.md "A database changed or replaced by other
+    programs"."""
+    selfplay = sorted((FIXTURES / "selfplay").glob("*.sgf"))
+    db = tmp_path / "merged.db"
+    run_cli_inprocess("import", selfplay[0], db=db)
+    con = sqlite3.connect(db)
+    key, first = con.execute("SELECT analysis_id, decisions FROM analysis_arrays").fetchone()
+    con.close()
+    assert run_cli_inprocess("stats", "--format", "json", db=db).stdout  # its manifest parsed here
+    run_cli("import", *selfplay[1:], DATA / "sgf" / "charlot1-charlot2_7p_2025-11-08-2305.sgf", *SMALL_SGF,
+            db=db)  # another process: 12 stores, the eighth of one size merging them into the bundle known here
+    con = sqlite3.connect(db)
+    now = con.execute("SELECT decisions FROM analysis_arrays WHERE analysis_id = ?", (key,)).fetchone()
+    con.close()
+    assert now is not None and now[0][:4] != first[:4], "no merge rewrote the bundle this process knew"
+    here = json.loads(run_cli_inprocess("stats", "--format", "json", db=db).stdout)
+    assert here == json.loads(run_cli("stats", "--format", "json", db=db).stdout)
+    assert here == json.loads(run_cli_inprocess("stats", "--format", "json", db=db).stdout)
+
+
 class _GnubgSession:
     """A real ``gnubg -t -q`` driven line by line: ``run(lines)`` sends gnubg
     commands and returns what it printed up to a mark printed after them."""
