@@ -40,8 +40,17 @@ def gnubg_lists():
     """{file name: [rows of each game]} as the real gnubg's GUI lists them.
     Its files live in a folder of their own, not pytest's: another session's
     pytest may remove older pytest folders while gnubg runs."""
-    with tempfile.TemporaryDirectory(prefix="gnubg-game-list-") as folder:
-        return _gnubg_lists(Path(folder))
+    if "failed" in _RUN:  # a failed start is not tried again for each test of the module
+        pytest.fail(_RUN["failed"])
+    try:
+        with tempfile.TemporaryDirectory(prefix="gnubg-game-list-") as folder:
+            return _gnubg_lists(Path(folder))
+    except AssertionError as exc:
+        _RUN["failed"] = str(exc)
+        raise
+
+
+_RUN: dict = {}
 
 
 def _gnubg_lists(tmp: Path) -> dict:
@@ -99,11 +108,26 @@ def _expected(kind: str, played, dice, cube_value: int, cube_owner: int) -> "str
     return "Take" if kind == "take" else "Drop"
 
 
-def _gnubg_cell(games, game: int, row: int, player: int):
+def _gnubg_cell(games, game: int, row: int, player: int, position: bool = False):
+    """The text of gnubg's cell (its position when selected, with ``position``)."""
     rows = {r[0]: r for r in games[game - 1]}
     assert row in rows, f"game {game}: gnubg's list has no row {row} (its last: {max(rows)})"
     assert not rows[row][3], f"game {game}, row {row}: a row spanning both columns in gnubg's list"
-    return _cell(rows[row][1 + player])
+    return rows[row][4][player] if position else _cell(rows[row][1 + player])
+
+
+def _shown_position(kind: str, position_id: str, beaver_take: int) -> str:
+    """The board gnubg shows when the decision's cell is selected: before its
+    record, from the side of the player gnubg has on roll — the decider's
+    (the stored position), except for an answer to a double (a take, a
+    pass, a beaver), where it is still the doubler's; the take closing a
+    beaver chain is stored from the doubler's side already."""
+    from gnubg_blunder.board.position import Board
+    from gnubg_blunder.model import BEAVER_CLOSE
+
+    if kind in ("take", "pass") and beaver_take != BEAVER_CLOSE:
+        return Board.from_position_id(position_id).swapped().position_id()
+    return position_id
 
 
 def _matches(expected, cell) -> bool:
@@ -117,29 +141,37 @@ def test_every_stored_decision_is_where_gnubg_lists_it(gnubg_lists, stored):
 
     store = SQLiteStore(stored)
     try:
-        checked, differ = 0, 0
+        checked, differ, selected = 0, 0, 0
         for mid, m in enumerate(MATCHES, 1):
             name = committed_selfplay_file(*m).name
             games = gnubg_lists[name]
             rows = store.conn.execute(
                 "SELECT d.id, d.game, d.seq, d.player, d.kind, d.played_move, d.dice1, d.dice2, d.cube_value, "
-                "d.cube_owner FROM decisions d JOIN analyses a ON a.id = d.analysis_id WHERE a.match_id = ? "
+                "d.cube_owner, d.position_id, d.beaver_take FROM decisions d JOIN analyses a ON a.id = d.analysis_id "
+                "WHERE a.match_id = ? "
                 "ORDER BY d.game, d.seq, d.id", (mid,)).fetchall()
             places = store.gnubg_rows([r[0] for r in rows])
             assert len(games) == 1 + max(r[1] for r in rows), name
-            for did, game, seq, player, kind, played, d1, d2, cube, owner in rows:
+            for did, game, seq, player, kind, played, d1, d2, cube, owner, position, beaver in rows:
                 row = places[did]
                 assert row is not None, f"{name} game {game + 1} move {seq + 1}: no row"
                 cell = _gnubg_cell(games, game + 1, row, player)
                 want = _expected(kind, played, (d1, d2), cube, owner)
                 assert _matches(want, cell), (f"{name} game {game + 1}, move {seq + 1} ({kind} {played}): "
                                               f"row {row}, column {player} is {cell!r} in gnubg, not {want!r}")
+                # selected (as a click does), the cell puts gnubg's board at the decision's position
+                shown = _gnubg_cell(games, game + 1, row, player, position=True)
+                selected += shown is not None
+                assert shown is None or shown == _shown_position(kind, position, beaver), (
+                    f"{name} game {game + 1}, move {seq + 1} ({kind}): gnubg shows {shown} at row {row}, "
+                    f"column {player}, not {_shown_position(kind, position, beaver)}")
                 checked += 1
                 differ += row != seq + 1
         # the stored move index is not gnubg's row: numbering by it would send a player elsewhere
-        assert checked > 900 and differ > checked // 2
-        print(f"{checked} decisions of {len(MATCHES)} matches where gnubg lists them; {differ} of them at a row "
-              "other than their move index")
+        assert checked > 900 and differ > checked // 2 and selected > checked // 4
+        print(f"{checked} decisions of {len(MATCHES)} matches where gnubg lists them (their record's text; for "
+              f"{selected} of them, gnubg's position when their cell is selected); {differ} of them at a row other "
+              "than their move index")
     finally:
         store.close()
 
