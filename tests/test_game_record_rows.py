@@ -6,9 +6,11 @@ gnubg's own numbering is read from gnubg itself: its GUI on a virtual
 screen (Xvfb) loads each committed self-play match and, game by game, a
 Python line inside it reads the rows of its game-record window from the
 GTK widget (tests/gnubg_scripts/game_list.py).  One gnubg start serves the
-module (about a second).  Each stored decision's (row, player) must land on
+module (a few seconds).  Each stored decision's (row, player) must land on
 the cell of gnubg's list holding that very record: its dice and played move
-as gnubg writes them, or "Double to N", "Take", "Drop", "Beaver to N".
+as gnubg writes them, or "Double to N", "Take", "Drop", "Beaver to N"; and
+where the probe selected that cell as a click does (every third row, each
+cube action), gnubg's board must then be at the decision's position.
 """
 
 from __future__ import annotations
