@@ -277,6 +277,9 @@ def test_the_window_on_open_covers_at_most_a_tenth_of_the_board(gui):
     assert board[2] > 300 and board[3] > 200, board  # the board itself, not an icon
     covered = covered_share(board, screen.frame(wid))
     assert covered <= 0.10, (board, screen.frame(wid), covered)
+    # gnubg's own window (WM_TRANSIENT_FOR): a window manager keeps it above gnubg, not buried by a click
+    transient = screen.run("xprop", "-id", str(wid), "WM_TRANSIENT_FOR").strip()
+    assert transient.endswith(hex(gnubg.main)), (transient, hex(gnubg.main))
 
 
 def test_watch_lines_and_what_a_prompt_line_prints_show_in_the_window(gui, tmp_path):

@@ -397,7 +397,7 @@ class _OutputWindow:
         script = Path(__file__).resolve().with_name("output_window.py")
         try:
             self.process = subprocess.Popen(
-                [python, "-I", str(script)], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                [python, "-I", str(script), str(os.getpid())], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
             )
         except OSError:

@@ -84,6 +84,89 @@ def new_lines(path, state) -> str:
     return data[:end].decode("utf-8", "replace")
 
 
+def keep_above_gnubg(own_window: int, gnubg_pid) -> bool:
+    """Mark the window (Tk's ``winfo_id``: the hint goes on its parent, the
+    top-level window Tk names) as gnubg's (WM_TRANSIENT_FOR gnubg's main window,
+    found by its _NET_WM_PID and its title): a window manager keeps it above
+    gnubg, so a click on gnubg's board or Command panel does not bury it
+    (nor does it stay above other programs).  libX11 through ctypes (it is
+    there wherever gnubg's GTK draws); best effort: False when gnubg's
+    window is not found (another display server, no such pid)."""
+    try:
+        import ctypes
+        import ctypes.util
+
+        x11 = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
+        ulong, voidp = ctypes.c_ulong, ctypes.c_void_p
+        x11.XOpenDisplay.restype, x11.XOpenDisplay.argtypes = voidp, [ctypes.c_char_p]
+        x11.XDefaultRootWindow.restype, x11.XDefaultRootWindow.argtypes = ulong, [voidp]
+        x11.XInternAtom.restype, x11.XInternAtom.argtypes = ulong, [voidp, ctypes.c_char_p, ctypes.c_int]
+        x11.XQueryTree.argtypes = [voidp, ulong, ctypes.POINTER(ulong), ctypes.POINTER(ulong),
+                                   ctypes.POINTER(ctypes.POINTER(ulong)), ctypes.POINTER(ctypes.c_uint)]
+        x11.XGetWindowProperty.argtypes = [voidp, ulong, ulong, ctypes.c_long, ctypes.c_long, ctypes.c_int, ulong,
+                                           ctypes.POINTER(ulong), ctypes.POINTER(ctypes.c_int),
+                                           ctypes.POINTER(ulong), ctypes.POINTER(ulong),
+                                           ctypes.POINTER(ctypes.c_void_p)]
+        x11.XFetchName.argtypes = [voidp, ulong, ctypes.POINTER(ctypes.c_char_p)]
+        x11.XSetTransientForHint.argtypes = [voidp, ulong, ulong]
+        x11.XFree.argtypes = [voidp]
+        x11.XFlush.argtypes = x11.XCloseDisplay.argtypes = [voidp]
+        display = x11.XOpenDisplay(None)
+        if not display:
+            return False
+        try:
+            pid_atom = x11.XInternAtom(display, b"_NET_WM_PID", 1)
+
+            def children(window):
+                root, parent, kids, count = ulong(), ulong(), ctypes.POINTER(ulong)(), ctypes.c_uint()
+                if not x11.XQueryTree(display, window, ctypes.byref(root), ctypes.byref(parent), ctypes.byref(kids),
+                                      ctypes.byref(count)):
+                    return []
+                found = [kids[k] for k in range(count.value)]
+                if kids:
+                    x11.XFree(kids)
+                return found
+
+            def pid_of(window):
+                kind, size, items, left, data = ulong(), ctypes.c_int(), ulong(), ulong(), ctypes.c_void_p()
+                if not pid_atom or x11.XGetWindowProperty(display, window, pid_atom, 0, 1, 0, 6, ctypes.byref(kind),
+                                                          ctypes.byref(size), ctypes.byref(items), ctypes.byref(left),
+                                                          ctypes.byref(data)) != 0 or not data.value:
+                    return None
+                try:
+                    return ctypes.cast(data, ctypes.POINTER(ulong))[0] if items.value else None
+                finally:
+                    x11.XFree(data)
+
+            def name_of(window):
+                name = ctypes.c_char_p()
+                if not x11.XFetchName(display, window, ctypes.byref(name)) or not name.value:
+                    return ""
+                text = name.value.decode("utf-8", "replace")
+                x11.XFree(ctypes.cast(name, ctypes.c_void_p))
+                return text
+
+            level = [x11.XDefaultRootWindow(display)]
+            for _depth in range(3):  # the root's children, a window manager's frames, their clients
+                level = [kid for window in level for kid in children(window)]
+                for window in level:
+                    name = name_of(window)
+                    if (name == "GNU Backgammon" or name.startswith("GNU Backgammon (")) \
+                            and pid_of(window) == int(gnubg_pid):
+                        root, parent, kids, count = ulong(), ulong(), ctypes.POINTER(ulong)(), ctypes.c_uint()
+                        if x11.XQueryTree(display, own_window, ctypes.byref(root), ctypes.byref(parent),
+                                          ctypes.byref(kids), ctypes.byref(count)) and kids:
+                            x11.XFree(kids)
+                        x11.XSetTransientForHint(display, parent.value or own_window, window)
+                        x11.XFlush(display)
+                        return True
+            return False
+        finally:
+            x11.XCloseDisplay(display)
+    except Exception:
+        return False
+
+
 def _read(stream, blocks):
     for raw in stream:
         try:
@@ -164,6 +247,14 @@ def main():
                                     root.winfo_reqwidth(), root.winfo_reqheight())
     legend.configure(wraplength=width - 16)
     root.geometry(f"{width}x{height}+{x}+{y}")
+    def above_gnubg(tries=[120]):  # gnubg's process ID is the argument (gui_output.py); its main window may
+        # not be drawn yet when the start-up line opens this window: tried each second, for two minutes
+        tries[0] -= 1
+        if not keep_above_gnubg(root.winfo_id(), sys.argv[1]) and tries[0] > 0:
+            root.after(1000, above_gnubg)
+
+    if len(sys.argv) > 1:
+        root.after(300, above_gnubg)  # once mapped
 
     blocks = queue.Queue()
     threading.Thread(target=_read, args=(sys.stdin.buffer, blocks), daemon=True).start()

@@ -135,6 +135,17 @@ def session(size, maximise, out: Path):
         gnubg.command(">bdb.analyze()")
         time.sleep(4)
         screen.screenshot(out / f"gui-mistake-{tag}.png")
+        # a click on gnubg's board (gnubg activated, raised): the output window stays above it
+        bx, by, bw, bh = measured["board"]
+        screen.run("xdotool", "windowactivate", "--sync", str(gnubg.main), check=False)
+        screen.click(bx + bw // 3, by + bh // 2)
+        time.sleep(1.5)
+        stacking = screen.run("xprop", "-root", "_NET_CLIENT_LIST_STACKING", check=False).split("#")[-1]
+        order = [int(w, 16) for w in stacking.replace(",", " ").split()]  # bottom to top (the window manager's)
+        shown = window()
+        above = shown in order and gnubg.main in order and order.index(shown) > order.index(gnubg.main)
+        print(tag, "the output window above gnubg after a click on its board:", above, flush=True)
+        screen.screenshot(out / f"gui-after-click-{tag}.png")
         print(tag, "dialogs at the end:", len(screen.windows("^GNU Backgammon - ")))
     finally:
         if gnubg is not None:
