@@ -100,6 +100,7 @@ def compute(scope, progress_ctx=None) -> dict:
                 raise UserError(f"{NAME}: {exc}") from None
     seconds = time.monotonic() - started
     evaluations = V.verified(scope.store, row_ids)  # each decision's, deepest first
+    places = scope.store.gnubg_rows(row_ids)  # gnubg's game-record row (docs/review.md)
     stored = {rid: rows_[0] for rid, rows_ in evaluations.items()}
     run = {rid: r for rid, rows_ in evaluations.items() for r in rows_ if r["plies"] == plies_of[rid]}
     deep_sel = deepest_selection(sel, run)
@@ -125,6 +126,7 @@ def compute(scope, progress_ctx=None) -> dict:
         dice = int(dec.dice[k])
         decisions.append({
             "decision_id": rid, "match_id": m.id, "game": int(dec.game[k]) + 1, "move": int(dec.seq[k]) + 1,
+            "gnubg_row": places.get(rid),
             "player": m.players[player], "kind": KIND_NAMES[int(dec.kind[k])],
             "position_id": r.get("position_id"), "dice": None if dice < 0 else [dice // 10, dice % 10],
             "score": None if m.length == 0 else [int(dec.score_self[k]), int(dec.score_opp[k])],
@@ -162,7 +164,8 @@ def table(obj: dict) -> Table:
     rows = []
     for d in obj["decisions"]:
         deep = d["deep"] or {}
-        where = f"m{d['match_id']} g{d['game']} #{d['move']}"
+        where = (f"m{d['match_id']} g{d['game']} #{d['move']} "
+                 f"row {'—' if d.get('gnubg_row') is None else d['gnubg_row']}")
         what = d["kind"] if d["kind"] != "checker" else f"{d['dice'][0]}{d['dice'][1]} {d['played'] or '—'}"
         rows.append([where, safe_text(d["player"]), what, d["first"]["depth"] or "—",
                      f"{d['first']['error_mpt']:.1f}" if d["first"]["error_mpt"] is not None else "—",
