@@ -261,3 +261,31 @@ def test_released_columns_are_read_again_the_same(db):
         assert np.array_equal(dec.error, error, equal_nan=True) and np.array_equal(dec.kind, kind)
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("one_player", [False, True])
+def test_positions_and_a_few_rows_read_blob_by_blob_equal_the_whole_columns(db, one_player):
+    """The distinct positions worked out blob by blob, and ``values_at`` of
+    a few rows read from the blobs holding them, give what the whole
+    columns give (the whole selection, and one player's: runs in several
+    bundles), without reading the whole column into the selection."""
+    from gnubg_blunder.store.column_cache import distinct_positions
+
+    store = open_store(db)
+    try:
+        names = store.player_names()
+        flt = Filter(player=names[0] if one_player else None)
+        whole = store.select(flt).decisions
+        ids = whole.position_id
+        want_index, want_ids = distinct_positions(ids)
+        sel = store.select(flt)
+        assert sel.decisions.position.tolist() == want_index.tolist() and list(sel.positions) == want_ids
+        rng = np.random.default_rng(3)
+        rows = rng.integers(0, len(whole), 12)
+        fresh = store.select(flt).decisions
+        for name in ("row_id", "error", "game", "seq", "position_id", "kind", "match", "position"):
+            got = fresh.values_at(name, rows)
+            assert got.tobytes() == getattr(whole, name)[rows].tobytes(), name
+            assert name not in fresh.__dict__  # read for those rows, not kept
+    finally:
+        store.close()
