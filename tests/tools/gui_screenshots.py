@@ -8,8 +8,8 @@ Python mistake typed.
 
     .venv/bin/python tests/tools/gui_screenshots.py [OUT_FOLDER [WxH[-maximised] ...]]
 
-writes gui-{analyse,quiz,after-quiz,mistake}-WxH[-maximised].png (default
-docs/images) and prints, for each screen, gnubg's window, the board's
+writes gui-{analyse,quiz,after-quiz,mistake,after-click}-WxH[-maximised].png
+(default docs/images) and prints, for each screen, gnubg's window, the board's
 rectangle (found in a screenshot taken with the output window unmapped:
 gui_session.board_rectangle), the output window's (with its frame) and the
 share of the board it covers (gui_session.covered_share)."""
