@@ -450,8 +450,14 @@ class CacheReader(_DistinctPositions):
         out blob by blob as each is decompressed: each blob's distinct IDs
         and its rows' indices among them (int32), then those lists merged;
         never the 16-byte IDs of every decision at once (25 MB at 1.6 M
-        decisions, and the sort's keys beside them).  The same two results."""
+        decisions, and the sort's keys beside them) when the selection holds
+        most of the bundles' rows.  The same two results."""
         if self._positions is not None:
+            return self._positions
+        if 2 * self.n_decisions < int(self._dec.rows.sum()):
+            # a few of the bundles' rows (a player's matches): their IDs are small; sorting every row
+            # of the blobs holding them would cost more than it saves
+            self._positions = distinct_positions(self._position_ids())
             return self._positions
         uniques, offsets = [], [0]
 
