@@ -416,7 +416,7 @@ def test_positions_show_d_and_every_figure_adds_up_from_them(name, tmp_path):
         assert s["avoidable_errors"] == sum(1 for r in recs if r["error"] and r["difficulty_mpt"] <= r["error_mpt"] / 10)
         assert s["difficulty_truncated"] == sum(r["difficulty_truncated"] for r in recs) > 0
         csv = run_cli_inprocess("positions", "--player", p, "--limit", "3", "--format", "csv", db=db).stdout
-        assert csv.splitlines()[0].endswith("difficulty_mpt,difficulty_mwc,difficulty_truncated")
+        assert ",difficulty_mpt,difficulty_mwc,difficulty_truncated," in csv.splitlines()[0] + ","
         text = run_cli_inprocess("positions", "--player", p, "--limit", "3", db=db).stdout
         assert "d mpt" in text and "d = difficulty" in text
     # the text tables of `matches` (difficulty, excess, ratio, avoidable) and `players` (excess, avoidable)

@@ -134,7 +134,9 @@ def _cube(analysis: dict, default_ctx: dict, match_play: bool) -> Optional[Sourc
     depth = "rollout" if analysis.get("type") == "rollout" else _plies_label(
         analysis.get("eval-context") or {}, default_ctx
     )
-    return SourceCube(nd=nd, dt=dt, in_mwc=match_play, depth=depth, probs=_numbers(analysis.get("probs"), written))
+    # a rollout gives the no-double position's chances as nd-probs (no probs key), as its SGF's DA does
+    probs = analysis.get("probs") if "probs" in analysis else analysis.get("nd-probs")
+    return SourceCube(nd=nd, dt=dt, in_mwc=match_play, depth=depth, probs=_numbers(probs, written))
 
 
 def source_from_dict(d: dict, source_path: Optional[str] = None) -> SourceMatch:

@@ -128,10 +128,15 @@ def gnubg_place(row, name) -> dict:
     return {"gnubg_row": row, "gnubg_column": name if row is not None else None}
 
 
-def where_text(r: dict) -> str:
+def where_text(r: dict, name=None, plain=str) -> str:
     """Where a player finds the decision: ``game 2, move 18 (gnubg row 10,
-    Weakbot)`` — our move index, then gnubg's game-record row and column."""
-    return f"game {r['game']}, move {r['move']} (gnubg {place_text(r.get('gnubg_row'), r.get('gnubg_column'))})"
+    Weakbot)`` — our move index, then gnubg's game-record row and column.
+    The column's name is user data: shown by ``name`` (text: ``safe_text``;
+    HTML: ``html_text``), the rest by ``plain`` (HTML: ``escape``)."""
+    name = name or safe_text
+    column = r.get("gnubg_column")
+    place = place_text(r.get("gnubg_row"), name(column) if column is not None else None)
+    return plain(f"game {r['game']}, move {r['move']} (gnubg ") + place + plain(")")
 
 
 def _cube_owner_name(row: dict, players) -> "str | None":
@@ -440,7 +445,7 @@ def review_html(obj: dict) -> str:
         if not side["review"]:
             out.append('<p class="muted">No decision to review.</p>')
         for k, r in enumerate(side["review"], 1):
-            out.append(f"<div class=\"review\"><p>{k}. {escape(where_text(r))}, "
+            out.append(f"<div class=\"review\"><p>{k}. {where_text(r, name=html_text, plain=escape)}, "
                        f"{escape(_action(r))}; {escape(_cost(r))}{escape(verified_text(r))}</p>{_board_svg(r, side)}</div>")
         out.append(f"<p>{escape(pace_text(side))}</p>")
     return "".join(out)
