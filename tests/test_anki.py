@@ -103,7 +103,10 @@ def test_export_imports_into_anki_and_a_second_export_updates(store_db, cli, tmp
         assert ("Redouble or no redouble?" in f["Question"]) == ("|double|" in n["key"] and " own|" in n["key"])
         assert f"Best: <b>{f['Best']}</b>" in g["answer"] and f["Cost"] in g["answer"]
     checker = next(n for n in notes if notes and "|double|" not in n["key"] and "|take|" not in n["key"])
-    assert got[checker["guid"]]["fields"]["BoardAfter"].startswith("<svg")  # the board after the best play
+    after = got[checker["guid"]]["fields"]["BoardAfter"]
+    assert after.startswith("<svg")  # the board after the best play
+    # ... where the mover has played and the opponent rolls next: the mover is not "on roll" (docs/diagrams.md)
+    assert "has played" in after and "on roll" not in after
     cube = [n for n in notes if "|double|" in n["key"]]
     if cube:
         f = got[cube[0]["guid"]]["fields"]

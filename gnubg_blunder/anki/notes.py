@@ -357,7 +357,7 @@ def fields(key: str, record: dict, row: dict) -> dict:
         play = _best_play(board, row)
         if play is not None:
             after = board_svg(play.result, move_steps=play.steps, player_names=svg_names, width=BOARD_WIDTH,
-                              title=f"after the best play, {visible(play.notation)}", **cube)
+                              title=f"after the best play, {visible(play.notation)}", moved=True, **cube)
     players = record["players"]
     source = (f"match {record['match_id']} ({html_text(players[0])} v {html_text(players[1])}"
               f"{', ' + html_text(record['date']) if record.get('date') else ''}), game {record['game']}, "

@@ -210,7 +210,7 @@ def _cube_text(value: int, owner: int) -> str:
 
 
 def _summary(board: Board, names: Tuple[str, str], cube_value: int, cube_owner: int,
-             dice, steps, title: Optional[str]) -> str:
+             dice, steps, title: Optional[str], moved: bool = False) -> str:
     pips = board.pip_counts()
     off = board.checkers_off()
     parts = []
@@ -220,7 +220,9 @@ def _summary(board: Board, names: Tuple[str, str], cube_value: int, cube_owner: 
     for i, side in enumerate((board.on_roll, board.opponent)):
         extra = f", {side[BAR]} on the bar" if side[BAR] else ""
         role = ""
-        if i == 0:
+        if i == 0 and moved:
+            role = " (has played; the opponent rolls next)"
+        elif i == 0:
             role = f" (on roll, rolled {dice[0]}-{dice[1]})" if dice else " (on roll)"
         parts.append(f"{names[i]}{role}, {who[i]}: {pips[i]} pips, {off[i]} borne off{extra}.")
     if cube_owner == -1:
@@ -250,6 +252,7 @@ def board_svg(
     palette: str = "light",
     width: Union[int, float] = 480,
     title: Optional[str] = None,
+    moved: bool = False,
 ) -> str:
     """One self-contained ``<svg>`` element showing ``board`` from the side of
     the player on roll (at the bottom, home board bottom right).
@@ -261,6 +264,9 @@ def board_svg(
     ``player_names``: ``(on roll, opponent)``.  ``palette``: "light" (print)
     or "dark".  ``width``: rendered width in pixels (the height follows).
     ``title``: a line above the board, also in the accessible name.
+    ``moved``: the board after the bottom player's play (``move_steps``
+    that play): the bottom player is named as having played, not as on
+    roll (the opponent rolls next; docs/diagrams.md).
     """
     if palette not in PALETTES:
         raise ValueError(f"palette must be one of {sorted(PALETTES)}, got {palette!r}")
@@ -285,7 +291,7 @@ def board_svg(
     view_h = L.bottom + 38
     out: List[str] = []
     add = out.append
-    label = _summary(board, names, cube_value, cube_owner, dice, steps, title)
+    label = _summary(board, names, cube_value, cube_owner, dice, steps, title, moved)
 
     height = float(width) * view_h / VIEW_W
     add(
@@ -451,7 +457,9 @@ def board_svg(
             f'<circle cx="{_n(X_LEFT + 2)}" cy="{_n(y - 4)}" r="6" fill="{pal[c]}" '
             f'stroke="{pal[c + "_line"]}" stroke-width="1.2"/>'
         )
-        if player == 0:
+        if player == 0 and moved:
+            who = f'<tspan font-weight="bold">{name}</tspan> \u2014 has played'
+        elif player == 0:
             roll = f", rolled {dice[0]}-{dice[1]}" if dice else ""
             who = f'<tspan font-weight="bold">{name}</tspan> \u2014 on roll{roll}'
         else:
