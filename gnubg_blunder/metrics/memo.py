@@ -51,8 +51,13 @@ def memo(owner, key, compute: Callable):
     return values[key]
 
 
-def forget(owner) -> None:
-    """Drop what was memoized for ``owner`` (computed again when next asked)."""
+def forget(owner, keep=()) -> None:
+    """Drop what was memoized for ``owner`` (computed again when next
+    asked), but the keys ``keep`` (a key, or a tuple key's first item)."""
     entry = _MEMO.get(id(owner))
-    if entry is not None and entry[0]() is owner:
-        del _MEMO[id(owner)]
+    if entry is None or entry[0]() is not owner:
+        return
+    values = entry[1]
+    for key in list(values):
+        if (key[0] if isinstance(key, tuple) else key) not in keep:
+            del values[key]

@@ -138,18 +138,22 @@ def build_report(ctx: ReportContext, title: Optional[str] = None) -> str:
                      f'<div class="scope"><b>Scope:</b> {escape(scope_text(ctx.filter))}</div>' + "".join(body))
 
 
+# what the kernel memoizes of the whole selection and nearly every section sums (metrics/kernel.py,
+# counting.py): kept from one section to the next; every other memoized array is a section's own
+SHARED_MEMOS = ("sums columns", "flags", "whole sums", "money", "side", "counted", "ell", "d_mwc", "error micro")
+
+
 def _release_columns(selection) -> None:
     """After a section: its columns let go (``metrics.arrays.release_columns``)
-    and what the metrics memoized of the selection forgotten (a later
-    section that needs it computes it again: each section's derived arrays
-    are mostly its own), so that the report's peak memory is one section's,
-    not the sum of every section's."""
+    and what the metrics memoized of the selection for it forgotten but the
+    kernel's shared terms (``SHARED_MEMOS``), so that the report's peak
+    memory is one section's arrays beside those, not every section's."""
     from ..metrics.arrays import release_columns
     from ..metrics.memo import forget
 
     for owner in (selection, getattr(selection, "decisions", None), getattr(selection, "rolls", None)):
         if owner is not None:
-            forget(owner)
+            forget(owner, keep=SHARED_MEMOS)
     release_columns(selection)
 
 
