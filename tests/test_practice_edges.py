@@ -114,7 +114,8 @@ def test_a_quiz_answer_shows_the_chances_and_depth_of_the_best_and_the_answer(pr
     cube = next(i for i in _items(practice_db, "Weakbot", "cube") if i.kind == "take" and i.length == 3)
     text = feedback_text(cube, grade(cube, "take"))
     w, wg, wbg, lg, lbg = _doubler_chances(practice_db, cube.decision_id)
-    assert (f"Chances (cubeless) and depth: the position (no double), 0-ply: win {_pct(1 - w)} (gammon {_pct(lg)}, "
+    assert (f"Chances (cubeless) and depth: the position (no double), 0-ply, Weakbot's chances: win {_pct(1 - w)} "
+            f"(gammon {_pct(lg)}, "
             f"backgammon {_pct(lbg)}), lose {_pct(w)} (gammon {_pct(wg)}, backgammon {_pct(wbg)})") in text
 
 

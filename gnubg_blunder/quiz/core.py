@@ -417,13 +417,14 @@ def chances_lines(item: Item, g: Grade) -> list:
     stored); where the database verified the decision, which depth
     (docs/quiz.md)."""
     from ..metrics.verify import verification_note
-    from ..views.formatting import chances_text
+    from ..views.formatting import chances_text, safe_text
 
     head = "Chances (cubeless) and depth"
     if item.verified_plies is not None:
         head += f", depth check: {verification_note(item.verified_plies)}"
     if item.cube_question:
-        return [f"{head}: the position (no double), {_depth(item)}: {chances_text(item.cube_probs)}"]
+        return [f"{head}: the position (no double), {_depth(item)}, {safe_text(item.you)}'s chances: "
+                f"{chances_text(item.cube_probs)}"]
     best, mine = g.best_candidate, g.answer_candidate
     if best is None:
         return []
