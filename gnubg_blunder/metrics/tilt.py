@@ -99,15 +99,16 @@ def _condition_masks(sel: Selection, thresholds: Thresholds) -> dict:
     # one player's decisions of one game together, in play order (a window counts only the player's own)
     order = idx[np.lexsort((idx, dec.seq[idx], dec.player[idx], dec.game[idx], dec.match[idx]))]
     n = len(order)
-    match, game, player, seq = (np.asarray(dec.match[order], np.int64), np.asarray(dec.game[order], np.int64),
-                                np.asarray(dec.player[order], np.int64), np.asarray(dec.seq[order], np.int64))
-    n_games = int(max(game.max(initial=0), sel.rolls.game.max(initial=0) if len(sel.rolls) else 0)) + 1
-    group = (match * n_games + game) * 2 + player  # one player's decisions in one game: non-decreasing
+    # the columns in that order are taken where each rule needs them (not four 8-byte copies held throughout)
+    n_games = int(max(dec.game[idx].max(initial=0), sel.rolls.game.max(initial=0) if len(sel.rolls) else 0)) + 1
+    group = (np.asarray(dec.match[order], np.int64) * n_games + dec.game[order]) * 2 + dec.player[order]
+    # one player's decisions in one game: non-decreasing
 
     # (a) after a blunder: the positions after each blunder's own
     _err, blunder = thresholds.classify(dec.error[order])
     at = np.nonzero(blunder)[0]
     after_blunder = _windows(n, group, at + 1, group[at])
+    del _err, blunder, at
 
     # (b) after a bad roll: the first decision of a later record of the roller's game
     rolls = sel.rolls
@@ -118,17 +119,24 @@ def _condition_masks(sel: Selection, thresholds: Thresholds) -> dict:
         r = np.nonzero(bad)[0]
         r_group = (np.asarray(rolls.match[r], np.int64) * n_games + np.asarray(rolls.game[r], np.int64)) * 2 \
             + np.asarray(rolls.player[r], np.int64)
+        seq = np.asarray(dec.seq[order], np.int64)
         n_seq = int(max(seq.max(initial=0), np.asarray(rolls.seq).max(initial=0))) + 2
         key = group * n_seq + seq
+        del seq
         starts = np.searchsorted(key, r_group * n_seq + np.asarray(rolls.seq[r], np.int64), side="right")
         after_roll = _windows(n, group, starts, r_group)
+        del key, starts
     else:
         after_roll = np.zeros(n, dtype=bool)
 
     # (c) the last third of the player's decisions in a match of 5 points or longer
+    del group
+    match = dec.match[order]
     lengths = np.array([m.length for m in sel.matches], dtype=np.int64)
     long_match = lengths[match] >= MIN_MATCH_LENGTH if n else np.zeros(0, dtype=bool)
-    side = match * 2 + player  # one player's decisions in one match, in play order within it
+    # one player's decisions in one match, in play order within it (4 bytes a key: 2 × 10,000 sides)
+    side = np.asarray(match, np.int32) * 2 + dec.player[order]
+    del match
     by_side = np.argsort(side, kind="stable")
     sorted_side = side[by_side]
     first = np.searchsorted(sorted_side, sorted_side, side="left")
