@@ -178,7 +178,7 @@ def decision_index(sel: Selection, mask: np.ndarray) -> np.ndarray:
     """The 1-based number of each decision of ``mask`` among the decisions of
     ``mask`` of its match side, in play order (game, move); 0 elsewhere."""
     dec = sel.decisions
-    out = np.zeros(len(dec), dtype=np.int64)
+    out = np.zeros(len(dec), dtype=np.int32)  # numbers within a match side: far below 2**31
     idx = np.flatnonzero(mask)
     if not len(idx):
         return out
@@ -205,7 +205,7 @@ def score_cell(sel: Selection) -> np.ndarray:
     known = (one_away >= 0) & (a >= 0) & (b >= 0)
     away1_a, away1_b = known & (a == one_away), known & (b == one_away)
     del one_away
-    cell = np.full(len(dec), 3, dtype=np.int64)
+    cell = np.full(len(dec), 3, dtype=np.int32)
     cell[away1_a | away1_b] = 2
     cell[known & (dec.crawford == 1)] = 1
     cell[away1_a & away1_b] = 0
@@ -218,7 +218,7 @@ def pace_cell(sel: Selection, masks: list) -> tuple:
     it; and the medians (None without durations)."""
     dec = sel.decisions
     dur = dec.duration if len(dec) else np.zeros(0)
-    cell = np.full(len(dec), -1, dtype=np.int64)
+    cell = np.full(len(dec), -1, dtype=np.int32)
     medians = []
     for m in masks:
         has = m & ~np.isnan(dur)
@@ -234,7 +234,7 @@ def pace_cell(sel: Selection, masks: list) -> tuple:
 def _cells(sel, mask_t, mask_u, cell_of, n_cells, usual_ok, names) -> list:
     """One row per cell: the tournament's and the usual level's PR in it
     (matches as interval units) and their comparison."""
-    groups = np.full(len(sel.decisions), -1, dtype=np.int64)
+    groups = np.full(len(sel.decisions), -1, dtype=np.int32)  # 4 bytes a decision: a few cells
     groups[mask_t & (cell_of >= 0)] = cell_of[mask_t & (cell_of >= 0)]
     groups[mask_u & (cell_of >= 0)] = n_cells + cell_of[mask_u & (cell_of >= 0)]
     s = kernel.sums(sel, mask_t | mask_u, groups, 2 * n_cells)
@@ -314,7 +314,7 @@ def tournament_review(
 
     # the two sides overall: group 0 the tournament, 1 the usual level
     side_group = np.where(t_sides, 0, np.where(u_sides, 1, -1)).astype(np.int64)
-    groups = np.full(len(dec), -1, dtype=np.int64)
+    groups = np.full(len(dec), -1, dtype=np.int32)
     groups[mask_t], groups[mask_u] = 0, 1
     s = kernel.sums(sel, mask_t | mask_u, groups, 2, side_groups=side_group, thresholds=thresholds)
     t, u = _figures_of(s, 0), _figures_of(s, 1)
@@ -334,7 +334,7 @@ def tournament_review(
                     f"why_{metric}": c["why"]})
 
     # per round: each tournament match (games as units) against the usual PR
-    r_groups = np.full(len(dec), -1, dtype=np.int64)
+    r_groups = np.full(len(dec), -1, dtype=np.int32)
     r_sides = np.full((sel.n_matches, 2), -1, dtype=np.int64)
     for k, i in enumerate(t_played):
         r_groups[mask_t & (dec.match == i)] = k
