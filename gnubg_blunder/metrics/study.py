@@ -259,10 +259,15 @@ def quiz_error(grade) -> float:
 
 
 def _decision_keys(sel: Selection, decision_type: str):
-    dec = sel.decisions
-    mask = plan_mask(sel, decision_type)
-    mday = match_days(sel)[dec.match] if len(dec) else np.zeros(0, dtype="U10")
-    return dec, mask, mday
+    """(decisions, plan_mask, each match's day): a decision's day is its
+    match's, so what is asked of the days is asked per match and spread to
+    the decisions (:func:`of_decisions`), not of 1.6 M day strings (64 MB)."""
+    return sel.decisions, plan_mask(sel, decision_type), match_days(sel)
+
+
+def of_decisions(dec, per_match: np.ndarray) -> np.ndarray:
+    """A per-match bool spread to each decision of ``dec``."""
+    return per_match[dec.match] if len(dec) else np.zeros(0, dtype=bool)
 
 
 def training(sel: Selection, actions, by: str = "week", decision_type: str = "all", plans_of: dict = None) -> dict:
@@ -275,7 +280,7 @@ def training(sel: Selection, actions, by: str = "week", decision_type: str = "al
     to the last, empty windows included (None = none); and the quiz PR per
     game plan (``plans_of``: {position ID: game plan}), worst first."""
     plans_of = plans_of or {}
-    dec, mask, mday = _decision_keys(sel, decision_type)
+    dec, mask, days_of = _decision_keys(sel, decision_type)
     e = np.nan_to_num(dec.error, nan=0.0) if len(dec) else np.zeros(0)
     buckets: dict = {}
 
@@ -284,10 +289,10 @@ def training(sel: Selection, actions, by: str = "week", decision_type: str = "al
                                                           "anki_n": 0, "anki_learned": 0, "anki_ok": 0,
                                                           "matches": set()})
 
-    idx = np.nonzero(mask & (mday != ""))[0]
+    idx = np.nonzero(mask & of_decisions(dec, days_of != ""))[0]
     # one pass: per day, then per window; a decision's day is its match's: the days of the matches held
     held = distinct(dec.match[idx].astype(np.int64))
-    days, held_day = np.unique(match_days(sel)[held], return_inverse=True) if len(held) else (mday[idx], held)
+    days, held_day = np.unique(days_of[held], return_inverse=True) if len(held) else (days_of[:0], held)
     day_of_match = np.full(max(sel.n_matches, 1), -1, dtype=np.int64)
     day_of_match[held] = held_day.reshape(-1)
     inverse = day_of_match[dec.match[idx]]
@@ -354,11 +359,11 @@ def study_vs_play(sel: Selection, actions, today: str, days: int, decision_type:
         day = utc_day(a["at"])
         if a["action"] in REVIEW_ACTIONS and day is not None and first <= day <= today:
             reviewed.setdefault(plans_of.get(a["position_id"]), set()).add(a["position_id"])
-    dec, mask, mday = _decision_keys(sel, decision_type)
+    dec, mask, days_of = _decision_keys(sel, decision_type)
     e = np.nan_to_num(dec.error, nan=0.0) if len(dec) else np.zeros(0)
     plan_code = dec.game_plan.astype(np.int64) if len(dec) else np.zeros(0, dtype=np.int64)
-    before = mask & (mday != "") & (mday < first)
-    since = mask & (mday >= first)
+    before = mask & of_decisions(dec, (days_of != "") & (days_of < first))
+    since = mask & of_decisions(dec, days_of >= first)
     rows = []
     for k, plan in enumerate(ALL_GAME_PLANS):
         mine = plan_code == k
