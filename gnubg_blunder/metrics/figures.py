@@ -254,6 +254,13 @@ def _aggregate_object(fig, matches, tournaments, wins, losses, snowie, total_mov
     }
 
 
+def _group_bounds(key: np.ndarray, n_groups: int) -> np.ndarray:
+    """Where each group 0..n_groups starts in ``key`` sorted (and where the
+    last ends): the counts of the smaller keys, without sorting a copy of
+    ``key`` (13 MB over 1.6 M decisions, the peak of ``players``)."""
+    return np.concatenate([[0], np.cumsum(np.bincount(key, minlength=n_groups + 1))])[:n_groups + 1]
+
+
 def aggregates(
     sel: Selection,
     owner: np.ndarray,
@@ -286,11 +293,11 @@ def aggregates(
     # each group's decisions and rolls, in selection order (that of its own selection)
     d_key = np.where(snowie_known, dgroup, n_groups)
     d_order = np.argsort(d_key, kind="stable")
-    d_bounds = np.searchsorted(d_key[d_order], np.arange(n_groups + 1))
+    d_bounds = _group_bounds(d_key, n_groups)
     del d_key
     r_key = np.where(lk, rgroup, n_groups)
     r_order = np.argsort(r_key, kind="stable")
-    r_bounds = np.searchsorted(r_key[r_order], np.arange(n_groups + 1))
+    r_bounds = _group_bounds(r_key, n_groups)
     out = []
     for g in range(n_groups):
         mine = owner == g
