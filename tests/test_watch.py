@@ -179,7 +179,8 @@ def test_watch_stores_each_analysed_file_once_and_refuses_the_unanalysed(tmp_pat
     # started again on the same folder and database: nothing stored again
     w2 = Watch(db, folder)
     startup = "start-up: 5 match files already in the folder: 0 stored, 0 analyses added, 4 already stored, 1 refused"
-    w2.wait_for(lambda w: any(line.startswith(startup) for line in w.out), "start-up line")
+    w2.wait_for(lambda w: any(line.startswith(startup) for line in w.out) and w.mentions("unanalysed.sgf"),
+                "start-up line and the refusal")
     assert [line for line in w2.out if ": " in line and "stored as match" in line] == []
     assert len(w2.mentions("unanalysed.sgf")) == 1  # still refused, said once
     assert w2.stop(signal.SIGTERM) == 0, w2.lines()
@@ -198,7 +199,8 @@ def test_watch_refuses_match_transcripts_saying_how_to_analyse_them_into_its_dat
     shutil.copy(ANALYSED_SMALL, folder / "notes.txt")  # an analysed SGF, under a name no match file has
     w = Watch(db, folder)
     startup = "start-up: 2 match files already in the folder: 0 stored, 0 analyses added, 0 already stored, 2 refused"
-    w.wait_for(lambda w: any(line.startswith(startup) for line in w.out), "start-up line")
+    # standard output and standard error are read apart: the refusals may come after the start-up line
+    w.wait_for(lambda w: any(line.startswith(startup) for line in w.out) and len(w.err) >= 2, "start-up line")
     assert sorted(w.err) == [
         f"{mat}: refused: a match transcript (.mat) holds no analysis: use "
         f"`gnubg-blunder --db '{db}' analyse {mat}` (gnubg analyses it, then it is stored)",
@@ -227,7 +229,8 @@ def test_a_refused_file_analysed_and_saved_again_by_gnubg_is_stored(tmp_path):
     folder.mkdir()
     shutil.copy(UNANALYSED, folder / "match.sgf")
     w = Watch(db, folder)
-    w.wait_for(lambda w: any(line.startswith("start-up: 1 match file") for line in w.out), "start-up line")
+    w.wait_for(lambda w: any(line.startswith("start-up: 1 match file") for line in w.out) and w.err,
+               "start-up line and the refusal")
     assert [line.split(": refused: ")[0] for line in w.err] == [str(folder / "match.sgf")], w.lines()
 
     saved = folder / "match.sgf"
