@@ -178,6 +178,36 @@ def test_every_stored_decision_is_where_gnubg_lists_it(gnubg_lists, stored):
         store.close()
 
 
+def test_the_selection_gives_the_stores_rows(stored, monkeypatch):
+    """The report's rows, from its selection's arrays (game_record.
+    selection_gnubg_rows), are the store's (gnubg's own: the test above),
+    read a few matches at a time as well as at once; a selection narrowed
+    to some decisions (--family, --collection, select_rows) asks the store."""
+    import numpy as np
+
+    from gnubg_blunder import game_record
+    from gnubg_blunder.filters import Filter
+    from gnubg_blunder.store.sqlite import SQLiteStore
+
+    store = SQLiteStore(stored)
+    try:
+        sel = store.select()
+        assert sel.whole_analyses and len(sel.rolls)
+        ids = sel.decisions.row_id.tolist()
+        want = store.gnubg_rows(ids)
+        every = np.arange(len(ids))
+        assert game_record.selection_gnubg_rows(store, sel, every) == {i: want[r] for i, r in enumerate(ids)}
+        some = every[::7][::-1]
+        monkeypatch.setattr(game_record, "ROWS_BLOCK", 40)
+        assert game_record.selection_gnubg_rows(store, sel, some) == {int(i): want[ids[i]] for i in some}
+        narrow = store.select_rows(Filter(), lambda d: d.kind == 0)
+        assert not narrow.whole_analyses and not len(narrow.rolls)
+        got = game_record.selection_gnubg_rows(store, narrow, np.arange(len(narrow.decisions)))
+        assert got == {i: want[int(r)] for i, r in enumerate(narrow.decisions.row_id)}
+    finally:
+        store.close()
+
+
 def test_the_reviews_rows_are_gnubgs(gnubg_lists, stored):
     """`review --format json` of each match: each decision to review names the
     row and the column (the player) of gnubg's list that holds its record."""

@@ -440,6 +440,32 @@ def test_gnubg_rows_end_at_a_record_the_store_does_not_keep():
     assert place_text(None, None) == "row —" and place_text(10, "Weakbot") == "row 10, Weakbot"
 
 
+def test_gnubg_rows_of_many_games_at_once_are_the_rule_s():
+    """game_record.gnubg_rows_of_records (the report's rows from its arrays)
+    gives each record gnubg_rows' row (0: none), for the worked games above
+    and for random ones (gaps, beavers, several records of one seq, out of
+    order), each game under any integer key."""
+    import random
+
+    from gnubg_blunder.game_record import gnubg_rows, gnubg_rows_of_records
+    from gnubg_blunder.model import BEAVER
+
+    worked = [[(0, 1, 0), (1, 0, 0), (2, 1, 0), (3, 0, 0), (4, 1, 0), (5, 0, 0)],
+              [(0, 0, 0), (1, 1, BEAVER), (4, 0, 1), (5, 0, 0)], [(0, 0, 0), (1, 1, 0), (3, 0, 0), (4, 1, 0)]]
+    rng = random.Random(29)
+    for trial in range(300):
+        games = worked if trial == 0 else [
+            [(seq, rng.choice((0, 1)), rng.choice((0, 0, 0, 1, BEAVER)))
+             for seq in range(rng.randint(0, 14)) if rng.random() > 0.08 for _ in range(rng.choice((1, 1, 2)))]
+            for _ in range(rng.randint(1, 6))]
+        keys = rng.sample(range(-50, 10_000), len(games))
+        records = [(key, *r) for key, game in zip(keys, games) for r in game]
+        rng.shuffle(records)
+        got = gnubg_rows_of_records(*(list(col) for col in zip(*records))) if records else []
+        want = {key: gnubg_rows(sorted(game)) for key, game in zip(keys, games)}
+        assert [int(x) for x in got] == [want[key].get(seq, 0) for key, seq, _, _ in records], games
+
+
 def test_an_xg_match_has_no_gnubg_row(cli, tmp_path):
     """gnubg reads no XG file: an XG analysis' decisions print `row —` (JSON null)."""
     from conftest import FIXTURES
@@ -448,5 +474,14 @@ def test_an_xg_match_has_no_gnubg_row(cli, tmp_path):
     cli("import", FIXTURES / "real" / "xg" / "charlot1-charlot2_7p_2025-11-08-2305.xg", db=db)
     rows = json.loads(cli("--no-config", "review", "--transcript", "--format", "json", db=db).stdout)["transcript"]
     assert len(rows) > 100 and all(r["gnubg_row"] is None and r["gnubg_column"] is None for r in rows)
+    from gnubg_blunder.game_record import selection_gnubg_rows
+    from gnubg_blunder.store.sqlite import SQLiteStore
+
+    store = SQLiteStore(db)
+    try:  # the report's rows, from its arrays: none either
+        sel = store.select()
+        assert sel.whole_analyses and set(selection_gnubg_rows(store, sel, range(len(sel.decisions))).values()) == {None}
+    finally:
+        store.close()
     positions = cli("--no-config", "positions", "--limit", "3", db=db).stdout
     assert "gnubg row" in positions and " — " in positions

@@ -287,6 +287,7 @@ class MatchInfo:
     round: Optional[str] = None
     names: tuple = ()  # the players as the filter knows them (aliases merged)
     imported_at: Optional[str] = None
+    analysis_source: Optional[str] = None  # the chosen analysis' source ("sgf", "gnubg", "xg" ...)
 
     @property
     def is_money(self) -> bool:
@@ -305,6 +306,9 @@ class Selection:
     sides: np.ndarray  # bool, shape (n_matches, 2)
     player_filter: Optional[str] = None
     positions: list = field(default_factory=list)  # position IDs by DecisionArrays.position
+    # every decision and roll of each match's analysis (not narrowed by --family, --collection or a
+    # select_rows): what gnubg's game-record rows can be read from (game_record.selection_gnubg_rows)
+    whole_analyses: bool = False
 
     @property
     def n_matches(self) -> int:

@@ -167,7 +167,7 @@ def restrict_to_family(sel: Selection, family: Optional[str]) -> Selection:
     decisions of ``family`` (None: the selection as it is)."""
     if not family:
         return sel
-    return dataclasses.replace(sel, decisions=sel.decisions.take(family_mask(sel, family)))
+    return dataclasses.replace(sel, decisions=sel.decisions.take(family_mask(sel, family)), whole_analyses=False)
 
 
 def plan_mask(sel: Selection, decision_type: str = "all") -> np.ndarray:

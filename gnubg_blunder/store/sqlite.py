@@ -914,7 +914,7 @@ class SQLiteStore:
                     source=row[10], analysis_id=chosen["id"], engine=chosen["engine"],
                     depth=chosen["depth"], depth_label=chosen["depth_label"],
                     analyses=[{"engine": a["engine"], "depth": a["depth_label"]} for a in stored],
-                    start_score=start, names=names, imported_at=row[11],
+                    start_score=start, names=names, imported_at=row[11], analysis_source=chosen.get("source"),
                 )
             )
             if wanted is not None:
@@ -952,7 +952,7 @@ class SQLiteStore:
         ok = (pos >= 0) & (pos < len(keep_pos))
         mask = np.zeros(len(pos), dtype=bool)
         mask[ok] = keep_pos[pos[ok]]
-        return dataclasses.replace(sel, decisions=dec.take(mask))
+        return dataclasses.replace(sel, decisions=dec.take(mask), whole_analyses=False)
 
     def select_rows(self, flt: Optional[Filter], keep) -> Selection:
         """:meth:`select` holding only the decisions ``keep(decisions)``
@@ -1368,7 +1368,7 @@ class SQLiteStore:
             rolls = RollArrays()
             positions = LazyPositions(kept.positions)
         return Selection(matches=infos, decisions=dec, rolls=rolls, sides=sides, player_filter=player,
-                         positions=positions)
+                         positions=positions, whole_analyses=keep is None)
 
     def _comment_texts(self, row_ids) -> dict:
         """{decision id: its comment} (stored once, in the decisions row)."""

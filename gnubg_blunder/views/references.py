@@ -121,6 +121,7 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
     ``confirmed``, ``board``), and the counts behind them."""
     import numpy as np
 
+    from ..game_record import selection_gnubg_rows
     from ..metrics import references as R
     from ..metrics.study_cost import study_cost
     from ..metrics.summary import decision_records_of_lists
@@ -136,13 +137,13 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
     orders = [ch.rows[np.lexsort((ch.rows, -np.array([excess_by_row[int(r)] for r in ch.rows])))]
               for ch in res.chosen]
     records_of = decision_records_of_lists(sel, orders, thresholds)
-    places = store.gnubg_rows([rec["row_id"] for records in records_of for rec in records])
+    places = selection_gnubg_rows(store, sel, np.concatenate(orders) if orders else [])
     positions = []
     for rank, (ch, order, records) in enumerate(zip(res.chosen, orders, records_of), 1):
         g = ch.group
         for rec, r in zip(records, order):
             rec["excess"] = _pp(excess_by_row[int(r)])
-            rec["gnubg_row"] = places.get(rec["row_id"])  # gnubg's game-record row (docs/review.md)
+            rec["gnubg_row"] = places.get(int(r))  # gnubg's game-record row (docs/review.md)
         own = cands.rows_of(g)
         first = own[int(np.argmax([excess_by_row[int(r)] for r in own]))]  # its costliest error shows the board
         m = sel.matches[int(sel.decisions.match[first])]
