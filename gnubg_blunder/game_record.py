@@ -70,22 +70,6 @@ def place_text(row: Optional[int], column: Optional[str]) -> str:
     return f"row {row}, {column}"
 
 
-def _one_key(columns):
-    """One integer ordering like the columns (first the most significant)
-    where their ranges fit in 62 bits (one sort of it is several times
-    faster than a lexsort of them), else None."""
-    import numpy as np
-
-    key, span = np.zeros(len(columns[0]), dtype=np.int64), 1
-    for col in columns:
-        low, high = int(col.min()), int(col.max())
-        span *= high - low + 1
-        if span >= 1 << 62:
-            return None
-        key = key * (high - low + 1) + (col.astype(np.int64) - low)
-    return key
-
-
 def gnubg_rows_of_records(game, seq, player, beaver):
     """:func:`gnubg_rows` of many games at once, for records given as equal
     arrays (``game``: any integer naming the record's game): each record's
@@ -103,12 +87,13 @@ def gnubg_rows_of_records(game, seq, player, beaver):
     first in (seq, player, beaver) order, as there."""
     import numpy as np
 
+    from .metrics.arrays import lexsort_order
+
     game, seq, player, beaver = (np.asarray(col) for col in (game, seq, player, beaver))
     out = np.zeros(len(game), dtype=np.int64)
     if not len(game):
         return out
-    key = _one_key((game, seq, player, beaver))
-    order = np.lexsort((beaver, player, seq, game)) if key is None else np.argsort(key, kind="stable")
+    order = lexsort_order((game, seq, player, beaver))
     g, s = game[order], seq[order]
     counted = np.ones(len(g), dtype=bool)  # the record counted for its (game, seq)
     counted[1:] = (g[1:] != g[:-1]) | (s[1:] != s[:-1])

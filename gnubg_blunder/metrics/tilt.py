@@ -27,7 +27,7 @@ from typing import Optional
 
 import numpy as np
 
-from .arrays import Selection
+from .arrays import Selection, lexsort_order
 from .counting import Thresholds, counted, kind_mask
 from .intervals import MIN_UNITS, side_of_zero, symmetric_interval
 from .memo import memo
@@ -61,7 +61,7 @@ def _play_order(sel: Selection, idx: np.ndarray) -> np.ndarray:
     """``idx`` sorted by match, game, record and the store's order (a no
     double comes before the play of the same record)."""
     dec = sel.decisions
-    return idx[np.lexsort((idx, dec.seq[idx], dec.game[idx], dec.match[idx]))]
+    return idx[lexsort_order((dec.match[idx], dec.game[idx], dec.seq[idx], idx))]
 
 
 def _windows(n: int, group: np.ndarray, starts: np.ndarray, start_groups: np.ndarray) -> np.ndarray:
@@ -97,7 +97,7 @@ def _condition_masks(sel: Selection, thresholds: Thresholds) -> dict:
     out = {}
     idx = np.nonzero(base)[0]
     # one player's decisions of one game together, in play order (a window counts only the player's own)
-    order = idx[np.lexsort((idx, dec.seq[idx], dec.player[idx], dec.game[idx], dec.match[idx]))]
+    order = idx[lexsort_order((dec.match[idx], dec.game[idx], dec.player[idx], dec.seq[idx], idx))]
     n = len(order)
     # the columns in that order are taken where each rule needs them (not four 8-byte copies held throughout)
     n_games = int(max(dec.game[idx].max(initial=0), sel.rolls.game.max(initial=0) if len(sel.rolls) else 0)) + 1
