@@ -59,6 +59,15 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds(), matches=None
     side's figures are its own decisions' alone, so they are the same
     either way (``matches --last``: the report's few rows of 10,000
     matches)."""
+    if matches is not None and len(matches) < sel.n_matches:
+        # a few matches of many (the report's last 300 of 10,000): their own decisions and rolls alone, the
+        # same figures without the sums and masks over every decision (the report's peak was there)
+        import dataclasses
+
+        kept = np.zeros(sel.n_matches, dtype=bool)
+        kept[np.asarray(matches, dtype=np.int64)] = True
+        sel = dataclasses.replace(sel, decisions=sel.decisions.take(kept[sel.decisions.match]),
+                                  rolls=sel.rolls.take(kept[sel.rolls.match]), whole_analyses=False)
     dec, rolls = sel.decisions, sel.rolls
     nm = sel.n_matches
     wanted = np.arange(nm, dtype=np.int64) if matches is None else np.asarray(matches, dtype=np.int64)
