@@ -516,3 +516,23 @@ def test_an_anki_card_isolates_names_and_escapes_control_characters(bidi_db, cli
     assert re.search(score.format(re.escape(b), re.escape(a)), dom) or re.search(score.format(re.escape(a),
                                                                                        re.escape(b)), dom)
     assert re.search(f"; <bdi>{re.escape(b)}</bdi>'s most recent play|; <bdi>{re.escape(a)}</bdi>'s most", dom)
+
+
+def test_the_quiz_shows_hostile_names_escaped(hostile_db):
+    """Every quiz question and graded answer of the hostile matches (a
+    name with escape sequences, a newline, bidi controls) prints the
+    names escaped, as every text view does."""
+    from gnubg_blunder.db_settings import thresholds_for
+    from gnubg_blunder.filters import Filter
+    from gnubg_blunder.quiz.core import choose, feedback_text, grade, question_text
+    from gnubg_blunder.store import SQLiteStore
+
+    with SQLiteStore(hostile_db, upgrade=False) as st:
+        items = choose(st, Filter(), thresholds_for(st), count=0, seed=1, errors_only=False)
+    hostile = [i for i in items if i.you in NAMES.values() or i.opponent in NAMES.values()]
+    assert hostile, "the hostile matches give quiz questions"
+    for item in hostile:
+        check_text(question_text(item), ("quiz question", item.you))
+        answer = "take" if item.responds else ("no double" if item.cube_question else item.candidates[0]["move"])
+        shown = feedback_text(item, grade(item, answer))
+        check_text(shown.replace("\n", " "), ("quiz answer", item.you))

@@ -364,10 +364,20 @@ def error_text(item: Item, g: Grade) -> str:
     return text
 
 
+def _shown_names(item: Item) -> tuple:
+    """The two names as the quiz's text shows them (user data: control and
+    bidi characters escaped, docs/reliability.md "Hostile text"); the item
+    keeps them as stored (gnubg's board is given them as they are)."""
+    from ..views.formatting import safe_text
+
+    return safe_text(item.you), safe_text(item.opponent)
+
+
 def _score_text(item: Item) -> str:
     if is_money(item.length):
         return "money game"
-    text = (f"{item.length}-point match, {item.you} {item.score_self}, {item.opponent} {item.score_opp} "
+    you, opponent = _shown_names(item)
+    text = (f"{item.length}-point match, {you} {item.score_self}, {opponent} {item.score_opp} "
             f"({item.length - item.score_self}-away, {item.length - item.score_opp}-away)")
     if item.crawford:
         return text + ", Crawford game"
@@ -379,25 +389,27 @@ def _score_text(item: Item) -> str:
 def _cube_text(item: Item) -> str:
     if item.cube_owner == "centred":
         return f"cube centred at {item.cube_value}"
-    who = item.you if item.cube_owner == "you" else item.opponent
+    you, opponent = _shown_names(item)
+    who = you if item.cube_owner == "you" else opponent
     return f"cube {item.cube_value} owned by {who}"
 
 
 def question_text(item: Item, number: int = 1, total: int = 1) -> str:
     """The question: board, dice, cube, score — never the answer."""
+    you, opponent = _shown_names(item)
     if item.responds:
         # The doubler is on roll (O); the player answers (X, at the bottom).
         to = 2 * item.cube_value
         doubles = "redoubles" if item.redouble else "doubles"
-        board = position_text(item.board, (item.you, item.opponent),
+        board = position_text(item.board, (you, opponent),
                               roles=("to take or pass", f"on roll, {doubles} to {to}"))
-        ask = f"{item.opponent} {doubles} to {to} — {item.you} (X) to take or pass?"
+        ask = f"{opponent} {doubles} to {to} — {you} (X) to take or pass?"
     elif item.cube_question:
-        board = position_text(item.board, (item.you, item.opponent))
-        ask = f"{item.you} (X) on roll, before rolling: {item.cube_choices}?"
+        board = position_text(item.board, (you, opponent))
+        ask = f"{you} (X) on roll, before rolling: {item.cube_choices}?"
     else:
-        board = position_text(item.board, (item.you, item.opponent))
-        ask = f"{item.you} to play {item.dice[0]}-{item.dice[1]}: your move?"
+        board = position_text(item.board, (you, opponent))
+        ask = f"{you} to play {item.dice[0]}-{item.dice[1]}: your move?"
     head = (f"Question {number}/{total} ({where_text(item)}): "
             f"{_score_text(item)}, {_cube_text(item)}")
     return "\n".join([head, board, ask])
@@ -417,13 +429,13 @@ def chances_lines(item: Item, g: Grade) -> list:
     stored); where the database verified the decision, which depth
     (docs/quiz.md)."""
     from ..metrics.verify import verification_note
-    from ..views.formatting import chances_text, safe_text
+    from ..views.formatting import chances_text
 
     head = "Chances (cubeless) and depth"
     if item.verified_plies is not None:
         head += f", depth check: {verification_note(item.verified_plies)}"
     if item.cube_question:
-        return [f"{head}: the position (no double), {_depth(item)}, {safe_text(item.you)}'s chances: "
+        return [f"{head}: the position (no double), {_depth(item)}, {_shown_names(item)[0]}'s chances: "
                 f"{chances_text(item.cube_probs)}"]
     best, mine = g.best_candidate, g.answer_candidate
     if best is None:
@@ -443,7 +455,7 @@ def where_text(item: Item) -> str:
     player's column, docs/review.md)."""
     move = "" if item.move is None else f", move {item.move}"
     return (f"match {item.match_id}, game {item.game + 1}{move}, "
-            f"gnubg {place_text(item.gnubg_row, item.you)}")
+            f"gnubg {place_text(item.gnubg_row, _shown_names(item)[0])}")
 
 
 def feedback_text(item: Item, g: Grade) -> str:
@@ -472,7 +484,7 @@ def feedback_text(item: Item, g: Grade) -> str:
         lines.append(f"The best is {fmt_mpt(g.best_gap)} mpt ahead of {other}.")
     if g.best_board and not item.cube_question:
         lines.append(f"After {g.best}:")
-        lines.append(position_text(Board.from_position_id(g.best_board), (item.you, item.opponent))
+        lines.append(position_text(Board.from_position_id(g.best_board), _shown_names(item))
                      .replace("(on roll)", "(has played)"))
     lines.append(f"In gnubg: {where_text(item)}.")
     return "\n".join(lines)
