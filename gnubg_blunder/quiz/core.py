@@ -484,7 +484,7 @@ def feedback_text(item: Item, g: Grade) -> str:
         lines.append(f"The best is {fmt_mpt(g.best_gap)} mpt ahead of {other}.")
     if g.best_board and not item.cube_question:
         lines.append(f"After {g.best}:")
-        lines.append(position_text(Board.from_position_id(g.best_board), _shown_names(item))
-                     .replace("(on roll)", "(has played)"))
+        lines.append(position_text(Board.from_position_id(g.best_board), _shown_names(item),
+                                   roles=("has played", None)))
     lines.append(f"In gnubg: {where_text(item)}.")
     return "\n".join(lines)
