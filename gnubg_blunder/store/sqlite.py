@@ -589,10 +589,7 @@ class SQLiteStore:
                 if same:
                     c.execute("ROLLBACK")
                     return StoreResult(ALREADY_STORED, match_id, same[0])
-                analysis_id = self._insert_analysis(match_id, match)
-                self._insert_decisions(analysis_id, match)
-                self._note_labels_version(analysis_id)
-                self._store_arrays(analysis_id)
+                analysis_id = self._add_analysis(match_id, match)
                 c.execute("COMMIT")
                 return StoreResult(ANALYSIS_ADDED, match_id, analysis_id)
             save = self._other_save(match)
@@ -619,10 +616,7 @@ class SQLiteStore:
             )
             match_id = cur.lastrowid
             self._insert_games(match_id, match)
-            analysis_id = self._insert_analysis(match_id, match)
-            self._insert_decisions(analysis_id, match)
-            self._note_labels_version(analysis_id)
-            self._store_arrays(analysis_id)
+            analysis_id = self._add_analysis(match_id, match)
             c.execute("COMMIT")
             return StoreResult(STORED, match_id, analysis_id)
         except BaseException:
@@ -665,10 +659,7 @@ class SQLiteStore:
         same = c.execute("SELECT id FROM analyses WHERE match_id = ? AND engine = ? AND depth_label IS ?",
                          (match_id, a.engine, a.depth_label)).fetchone()
         if same is None:
-            analysis_id = self._insert_analysis(match_id, match)
-            self._insert_decisions(analysis_id, match)
-            self._note_labels_version(analysis_id)
-            self._store_arrays(analysis_id)
+            analysis_id = self._add_analysis(match_id, match)
             return StoreResult(EXTENDED, match_id, analysis_id, games_before)
         analysis_id = same[0]
         old = {(g, q, k, p): i for i, g, q, k, p in c.execute(
@@ -718,6 +709,16 @@ class SQLiteStore:
             "SELECT 1 FROM decisions WHERE analysis_id != ? LIMIT 1", (analysis_id,)
         ).fetchone():
             self.set_meta("labels_version", LABELS_VERSION)
+
+    def _add_analysis(self, match_id: int, match: Match) -> int:
+        """A new analysis of a stored match, whole: its row, its decisions
+        and rolls, the labels' version it was made with and its arrays in
+        the cache (inside the caller's transaction)."""
+        analysis_id = self._insert_analysis(match_id, match)
+        self._insert_decisions(analysis_id, match)
+        self._note_labels_version(analysis_id)
+        self._store_arrays(analysis_id)
+        return analysis_id
 
     def _insert_analysis(self, match_id: int, match: Match) -> int:
         return insert_analysis(self.conn, match_id, match)
