@@ -129,18 +129,17 @@ def pages_folder() -> Path:
     return Path(os.path.expanduser("~")) / ".gnubg" / "gnubg-blunder"
 
 
-class _Tee(io.TextIOBase):
-    """gnubg's standard output, and a copy of what went to it."""
+class _PassedOn(io.TextIOBase):
+    """gnubg's standard output, written on to it; where there is none at
+    all (closed), what was written counts as written: the window has it."""
 
     def __init__(self, stream):
         self.stream = stream
-        self.parts = []
 
-    def write(self, text):
-        self.parts.append(text)
+    def _pass_on(self, text) -> int:
         try:
             return self.stream.write(text)
-        except (OSError, ValueError):  # no standard output at all (closed): the window still has it
+        except (OSError, ValueError):
             return len(text)
 
     def flush(self):
@@ -148,6 +147,18 @@ class _Tee(io.TextIOBase):
             self.stream.flush()
         except (OSError, ValueError):
             pass
+
+
+class _Tee(_PassedOn):
+    """gnubg's standard output, and a copy of what went to it."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self.parts = []
+
+    def write(self, text):
+        self.parts.append(text)
+        return self._pass_on(text)
 
     def text(self) -> str:
         return "".join(self.parts)
@@ -285,7 +296,7 @@ def python_mistake_hook(previous):
     return hook
 
 
-class _PromptOutput(io.TextIOBase):
+class _PromptOutput(_PassedOn):
     """gnubg's standard output in the GUI, where what a line typed at
     ``>`` prints (``>print(repr(bdb))``, outside any ``bdb`` call) is also
     sent to the output window, line by line as each ends, under "Python
@@ -296,14 +307,11 @@ class _PromptOutput(io.TextIOBase):
     gnubg_blunder = True
 
     def __init__(self, stream):
-        self.stream = stream
+        super().__init__(stream)
         self.pending = ""
 
     def write(self, text):
-        try:
-            written = self.stream.write(text)
-        except (OSError, ValueError):  # no standard output at all: the window still has it
-            written = len(text)
+        written = self._pass_on(text)
         # a bdb call's own output goes to its block; GNUBG_BLUNDER_OUTPUT set since the start: as it says
         if not _Shown.depth and (os.environ.get(OUTPUT_ENV) or "auto").strip().lower() in ("auto", "window"):
             self.pending += text
@@ -314,12 +322,6 @@ class _PromptOutput(io.TextIOBase):
                 except Exception:
                     pass
         return written
-
-    def flush(self):
-        try:
-            self.stream.flush()
-        except (OSError, ValueError):
-            pass
 
 
 PROMPT_TITLE = "Python at gnubg's prompt"
