@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, FIXTURES, run_cli
+from conftest import DATA, FIXTURES, run_cli, stored_matches
 
 SGF = DATA / "sgf" / "charlot1-charlot2_7p_2025-11-08-2305.sgf"
 XG_SQUIRE = DATA / "xg" / "Squire-Jorgensen-Harmand-Unger_7pt_2024-08-18.xg"
@@ -404,12 +404,7 @@ def test_a_store_kept_open_writes_into_the_file_now_at_its_path(real_db, tmp_pat
         before = len(runs)
         return store.add_match(match), len(runs) > before
 
-    def matches(path):
-        con = sqlite3.connect(path)
-        try:
-            return con.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
-        finally:
-            con.close()
+    matches = stored_matches
 
     db = Path(shutil.copy(real_db, tmp_path / "kept.db"))
     comment, selfplay = xg.read_match(XG_COMMENT), sgf.read_match(FIXTURES / "selfplay" / "m1-7.sgf")

@@ -229,6 +229,14 @@ def _read_texts(b: bytes, i: int, n: int) -> tuple:
     return out, i
 
 
+def _header(b: bytes) -> tuple:
+    """A binary candidate list's (number of candidates, flags), after its
+    format byte is checked."""
+    if b[0] != FORMAT:
+        raise ValueError(f"candidate list of unknown format {b[0]}")
+    return b[1] | b[2] << 8, b[3]
+
+
 class Columns:
     """One stored list's columns, no play resolved: ``moves`` (letters, or
     notation when ``moves_are_text``), ``equities``, ``probs``,
@@ -250,9 +258,7 @@ class Columns:
             self.depths = [c.get("depth") for c in cands]
             return
         b = bytes(blob)
-        if b[0] != FORMAT:
-            raise ValueError(f"candidate list of unknown format {b[0]}")
-        n, flags = b[1] | b[2] << 8, b[3]
+        n, flags = _header(b)
         self.moves, i = _read_texts(b, 4, n)
         self.moves_are_text = bool(flags & MOVE_TEXT)
         if flags & EQ_I32:
@@ -334,9 +340,7 @@ def equities(blob) -> list:
     if blob is None or isinstance(blob, str) or not len(blob):
         return Columns(blob).equities
     b = bytes(blob)
-    if b[0] != FORMAT:
-        raise ValueError(f"candidate list of unknown format {b[0]}")
-    n, flags = b[1] | b[2] << 8, b[3]
+    n, flags = _header(b)
     i = 4
     for _ in range(n):  # the moves: skipped
         m = b[i]
