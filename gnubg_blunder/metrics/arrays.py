@@ -149,15 +149,16 @@ class Columns:
         col = self._load(name)
         return col[index[rows]] if index is not None else col[rows]
 
-    def release(self) -> None:
+    def release(self, keep=()) -> None:
         """Let go of the lazy columns read so far (read again when next
-        named): between the report's sections, so that each section's
-        columns are not all held to the end.  Columns that are not lazy
-        stay."""
+        named) but those named in ``keep``: between the report's sections,
+        so that each section's columns are not all held to the end.
+        Columns that are not lazy stay."""
         if self.__dict__.get("_load") is None:
             return
         for name in self.SPEC:
-            self.__dict__.pop(name, None)
+            if name not in keep:
+                self.__dict__.pop(name, None)
 
     def _read(self) -> dict:
         """The columns already read, by name."""
@@ -200,16 +201,17 @@ class RollArrays(Columns):
     SPEC = ROLL_COLUMNS
 
 
-def release_columns(selection) -> None:
+def release_columns(selection, keep_decisions=()) -> None:
     """Let go of the decision and roll columns read so far (read again by
     whoever names them next; what the metrics derived from them stays
-    memoized): between the report's sections and the summary's cards, so
-    that the peak memory is one part's columns, not every column any part
-    read."""
-    for part in (getattr(selection, "decisions", None), getattr(selection, "rolls", None)):
+    memoized) but the decision columns ``keep_decisions``: between the
+    report's sections and the summary's cards, so that the peak memory is
+    one part's columns, not every column any part read."""
+    for part, keep in ((getattr(selection, "decisions", None), keep_decisions),
+                       (getattr(selection, "rolls", None), ())):
         release = getattr(part, "release", None)
         if release is not None:
-            release()
+            release(keep) if keep else release()
 
 
 def lexsort_order(columns) -> np.ndarray:

@@ -249,31 +249,50 @@ _N_FLAGS = 128
 
 
 def _columns(sel: Selection) -> dict:
-    """The terms :func:`sums` adds, for every decision of the selection
-    (once per selection): e (unknown as 0), ℓ (money and unknown as 0), d
-    (EMG, unknown as 0), d in MWC, and the flags checker, match play, d
-    known, d on a truncated list."""
+    """The flags :func:`sums` counts, for every decision of the selection
+    (once per selection): checker, match play, d known, d on a truncated
+    list.  The terms it adds (e, ℓ, d, d in MWC) are not kept for the whole
+    selection (4 × 8 bytes a decision): :func:`_term` works each out for the
+    decisions summed from the stored columns, by the same rules."""
     def compute():
         dec = sel.decisions
-        # ℓ and d in MWC computed here, not memoized: the NaN-marked arrays of mwc_loss_of and
-        # difficulty_mwc_of are not kept beside these for a view that never asks for them (memory)
-        ell_raw = _mwc_loss(sel)
-        d_raw = dec.difficulty
-        has_d = ~np.isnan(d_raw)
-        flags = ((dec.kind == K_CHECKER) * F_CHECKER + (~np.isnan(ell_raw)) * F_MATCH_PLAY + has_d * F_HAS_D
+        ell_raw = _mwc_loss(sel)  # not memoized: the NaN-marked ℓ of mwc_loss_of is not kept for a view without it
+        match_play = ~np.isnan(ell_raw)
+        del ell_raw
+        has_d = ~np.isnan(dec.difficulty)
+        flags = ((dec.kind == K_CHECKER) * F_CHECKER + match_play * F_MATCH_PLAY + has_d * F_HAS_D
                  + (has_d & (dec.difficulty_truncated == 1)) * F_TRUNCATED).astype(np.uint8)
-        out = {
-            "e": zero_nan(dec.error),
-            "ell": zero_nan(ell_raw),
-            "d": zero_nan(d_raw),
-            "d_mwc": zero_nan(_difficulty_mwc(sel)),
-            "flags": flags,
-        }
-        for v in out.values():
-            v.flags.writeable = False
-        return out
+        flags.flags.writeable = False
+        return {"flags": flags}
 
     return memo(sel, "sums columns", compute)
+
+
+# the decisions a term is worked out for at a time (:func:`_term`): its temporaries stay small
+_TERM_CHUNK = 1 << 16
+
+
+def _term(sel: Selection, term: str, idx: np.ndarray, money: np.ndarray) -> np.ndarray:
+    """The term ``term`` of :func:`sums` for the decisions ``idx`` (``money``:
+    whether each is in a money session): e (unknown as 0), ℓ (money and
+    unknown as 0), d (EMG, unknown as 0) or d in MWC, each the rule of the
+    whole selection's term (``zero_nan`` of :func:`_ell`, of
+    :func:`_d_mwc`) applied to those decisions alone, a block at a time:
+    elementwise, so the same values."""
+    dec = sel.decisions
+    out = np.empty(len(idx), dtype=np.float64)
+    for start in range(0, len(idx), _TERM_CHUNK):
+        rows = idx[start:start + _TERM_CHUNK]
+        part = slice(start, start + len(rows))
+        if term == "e":
+            out[part] = zero_nan(dec.error[rows])
+        elif term == "d":
+            out[part] = zero_nan(dec.difficulty[rows])
+        elif term == "ell":
+            out[part] = zero_nan(_ell(dec.error[rows], dec.mwc_per_emg[rows], money[part]))
+        else:
+            out[part] = zero_nan(_d_mwc(dec.difficulty[rows], dec.mwc_per_emg[rows], money[part]))
+    return out
 
 
 def _flags(sel: Selection, thresholds: Optional[Thresholds]) -> np.ndarray:
@@ -369,9 +388,9 @@ def sums(
     else:
         idx = np.nonzero(np.asarray(mask, dtype=bool) & (groups >= 0))[0]
         g = groups[idx].astype(np.int64, copy=False)
-    col = _columns(sel)  # every decision's terms, once per selection; only the decisions summed are read
     flags = _flags(sel, thresholds)[idx]
     match = dec.match[idx].astype(np.int64, copy=False)
+    money = money_matches(sel)[match]
 
     n_units = max(sel.n_matches, 1)
     if unit == "game":
@@ -425,16 +444,17 @@ def sums(
 
     def summed(term: str) -> tuple:
         """The term's sums per group, per group's checker plays and per
-        unit; its column taken for the decisions summed here alone, and let
-        go before the next term's (one such copy at a time)."""
-        x = col[term][idx]
+        unit; the term worked out for the decisions summed here alone, and
+        let go before the next term's (one such array at a time)."""
+        x = _term(sel, term, idx, money)
         return (_bincount(g, n_groups, x), _bincount(by_kind, 2 * n_groups, x)[1::2].copy(),
                 _bincount(unit_of, nu, x))
 
     e, e_checker, unit_e = summed("e")
     ell, ell_checker, unit_ell = summed("ell")
-    d = _bincount(g, n_groups, col["d"][idx])
-    d_mwc = _bincount(g, n_groups, col["d_mwc"][idx])
+    d = _bincount(g, n_groups, _term(sel, "d", idx, money))
+    d_mwc = _bincount(g, n_groups, _term(sel, "d_mwc", idx, money))
+    del money
     return Sums(
         n=counts.sum(axis=1),
         n_checker=_flag_counts(counts, F_CHECKER),

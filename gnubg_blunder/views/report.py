@@ -141,20 +141,24 @@ def build_report(ctx: ReportContext, title: Optional[str] = None) -> str:
 # what the kernel memoizes of the whole selection and nearly every section sums (metrics/kernel.py,
 # counting.py): kept from one section to the next; every other memoized array is a section's own
 SHARED_MEMOS = ("sums columns", "flags", "whole sums", "money", "side", "counted", "ell", "d_mwc", "error micro")
+# the decision columns nearly every section reads (the kernel's terms are worked out from the first three
+# at each sum: kernel._term): kept from one section to the next, not decompressed again by each
+SHARED_COLUMNS = ("error", "difficulty", "mwc_per_emg", "match", "kind", "player")
 
 
 def _release_columns(selection) -> None:
     """After a section: its columns let go (``metrics.arrays.release_columns``)
     and what the metrics memoized of the selection for it forgotten but the
-    kernel's shared terms (``SHARED_MEMOS``), so that the report's peak
-    memory is one section's arrays beside those, not every section's."""
+    kernel's shared terms (``SHARED_MEMOS``) and the columns they come
+    from (``SHARED_COLUMNS``), so that the report's peak memory is one
+    section's arrays beside those, not every section's."""
     from ..metrics.arrays import release_columns
     from ..metrics.memo import forget
 
     for owner in (selection, getattr(selection, "decisions", None), getattr(selection, "rolls", None)):
         if owner is not None:
             forget(owner, keep=SHARED_MEMOS)
-    release_columns(selection)
+    release_columns(selection, keep_decisions=SHARED_COLUMNS)
 
 
 def html_page(title: str, source: str, body: str, heading: Optional[str] = None) -> str:
