@@ -464,17 +464,53 @@ def decode_row(row) -> CandidateList:
     return CandidateList(row.get("candidates"), row.get("position_id"), (row.get("dice1"), row.get("dice2")))
 
 
+_EQ_PAIR = {EQ_I32: struct.Struct("<2i"), EQ_F64: struct.Struct("<2d")}
+
+
+def second_cost(blob) -> Optional[float]:
+    """max(0, eq₁ − eq₂) of a stored list (EMG), None when it has fewer
+    than two candidates with an equity: :func:`equities`' first two, and
+    of a format 1 list nothing read but the moves' lengths and those two
+    numbers (the references' second choices read 67,000 lists over 10,000
+    matches)."""
+    if blob is None or isinstance(blob, str) or not len(blob) or blob[0] != FORMAT:
+        eqs = equities(blob)
+        if len(eqs) >= 2 and eqs[0] is not None and eqs[1] is not None:
+            return max(0.0, float(eqs[0]) - float(eqs[1]))
+        return None
+    n, flags = _header(blob)
+    kind = flags & (EQ_I32 | EQ_F64)
+    if n < 2 or not kind:
+        return None
+    i = 4
+    for _ in range(n):  # the moves: skipped
+        m = blob[i]
+        i += 1 if m == 255 else 1 + m
+    first, second = _EQ_PAIR[EQ_I32 if kind & EQ_I32 else EQ_F64].unpack_from(blob, i)
+    if kind & EQ_I32:
+        if first == _NONE_I32 or second == _NONE_I32:
+            return None
+        first, second = first / 1e6, second / 1e6
+    elif math.isnan(first) or math.isnan(second):
+        return None
+    return max(0.0, float(first) - float(second))
+
+
 def second_costs(conn, decision_ids) -> dict:
     """{decision id: max(0, eq₁ − eq₂)} of the stored lists of
-    ``decision_ids`` with two candidates with an equity (no play resolved)."""
-    ids = [int(i) for i in decision_ids]
+    ``decision_ids`` with two candidates with an equity (no play resolved).
+    The ids are asked for in their order (a block of 900 a query: rows
+    near one another in the table's pages, not 900 spread over the file;
+    the references' 67,000 lists over 10,000 matches, 0.19 → 0.08 s of
+    reading)."""
+    ids = sorted({int(i) for i in decision_ids})
     out = {}
     for start in range(0, len(ids), 900):
         part = ids[start:start + 900]
         for did, blob in conn.execute(
                 f"SELECT decision_id, candidates FROM decision_candidates WHERE decision_id IN "
                 f"({','.join('?' * len(part))})", part):
-            eqs = equities(blob)
-            if len(eqs) >= 2 and eqs[0] is not None and eqs[1] is not None:
-                out[did] = max(0.0, float(eqs[0]) - float(eqs[1]))
+            cost = second_cost(blob)
+            if cost is not None:
+                out[did] = cost
     return out
