@@ -90,17 +90,61 @@ def condition_masks(sel: Selection, thresholds: Thresholds = Thresholds()) -> di
     return memo(sel, ("tilt masks", thresholds), lambda: _condition_masks(sel, thresholds))
 
 
+# the matches whose decisions :func:`_condition_masks` works out at a time (every rule stays within a match)
+MATCH_BLOCK = 1000
+
+
 def _condition_masks(sel: Selection, thresholds: Thresholds) -> dict:
     dec = sel.decisions
     base = measured(sel)
     n_all = len(dec)
-    out = {}
-    idx = np.nonzero(base)[0]
+    masks = {name: (np.zeros(n_all, dtype=bool), np.zeros(n_all, dtype=bool)) for name in CONDITIONS}
+    if n_all:
+        rolls = sel.rolls
+        # the radixes of the (match, game, player) and record keys: above every game and record
+        n_games = int(max(dec.game.max(initial=0), rolls.game.max(initial=0) if len(rolls) else 0)) + 1
+        n_seq = int(max(dec.seq.max(initial=0), rolls.seq.max(initial=0) if len(rolls) else 0)) + 2
+        # the bad rolls (b): the roller's, of a known record
+        if len(rolls):
+            luck = np.asarray(rolls.luck, dtype=np.float64)
+            with np.errstate(invalid="ignore"):
+                bad = (luck <= BAD_LUCK_EMG) & (np.asarray(rolls.seq) >= 0) & sel.roll_side_mask()
+            bad_rolls = np.nonzero(bad)[0]
+            del luck, bad
+        else:
+            bad_rolls = np.zeros(0, dtype=np.int64)
+        bad_match = np.asarray(rolls.match[bad_rolls], np.int64) if len(bad_rolls) else np.zeros(0, dtype=np.int64)
+        lengths = np.array([m.length for m in sel.matches], dtype=np.int64)
+        match = dec.match
+        # every rule reads one match's decisions and rolls alone: the matches a block at a time when the
+        # decisions are in match order (each block's temporaries a tenth of the selection's), else at once
+        if n_all > 1 and (np.diff(match) < 0).any():
+            blocks = [(0, n_all, 0, sel.n_matches)]
+        else:
+            cuts = list(range(0, sel.n_matches, MATCH_BLOCK)) + [sel.n_matches]
+            at = np.searchsorted(match, cuts, side="left").tolist()
+            blocks = [(at[k], at[k + 1], cuts[k], cuts[k + 1]) for k in range(len(cuts) - 1)]
+        for lo, hi, m0, m1 in blocks:
+            idx = np.nonzero(base[lo:hi])[0] + lo
+            if not len(idx):
+                continue
+            r = bad_rolls[(bad_match >= m0) & (bad_match < m1)] if len(bad_rolls) else bad_rolls
+            _block_masks(sel, thresholds, idx, r, n_games, n_seq, lengths, masks)
+    for pop_mask, cond_mask in masks.values():
+        pop_mask.flags.writeable = cond_mask.flags.writeable = False
+    return masks
+
+
+def _block_masks(sel: Selection, thresholds: Thresholds, idx: np.ndarray, r: np.ndarray, n_games: int,
+                 n_seq: int, lengths: np.ndarray, masks: dict) -> None:
+    """The conditions of the measured decisions ``idx`` (whole matches),
+    with the bad rolls ``r`` of those matches, marked in ``masks``."""
+    dec = sel.decisions
     # one player's decisions of one game together, in play order (a window counts only the player's own)
     order = idx[lexsort_order((dec.match[idx], dec.game[idx], dec.player[idx], dec.seq[idx], idx))]
+    del idx
     n = len(order)
     # the columns in that order are taken where each rule needs them (not four 8-byte copies held throughout)
-    n_games = int(max(dec.game[idx].max(initial=0), sel.rolls.game.max(initial=0) if len(sel.rolls) else 0)) + 1
     group = (np.asarray(dec.match[order], np.int64) * n_games + dec.game[order]) * 2 + dec.player[order]
     # one player's decisions in one game: non-decreasing
 
@@ -112,17 +156,10 @@ def _condition_masks(sel: Selection, thresholds: Thresholds) -> dict:
 
     # (b) after a bad roll: the first decision of a later record of the roller's game
     rolls = sel.rolls
-    if len(rolls) and n:
-        luck = np.asarray(rolls.luck, dtype=np.float64)
-        with np.errstate(invalid="ignore"):
-            bad = (luck <= BAD_LUCK_EMG) & (np.asarray(rolls.seq) >= 0) & sel.roll_side_mask()
-        r = np.nonzero(bad)[0]
+    if len(r):
         r_group = (np.asarray(rolls.match[r], np.int64) * n_games + np.asarray(rolls.game[r], np.int64)) * 2 \
             + np.asarray(rolls.player[r], np.int64)
-        seq = np.asarray(dec.seq[order], np.int64)
-        n_seq = int(max(seq.max(initial=0), np.asarray(rolls.seq).max(initial=0))) + 2
-        key = group * n_seq + seq
-        del seq
+        key = group * n_seq + np.asarray(dec.seq[order], np.int64)
         starts = np.searchsorted(key, r_group * n_seq + np.asarray(rolls.seq[r], np.int64), side="right")
         after_roll = _windows(n, group, starts, r_group)
         del key, starts
@@ -132,8 +169,7 @@ def _condition_masks(sel: Selection, thresholds: Thresholds) -> dict:
     # (c) the last third of the player's decisions in a match of 5 points or longer
     del group
     match = dec.match[order]
-    lengths = np.array([m.length for m in sel.matches], dtype=np.int64)
-    long_match = lengths[match] >= MIN_MATCH_LENGTH if n else np.zeros(0, dtype=bool)
+    long_match = lengths[match] >= MIN_MATCH_LENGTH
     # one player's decisions in one match, in play order within it (4 bytes a key: 2 × 10,000 sides)
     side = np.asarray(match, np.int32) * 2 + dec.player[order]
     del match
@@ -145,16 +181,16 @@ def _condition_masks(sel: Selection, thresholds: Thresholds) -> dict:
     count = np.bincount(side, minlength=int(side.max(initial=0)) + 1)[side]
     late = long_match & (3 * rank >= 2 * count)
 
-    everything = np.ones(n, dtype=bool)
-    for name, population, cond in (("after-blunder", everything, after_blunder),
-                                   ("after-bad-roll", everything, after_roll),
+    for name, population, cond in (("after-blunder", None, after_blunder),
+                                   ("after-bad-roll", None, after_roll),
                                    ("late-in-match", long_match, late)):
-        pop_mask, cond_mask = np.zeros(n_all, dtype=bool), np.zeros(n_all, dtype=bool)
-        pop_mask[order[population]] = True
-        cond_mask[order[population & cond]] = True
-        pop_mask.flags.writeable = cond_mask.flags.writeable = False
-        out[name] = (pop_mask, cond_mask)
-    return out
+        pop_mask, cond_mask = masks[name]
+        if population is None:
+            pop_mask[order] = True
+            cond_mask[order[cond]] = True
+        else:
+            pop_mask[order[population]] = True
+            cond_mask[order[population & cond]] = True
 
 
 def difference_interval(units: np.ndarray, x: np.ndarray, in_cond: np.ndarray) -> tuple:
