@@ -15,7 +15,11 @@ take seconds (no interpreter start-up each), and prints one JSON object.
   version's code wrote.  A run of one statement repeated (executemany's
   rows) is killed at its first, second and last and where a doubling and
   bisecting search for its end probes, not at each row.  Killed copies of each schema step are kept under
-  WORKDIR/keep for the command line to check.
+  WORKDIR/keep for the command line to check.  A kill that leaves files
+  the same to SQLite as an earlier kill of the same step (``_disk_state``:
+  inside one transaction nothing reaches the disk) is not opened again:
+  the next process would meet the same files; the first and the last kill
+  of each such class are opened, so two different copies of each state.
 - ``random-kills N WORKDIR``: N new databases, each opened by a child killed
   at a random moment of the creation.
 - ``concurrent N ROUNDS WORKDIR [ARGS...]``: ROUNDS times, N children wait on
@@ -60,6 +64,72 @@ def _copy_with_journal(src: str, dst: str) -> None:
     for suffix in ("", "-wal"):
         if os.path.exists(src + suffix):
             shutil.copyfile(src + suffix, dst + suffix)
+
+
+def _wal_state(path: str) -> tuple:
+    """A WAL file as SQLite's recovery reads it: its header's format,
+    page size and checkpoint count, the frames up to its last commit frame
+    (page number, database size, a digest of the page) whose salts match
+    the header's and whose checksums chain, and the file's size.  The salts
+    (random at each restart of the WAL) and checksums are left out: two
+    files that differ only in them hold the same database for SQLite."""
+    import hashlib
+    import struct
+
+    with open(path, "rb") as fh:
+        data = fh.read()
+    if len(data) < 32:
+        return ("short", data)
+    magic, version, page_size, checkpoints, salt1, salt2, ck1, ck2 = struct.unpack(">8I", data[:32])
+    order = ">" if magic & 1 else "<"
+
+    def checksum(block: bytes, a: int, b: int) -> tuple:
+        words = struct.unpack(f"{order}{len(block) // 4}I", block)
+        for i in range(0, len(words), 2):
+            a = (a + words[i] + b) & 0xFFFFFFFF
+            b = (b + words[i + 1] + a) & 0xFFFFFFFF
+        return a, b
+
+    a, b = checksum(data[:24], 0, 0)
+    if magic not in (0x377F0682, 0x377F0683) or (a, b) != (ck1, ck2):
+        return ("no valid header", hashlib.sha256(data).hexdigest())
+    frames, committed, offset = [], [], 32
+    while offset + 24 + page_size <= len(data):
+        page, size, fs1, fs2, fc1, fc2 = struct.unpack(">6I", data[offset:offset + 24])
+        if (fs1, fs2) != (salt1, salt2):
+            break
+        a, b = checksum(data[offset:offset + 8], a, b)
+        a, b = checksum(data[offset + 24:offset + 24 + page_size], a, b)
+        if (a, b) != (fc1, fc2):
+            break
+        frames.append((page, size, hashlib.sha256(data[offset + 24:offset + 24 + page_size]).hexdigest()))
+        if size:
+            committed = list(frames)
+        offset += 24 + page_size
+    return (version, page_size, checkpoints, tuple(committed), len(data))
+
+
+def _disk_state(db: str) -> str:
+    """What the next process that opens ``db`` meets, as a digest: every
+    file beside it of its name (the database, its journal, a backup and
+    its parts) byte for byte, a WAL as its recovery reads it
+    (``_wal_state``); a -shm file is left out (the first connection after
+    a kill, holding its lock alone, truncates and rebuilds it)."""
+    import glob
+    import hashlib
+
+    stem = os.path.splitext(db)[0]
+    digest = hashlib.sha256()
+    for path in sorted(glob.glob(glob.escape(stem) + ".*")):
+        if path.endswith("-shm") or os.sep + "keep" + os.sep in path:
+            continue
+        digest.update(os.path.basename(path).encode() + b"\0")
+        if path.endswith("-wal"):
+            digest.update(repr(_wal_state(path)).encode())
+        else:
+            with open(path, "rb") as fh:
+                digest.update(hashlib.sha256(fh.read()).digest())
+    return digest.hexdigest()
 
 
 def _kill_before_statement(k: int, fd: int) -> None:
@@ -187,6 +257,10 @@ def kill_sweep(source: str, workdir: str, until=None, limit: int = 400) -> dict:
     trials, broken, per_step = [], [], {}
     db = os.path.join(workdir, "k.db")
     tried: dict = {}
+    # the kills of each step by the files they left (_disk_state): the
+    # first and the last of each class are opened and checked
+    classes: dict = {}
+    opened = []
 
     def attempt(k: int) -> tuple:
         """Kill the open before its k-th statement and check the copy (once
@@ -217,15 +291,27 @@ def kill_sweep(source: str, workdir: str, until=None, limit: int = 400) -> dict:
         per_step.setdefault(str(step), []).append(k)
         keep = os.path.join(workdir, "keep", f"step{step}-k{k}.db")
         _copy_with_journal(db, keep)
+        state = (str(step), _disk_state(db))
+        if state in classes:  # the same files as an earlier kill of this step: opened at the class's last
+            classes[state]["kills"].append(k)
+            classes[state]["last"] = (k, statement, _saved_state(db, workdir, classes[state]["n"]))
+        else:
+            classes[state] = {"kills": [k], "last": None, "n": len(classes)}
+            check(k, step, statement)
+        trials.append(k)
+        tried[k] = ("killed", shape)
+        return tried[k]
+
+    def check(k: int, step, statement: str) -> None:
+        """The next process opens the killed copy ``db``: the same
+        signature as a clean open of SOURCE."""
         end, out = _fork(lambda fd: signature(db))
         got = json.loads(out) if out else {}
+        opened.append(k)
         if end != ("exit", 0) or got != expected:
             why = got.get("exception") if isinstance(got, dict) and "exception" in got else \
                 f"differs: {json.dumps(_diff(expected, got))[:600]}"
             broken.append({"k": k, "step": step, "statement": statement[:120], "error": why})
-        trials.append(k)
-        tried[k] = ("killed", shape)
-        return tried[k]
 
     # Every statement is killed before; a run of one statement repeated
     # (executemany's rows, one trace each) is killed before its first, its
@@ -256,11 +342,46 @@ def kill_sweep(source: str, workdir: str, until=None, limit: int = 400) -> dict:
             continue
         previous = statement
         k += 1
+    # the last kill of each class, opened from the files it left
+    for (step, _), cls in classes.items():
+        if cls["last"] is not None:
+            last_k, statement, saved = cls["last"]
+            _restore_state(saved, db)
+            check(last_k, int(step), statement)
     for step_kills in per_step.values():
         step_kills.sort()
     return {"source": source, "kills": len(trials), "statements": k, "broken": broken, "per_step": per_step,
+            "opened": sorted(opened), "classes": sorted(sorted(c["kills"]) for c in classes.values()),
             "expected": {"version": expected["version"], "matches": expected["matches"],
                          "selection": expected["selection"]}}
+
+
+def _saved_state(db: str, workdir: str, n: int) -> str:
+    """The files a kill left beside ``db`` (of its name, its -shm too),
+    copied to WORKDIR/last/N (the class's last kill, opened at the end)."""
+    import glob
+
+    saved = os.path.join(workdir, "last", str(n))
+    shutil.rmtree(saved, ignore_errors=True)
+    os.makedirs(saved)
+    stem = os.path.splitext(db)[0]
+    for path in glob.glob(glob.escape(stem) + ".*"):
+        if os.path.isfile(path):
+            shutil.copyfile(path, os.path.join(saved, os.path.basename(path)))
+    return saved
+
+
+def _restore_state(saved: str, db: str) -> None:
+    """``db`` and the files beside it as _saved_state kept them."""
+    _copy_db("new", db)
+    import glob
+
+    stem = os.path.splitext(db)[0]
+    for path in glob.glob(glob.escape(stem) + ".*"):
+        if os.path.isfile(path):
+            os.remove(path)
+    for name in os.listdir(saved):
+        shutil.copyfile(os.path.join(saved, name), os.path.join(os.path.dirname(db), name))
 
 
 def _diff(a: dict, b: dict) -> dict:

@@ -92,6 +92,10 @@ def test_a_kill_before_each_statement_of_each_step_loses_nothing(source, tmp_pat
     until = UNTIL.get(source)
     out = helper("kill-sweep", src, tmp_path, *([until] if until else []))
     assert out["broken"] == [], out["broken"][:3]
+    # kills that left the same files (store_processes._disk_state) were
+    # opened twice (the class's first and last), the others each once
+    assert sorted(k for c in out["classes"] for k in c) == sorted(k for ks in out["per_step"].values() for k in ks)
+    assert all(len(set(c) & set(out["opened"])) == min(len(c), 2) for c in out["classes"]), out["classes"]
     first = 1 if source == "new" else source + 1
     # each step of the upgrade was killed at each of its statements (with
     # BEGIN IMMEDIATE, the version read again, the version written, COMMIT)
