@@ -663,10 +663,12 @@ def test_a_password_is_not_shown_inside_gnubg(pg_server, owner, tmp_path):
 LOST_FILES = [CHARLOT_SGF, MONEY_SGF, SMALL_SGF, DATA / "xg" / "Squire-Jorgensen-Harmand-Unger_7pt_2024-08-18.xg"]
 
 
-@pytest.fixture
-def own_server(pg_server):
-    """A PostgreSQL server of the test's own, to be stopped in the middle
-    of it (``pg_server``: the binaries and psycopg are there)."""
+@pytest.fixture(scope="module")
+def lost_server(pg_server):
+    """A PostgreSQL server of this file's own, to be stopped in the middle
+    of its tests (``pg_server``: the binaries and psycopg are there); made
+    once (initdb and a start: ~5 s) for the tests of section 6, each in
+    databases of its own, each starting it again after stopping it."""
     from pg_cluster import PostgresServer
 
     server = PostgresServer(pg_server.bin_dir)
@@ -679,6 +681,32 @@ def own_server(pg_server):
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def own_server(lost_server):
+    """The server the test stops (:func:`lost_server`), running when the
+    test starts (a test that failed before starting it again left it
+    stopped)."""
+    if not lost_server._running:
+        lost_server.resume()
+    yield lost_server
+    if not lost_server._running:
+        lost_server.resume()
+
+
+@pytest.fixture(scope="module")
+def lost_clean(lost_server):
+    """The clean import of LOST_FILES into a database of the lost server:
+    (its URL, its signature, its matches' figures), the reference of each
+    test_the_server_lost_in_the_middle_of_an_import."""
+    if not lost_server._running:
+        lost_server.resume()
+    clean = lost_server.admin_url(lost_server.create_database())
+    p = _importer(clean, LOST_FILES)
+    out, err = p.communicate(timeout=300)
+    assert (p.returncode, without_progress(err)) == (0, ""), err
+    return clean, signature(clean), _figures(_matches_json(clean))
 
 
 def _until(what, test, p, deadline: float):
@@ -759,7 +787,7 @@ def _lost_writer(srv, db: str, argv: list, moment) -> tuple:
 
 
 @pytest.mark.parametrize("stored_before", [0, 1, 2])
-def test_the_server_lost_in_the_middle_of_an_import(own_server, stored_before):
+def test_the_server_lost_in_the_middle_of_an_import(own_server, lost_clean, stored_before):
     """The server stopped (``pg_ctl stop -m immediate``) while the importer
     waits for its write lock inside its transaction, after 0, 1 and 2 of
     4 files were stored (the test's own sessions hand the lock to the
@@ -770,12 +798,9 @@ def test_the_server_lost_in_the_middle_of_an_import(own_server, stored_before):
     from gnubg_blunder.store.pg_sql import redacted
 
     srv = own_server
-    clean_db, db = srv.create_database(), srv.create_database()
-    clean, url = srv.admin_url(clean_db), srv.admin_url(db)
-    p = _importer(clean, LOST_FILES)
-    out, err = p.communicate(timeout=300)
-    assert (p.returncode, without_progress(err)) == (0, ""), err
-    want = signature(clean)
+    clean, want, clean_figures = lost_clean
+    db = srv.create_database()
+    url = srv.admin_url(db)
     assert want["tables"]["matches"] == 4
 
     out, errors = _lost_writer(srv, db, [  # the importer waits for the test's sessions
@@ -803,7 +828,7 @@ def test_the_server_lost_in_the_middle_of_an_import(own_server, stored_before):
     assert (p.returncode, without_progress(err)) == (0, ""), err
     assert sum(": already stored (" in line for line in out.splitlines()) == stored_before, out
     assert signature(url) == want
-    assert _figures(_matches_json(url)) == _figures(_matches_json(clean))
+    assert _figures(_matches_json(url)) == clean_figures
 
 
 ANALYSED_FILES = [SMALL_SGF, MONEY_SGF, FIXTURES / "selfplay" / "m23-3.sgf"]
@@ -911,57 +936,112 @@ def test_connecting_waits_10_s_by_default_and_the_url_may_change_it(pg_url, monk
     assert parameters(pg_url).get("connect_timeout", "7") == "7"  # libpq's variable: its value, not ours
 
 
-@pytest.fixture
-def silent_listener():
-    """A port on 127.0.0.1 that accepts connections and never answers
-    (a thread of the test); ``(port, accepted connections)``."""
-    import socket
+class _SilentListener:
+    """A port on 127.0.0.1 that accepts connections and never answers (a
+    thread of the test): ``port``, ``accepted`` (the connections taken)."""
 
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(16)
-    accepted = []
+    def __init__(self):
+        import socket
 
-    def accept():
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(16)
+        self.port = self.server.getsockname()[1]
+        self.accepted = []
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def _accept(self):
         while True:
             try:
-                accepted.append(server.accept()[0])
-            except OSError:  # closed at the end of the test
+                self.accepted.append(self.server.accept()[0])
+            except OSError:  # closed at the end
                 return
 
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield server.getsockname()[1], accepted
-    try:
-        server.shutdown(socket.SHUT_RDWR)  # wakes the thread's accept() (close alone does not, on Linux)
-    except OSError:
-        pass
-    server.close()
-    for conn in accepted:
-        conn.close()
-    thread.join(timeout=10)
+    def close(self):
+        import socket
+
+        try:
+            self.server.shutdown(socket.SHUT_RDWR)  # wakes the thread's accept() (close alone does not, on Linux)
+        except OSError:
+            pass
+        self.server.close()
+        for conn in self.accepted:
+            conn.close()
+        self.thread.join(timeout=10)
 
 
-@pytest.mark.parametrize("query, wait", [("?connect_timeout=2", 2), ("", 10)])
-def test_a_server_that_never_answers_is_one_line_within_the_timeout(silent_listener, query, wait):
+NEVER_ANSWERS = [("?connect_timeout=2", 2), ("", 10)]
+
+
+class _NeverAnswered:
+    """``gnubg-blunder --db URL import`` of two files, URL a listener that
+    never answers (with ``query`` after the database's name), a real
+    process started at once and waited for by a thread: its output and
+    how long it ran (``started``, ``ended``)."""
+
+    def __init__(self, query: str):
+        self.listener = _SilentListener()
+        self.secret = "S3cret-" + secrets.token_hex(4)
+        self.url = f"postgresql://member:{self.secret}@127.0.0.1:{self.listener.port}/club{query}"
+        self.result = None
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gnubg_blunder", "--db", self.url, "import", str(SMALL_SGF), str(MONEY_SGF)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_cli_env())
+        self.thread = threading.Thread(target=self._wait, daemon=True)
+        self.thread.start()
+
+    def _wait(self):
+        try:
+            out, err = self.process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            out, err = self.process.communicate()
+        self.ended = time.monotonic()
+        self.result = subprocess.CompletedProcess(self.process.args, self.process.returncode, out, err)
+
+    def wait(self):
+        self.thread.join(timeout=120)
+        return self.result
+
+    def close(self):
+        if self.process.poll() is None:
+            self.process.kill()
+        self.thread.join(timeout=60)
+        self.listener.close()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def never_answered():
+    """{query: _NeverAnswered}: the imports of
+    test_a_server_that_never_answers_is_one_line_within_the_timeout,
+    started when this file's first test starts, so that their waits (2 s
+    and the default 10 s, nothing but waiting) pass while the file's other
+    tests run; the test reads what they did."""
+    runs = {query: _NeverAnswered(query) for query, _ in NEVER_ANSWERS}
+    yield runs
+    for run in runs.values():
+        run.close()
+
+
+@pytest.mark.parametrize("query, wait", NEVER_ANSWERS)
+def test_a_server_that_never_answers_is_one_line_within_the_timeout(never_answered, query, wait):
     """A server that accepts the connection and never answers: the import
     ends within the connect timeout (the URL's, else the default 10 s; 60 s
     is the test's generous bound) with one line naming the database, its
-    password hidden, and the summary with the files not tried, exit 1."""
+    password hidden, and the summary with the files not tried, exit 1.
+    (The import ran while this file's other tests did: never_answered.)"""
     from gnubg_blunder.store.pg_sql import redacted
 
-    port, accepted = silent_listener
-    secret = "S3cret-" + secrets.token_hex(4)
-    url = f"postgresql://member:{secret}@127.0.0.1:{port}/club{query}"
-    started = time.monotonic()
-    res = subprocess.run([sys.executable, "-m", "gnubg_blunder", "--db", url, "import", str(SMALL_SGF), str(MONEY_SGF)],
-                         capture_output=True, text=True, env=_cli_env(), timeout=60)
-    assert time.monotonic() - started < 60
-    assert accepted  # the server took the connection: the wait was for its answer
+    run = never_answered[query]
+    res = run.wait()
+    assert res is not None and run.ended - run.started < 60
+    assert run.listener.accepted  # the server took the connection: the wait was for its answer
     assert res.returncode == 1, res
     assert without_progress(res.stderr).splitlines() == [
-        f"error: database {redacted(url)}: cannot connect: the server did not answer within {wait} s "
+        f"error: database {redacted(run.url)}: cannot connect: the server did not answer within {wait} s "
         "(connection timeout expired; ?connect_timeout=N in the URL waits N s)"]
     assert res.stdout.splitlines() == [
         "2 files: 0 stored, 0 analyses added, 0 already stored, 0 failed, 2 not tried (the database cannot be used)"]
-    assert secret not in res.stdout + res.stderr
+    assert run.secret not in res.stdout + res.stderr
