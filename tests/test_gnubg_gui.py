@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -40,30 +41,50 @@ def _user_env(home: Path) -> dict:
     return env
 
 
-def _analysed_sgf(tmp_path: Path, env: dict) -> Path:
+class _AnalysedSgf:
     """The bundled match analysed by gnubg (1-ply: a decision to review) and saved as gnubg saves
-    it: what a player loads with File → Open."""
-    sgf = tmp_path / "charlot1-charlot2-analysed.sgf"
-    script = "\n".join([
-        "set analysis chequerplay evaluation plies 1",
-        "set analysis cubedecision evaluation plies 1",
-        f'import mat "{MAT}"',
-        "analyse match",
-        f'save match "{sgf}"',
-        "",
-    ])
-    subprocess.run(["/usr/games/gnubg", "-t", "-q", "-r"], input=script, capture_output=True, text=True,
-                   env=env, timeout=300)
-    assert sgf.exists(), "gnubg did not save the analysed match"
-    return sgf
+    it: what a player loads with File → Open.  gnubg (``-t``, a HOME of its own) starts at once,
+    while the module's GUI starts; :meth:`path` waits for it."""
+
+    def __init__(self, tmp_path: Path):
+        self.sgf = tmp_path / "charlot1-charlot2-analysed.sgf"
+        home = tmp_path / "analyse-home"
+        (home / ".gnubg").mkdir(parents=True)
+        script = "\n".join([
+            "set analysis chequerplay evaluation plies 1",
+            "set analysis cubedecision evaluation plies 1",
+            f'import mat "{MAT}"',
+            "analyse match",
+            f'save match "{self.sgf}"',
+            "",
+        ])
+        self.process = subprocess.Popen(["/usr/games/gnubg", "-t", "-q", "-r"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
+                                        env=_user_env(home), cwd=tmp_path)
+        self.process.stdin.write(script)
+        self.process.stdin.close()
+
+    def path(self) -> Path:
+        self.process.wait(timeout=300)
+        assert self.sgf.exists(), "gnubg did not save the analysed match"
+        return self.sgf
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
 
 
 @pytest.fixture(scope="module")
-def gnubg_gui(tmp_path_factory):
+def gnubg_gui(tmp_path_factory, not_loaded_gui):
     """gnubg's GUI with the plugin installed and its Command panel open,
     one for the module's tests (a start costs ~8 s): each test gets its own
-    database through :func:`gui`."""
+    database through :func:`gui`.  While it starts (mostly waiting for
+    gnubg's windows), gnubg analyses the match the first test loads
+    (``gnubg_gui["analysed"]``) and the GUI of the plugin that cannot load
+    starts on a screen of its own (:func:`not_loaded_gui`)."""
     tmp_path = tmp_path_factory.mktemp("gnubg-gui")
+    analysed = _AnalysedSgf(tmp_path)
     home = tmp_path / "home"
     (home / ".gnubg").mkdir(parents=True)
     env = _user_env(home)
@@ -84,8 +105,9 @@ def gnubg_gui(tmp_path_factory):
         time.sleep(1.0)
         gnubg.open_command_panel(tmp_path / "probe.txt")
         yield {"screen": screen, "gnubg": gnubg, "home": home, "env": env, "calls": calls, "tmp": tmp_path,
-               "started": time.monotonic()}
+               "started": time.monotonic(), "analysed": analysed}
     finally:
+        analysed.close()
         if gnubg is not None:
             gnubg.close()
         end_processes_on(screen, "output_window.py")
@@ -155,7 +177,7 @@ def _wait_text(screen, wid, needle, timeout=60) -> str:
 
 def test_the_review_of_a_stored_match_is_seen_in_the_gui(gui, tmp_path):
     screen, gnubg, env = gui["screen"], gui["gnubg"], gui["env"]
-    sgf = _analysed_sgf(tmp_path, env)
+    sgf = gui["analysed"].path()
 
     gnubg.command(f'load match "{sgf}"')
     time.sleep(2)
@@ -340,28 +362,64 @@ def test_output_mode_is_the_console_outside_gnubg_and_as_asked():
     assert output_mode({"GNUBG_BLUNDER_OUTPUT": "nonsense"}) == "console"  # unknown: auto
 
 
-def test_a_plugin_that_cannot_load_says_so_in_the_gui(tmp_path):
+class _NotLoadedGui:
+    """gnubg's GUI started with the plugin that cannot be imported (its
+    environment's folders gone from the paths file), on a virtual screen of
+    its own, in a thread: started by :func:`not_loaded_gui` while the
+    module's GUI starts, read by its test."""
+
+    def __init__(self, tmp_path: Path):
+        self.tmp_path = tmp_path
+        self.seen, self.error = None, None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        tmp_path = self.tmp_path
+        try:
+            home = tmp_path / "home"
+            (home / ".gnubg").mkdir(parents=True)
+            env = _user_env(home)
+            run_cli("install-gnubg", env=env)
+            (home / ".gnubg" / "gnubg_blunder_paths.txt").write_text(f"{tmp_path / 'gone'}\n")
+            screen = VirtualScreen()
+            gnubg = None
+            try:
+                gnubg = GnubgGui(screen, env, cwd=tmp_path)
+                box = wait_for(lambda: next(iter(screen.windows("^gnubg-blunder$", visible=True)), None),
+                               timeout=60, what="the message box")
+                time.sleep(1.0)
+                screen.raise_(box)  # no window manager: gnubg's window may have been mapped over it
+                time.sleep(0.5)
+                screen.screenshot(SCREENSHOTS / "gui-not-loaded.png")
+                self.seen = {"running": gnubg.running(), "box": box}
+            finally:
+                if gnubg is not None:
+                    gnubg.close()
+                end_processes_on(screen, "messagebox.showerror")
+                screen.close()
+        except BaseException as exc:  # raised again by the test
+            self.error = exc
+
+    def result(self) -> dict:
+        self.thread.join(timeout=300)
+        assert not self.thread.is_alive(), "the GUI of the plugin that cannot load is still starting"
+        if self.error is not None:
+            raise self.error
+        return self.seen
+
+
+@pytest.fixture(scope="module")
+def not_loaded_gui(tmp_path_factory):
+    run = _NotLoadedGui(tmp_path_factory.mktemp("gnubg-gui-not-loaded"))
+    yield run
+    run.thread.join(timeout=300)
+
+
+def test_a_plugin_that_cannot_load_says_so_in_the_gui(not_loaded_gui):
     """The start-up hook's one line, when the plugin cannot be imported
     (here: its environment's folders gone from the paths file), is also a
-    message box on the screen: gnubg started from a menu shows no console."""
-    home = tmp_path / "home"
-    (home / ".gnubg").mkdir(parents=True)
-    env = _user_env(home)
-    run_cli("install-gnubg", env=env)
-    (home / ".gnubg" / "gnubg_blunder_paths.txt").write_text(f"{tmp_path / 'gone'}\n")
-    screen = VirtualScreen()
-    gnubg = None
-    try:
-        gnubg = GnubgGui(screen, env, cwd=tmp_path)
-        box = wait_for(lambda: next(iter(screen.windows("^gnubg-blunder$", visible=True)), None), timeout=60,
-                       what="the message box")
-        time.sleep(1.0)
-        screen.raise_(box)  # no window manager: gnubg's window may have been mapped over it
-        time.sleep(0.5)
-        screen.screenshot(SCREENSHOTS / "gui-not-loaded.png")
-        assert gnubg.running() and box
-    finally:
-        if gnubg is not None:
-            gnubg.close()
-        end_processes_on(screen, "messagebox.showerror")
-        screen.close()
+    message box on the screen: gnubg started from a menu shows no console.
+    (Its GUI started beside the module's: not_loaded_gui.)"""
+    seen = not_loaded_gui.result()
+    assert seen["running"] and seen["box"]
