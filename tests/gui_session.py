@@ -207,7 +207,7 @@ class GnubgGui:
         """Type a line into the Command panel and press Return."""
         self.screen.focus(self.main)
         self.screen.click(*self.entry)
-        time.sleep(0.5)  # the entry takes the focus before the first key
+        time.sleep(0.2)  # the entry takes the focus before the first key (the keys queue behind the click)
         self.screen.type(line)
         self.screen.keys("Return")
 
