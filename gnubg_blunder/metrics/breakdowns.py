@@ -44,7 +44,7 @@ def _label_rows(sel, codes, names, thresholds, decision_type, keep_empty: bool) 
     """Rows for a label axis (phase, game plan) in the labels' own order;
     decisions without the label form an "unclassified" row when any."""
     n = len(names)
-    groups = np.where(codes >= 0, codes, n).astype(np.int64)
+    groups = np.where(codes >= 0, codes, n).astype(np.int32)  # 4 bytes a decision: a few labels
     rows = group_rows(sel, groups, n + 1, thresholds, decision_type)
     out = []
     for k in range(n + 1):
@@ -97,15 +97,20 @@ def score_keys(sel: Selection) -> tuple:
     for money or an unknown score, and the money mask.  The Crawford game
     and the games after it need no rule of their own: the leader is 1-away
     in both, so "1-away/4-away" holds the Crawford game and the
-    post-Crawford games at that score (seed 002)."""
+    post-Crawford games at that score (seed 002).  4-byte integers where
+    the lengths fit (they are small)."""
     dec = sel.decisions
     lengths = np.array([m.length for m in sel.matches], dtype=np.int64)
-    length = lengths[dec.match] if len(dec) else np.zeros(0, dtype=np.int64)
+    small = np.int32 if not len(lengths) or (lengths.min() > -(1 << 30) and lengths.max() < 1 << 30) else np.int64
+    length = lengths.astype(small)[dec.match] if len(dec) else np.zeros(0, dtype=small)
     money = is_money(length)
-    a_self = length - dec.score_self.astype(np.int64)
-    a_opp = length - dec.score_opp.astype(np.int64)
-    valid = ~money & (dec.score_self >= 0) & (dec.score_opp >= 0) & (a_self >= 1) & (a_opp >= 1)
-    return np.where(valid, a_self, -1), np.where(valid, a_opp, -1), money
+    a_self = length - dec.score_self.astype(small)
+    a_opp = length - dec.score_opp.astype(small)
+    del length
+    invalid = money | (dec.score_self < 0) | (dec.score_opp < 0) | (a_self < 1) | (a_opp < 1)
+    a_self[invalid] = -1
+    a_opp[invalid] = -1
+    return a_self, a_opp, money
 
 
 def score_rows(sel: Selection, thresholds=Thresholds(), decision_type="all") -> tuple:
@@ -116,13 +121,25 @@ def score_rows(sel: Selection, thresholds=Thresholds(), decision_type="all") -> 
     dec = sel.decisions
     mask = base_mask(sel, decision_type)
     a_self, a_opp, money = score_keys(sel)
+    unknown = int((mask & ~money & (a_self < 1)).sum())
     width = int(a_opp.max()) + 1 if len(dec) else 1
-    key = np.where(a_self >= 1, a_self * width + a_opp, -1)
+    # each decision's cell, own away × width + the opponent's (-1: none), 4 bytes where it fits
+    space = (int(a_self.max()) + 1) * width if len(dec) else 1
+    key = a_self.astype(np.int32 if space < 1 << 31 else np.int64)
+    none = a_self < 1
+    del a_self
+    key *= width
+    key += a_opp
+    del a_opp
+    key[none] = -1
+    del none
     used = distinct(key[mask & (key >= 0)])  # ascending: own away, then the opponent's
     n_money = len(used)
-    pos = np.searchsorted(used, key)
-    found = (key >= 0) & (pos < n_money) & (used[np.minimum(pos, max(n_money - 1, 0))] == key if n_money else False)
-    groups = np.where(found, pos, -1).astype(np.int64)
+    # each cell's row (a table over the cells' keys; its last entry, which key -1 reads, says none)
+    row_of = np.full(max(space, 1) + 1, -1, dtype=np.int32)
+    row_of[used] = np.arange(n_money, dtype=np.int32)
+    groups = row_of[key]
+    del key, row_of
     groups[money] = n_money
     index = {(int(u // width), int(u % width)): k for k, u in enumerate(used)}
     rows = group_rows(sel, groups, n_money + 1, thresholds, decision_type)
@@ -133,7 +150,6 @@ def score_rows(sel: Selection, thresholds=Thresholds(), decision_type="all") -> 
         out.append(dict(label=f"{a}-away/{b}-away", away=[a, b], crawford_decisions=int(crawford[k]), **rows[k]))
     if rows[n_money]["decisions"]:
         out.append(dict(label=MONEY, away=None, crawford_decisions=0, **rows[n_money]))
-    unknown = int((mask & ~money & (a_self < 1)).sum())
     return out, unknown
 
 

@@ -55,7 +55,7 @@ def second_costs(store, sel, rows: np.ndarray) -> np.ndarray:
     out = R.cube_second_costs(sel, rows)
     checker = np.nonzero(sel.decisions.kind[rows] == R.K_CHECKER)[0]
     if len(checker):
-        ids = sel.decisions.row_id[rows[checker]]
+        ids = sel.decisions.values_at("row_id", rows[checker])  # those rows' ids, not the whole column kept
         costs = store.second_costs([int(i) for i in ids])
         costs.update(_verified_second_costs(store, sel, ids))
         out[checker] = [costs.get(int(i), np.nan) for i in ids]
@@ -91,7 +91,7 @@ def lesson_flags(store, sel, cands, thresholds) -> tuple:
 
     narrow_row = R.narrow_rows(second_costs(store, sel, cands.rows), thresholds)
     narrow = R.group_flags(cands, narrow_row, "all")
-    row_ids = sel.decisions.row_id[cands.rows] if len(cands) else np.zeros(0, np.int64)
+    row_ids = sel.decisions.values_at("row_id", cands.rows) if len(cands) else np.zeros(0, np.int64)
     analyses = store.position_analyses(sorted(set(cands.position_ids)), row_ids.tolist()) if len(cands) else {}
     deepest = _verified_deepest(store, sel, row_ids) if len(cands) else {}
     if deepest and not analyses:  # one engine and depth stored: the verified decisions are the other analysis
@@ -133,22 +133,30 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
     studied = store.studied_positions()  # study actions, comments, cards, collections
     narrow, unstable, confirmed = lesson_flags(store, sel, cands, thresholds)
     res = R.choose(cands, narrow=narrow, unstable=unstable, confirmed=confirmed, studied=studied, limit=limit)
-    excess_by_row = dict(zip(cands.rows.tolist(), cands.row_excess.tolist()))
-    orders = [ch.rows[np.lexsort((ch.rows, -np.array([excess_by_row[int(r)] for r in ch.rows])))]
-              for ch in res.chosen]
+    # each candidate row's excess, looked up by row (the rows sorted once: no dict of every candidate row)
+    by_row = np.argsort(cands.rows, kind="stable")
+    sorted_rows = cands.rows[by_row]
+
+    def excess_of(rows) -> np.ndarray:
+        return cands.row_excess[by_row[np.searchsorted(sorted_rows, rows)]]
+
+    orders = [ch.rows[np.lexsort((ch.rows, -excess_of(ch.rows)))] for ch in res.chosen]
     records_of = decision_records_of_lists(sel, orders, thresholds)
     places = selection_gnubg_rows(store, sel, np.concatenate(orders) if orders else [])
+    # each position's costliest error shows the board: its dice and cube read for those rows alone
+    firsts = [int(own[int(np.argmax(excess_of(own)))]) for own in (cands.rows_of(ch.group) for ch in res.chosen)]
+    dice_of = sel.decisions.values_at("dice", firsts).tolist() if firsts else []
+    cube_of = sel.decisions.values_at("cube_value", firsts).tolist() if firsts else []
     positions = []
     for rank, (ch, order, records) in enumerate(zip(res.chosen, orders, records_of), 1):
         g = ch.group
-        for rec, r in zip(records, order):
-            rec["excess"] = _pp(excess_by_row[int(r)])
+        for rec, r, x in zip(records, order, excess_of(order).tolist()):
+            rec["excess"] = _pp(x)
             rec["gnubg_row"] = places.get(int(r))  # gnubg's game-record row (docs/review.md)
-        own = cands.rows_of(g)
-        first = own[int(np.argmax([excess_by_row[int(r)] for r in own]))]  # its costliest error shows the board
+        first = firsts[rank - 1]
         m = sel.matches[int(sel.decisions.match[first])]
         p = int(sel.decisions.player[first])
-        dice = int(sel.decisions.dice[first])
+        dice = int(dice_of[rank - 1])
         positions.append({
             "rank": rank,
             "position_id": cands.position_ids[g],
@@ -170,7 +178,7 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
             "board": {"player": m.players[p], "opponent": m.players[1 - p],
                       "kind": records[0]["kind"] if records else None,
                       "dice": [dice // 10, dice % 10] if dice > 0 else None,
-                      "cube_value": int(sel.decisions.cube_value[first])},
+                      "cube_value": int(cube_of[rank - 1])},
         })
     return {
         "filter": flt.to_json(),
