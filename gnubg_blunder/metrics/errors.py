@@ -152,8 +152,7 @@ class _Base:
             "blunders": w["blunders"],
             "mwc_loss": w["mwc_loss"],
             "l7": w["l7"],
-            "money_decisions": w["decisions"] - int(np.count_nonzero(
-                self.mask & ~np.isnan(kernel.mwc_loss_of(self.sel)))),
+            "money_decisions": w["decisions"] - int(np.count_nonzero(self.mask & kernel.match_play(self.sel))),
         }
 
 

@@ -70,8 +70,28 @@ def side_mask(sel: Selection) -> np.ndarray:
 
 def error_micro(sel: Selection) -> np.ndarray:
     """Each decision's e in integer micro-EMG (``units.micro``: unknown as
-    0), once per selection (read-only)."""
-    return memo(sel, "error micro", lambda: micro(sel.decisions.error))
+    0), once per selection (read-only); 4-byte integers when every error is
+    under 2,000 EMG (always, but for a broken analysis), else 8-byte."""
+    return memo(sel, "error micro", lambda: _micro_of(sel.decisions.error))
+
+
+def _micro_of(error) -> np.ndarray:
+    """``units.micro(error)`` in int32 where its values fit (a block at a
+    time: no 8-byte copy of the whole column), else as it is (int64)."""
+    error = np.asarray(error, dtype=np.float64)
+    hi, lo = (np.fmax.reduce(error), np.fmin.reduce(error)) if len(error) else (0.0, 0.0)
+    if hi >= 2000 or lo <= -2000:  # an infinity too; NaN (all unknown) compares False: fits
+        return micro(error)
+    out = np.empty(len(error), dtype=np.int32)
+    for start in range(0, len(error), _TERM_CHUNK):
+        out[start:start + _TERM_CHUNK] = micro(error[start:start + _TERM_CHUNK])
+    return out
+
+
+def match_play(sel: Selection) -> np.ndarray:
+    """Whether each decision is match play (``~np.isnan(mwc_loss_of(sel))``:
+    not in a money session), from the kernel's flags (a fresh array)."""
+    return (_columns(sel)["flags"] & F_MATCH_PLAY) != 0
 
 
 def distinct(keys) -> np.ndarray:

@@ -72,7 +72,7 @@ def cost_order(sel: Selection, idx: np.ndarray) -> np.ndarray:
     if not len(idx):
         return idx
     e = micro(sel.decisions.error[idx])
-    ell = kernel.mwc_loss_of(sel)[idx]
+    ell = kernel.mwc_loss_at(sel, idx)  # for these decisions alone: the whole selection's ℓ is not kept
     ell_key = np.where(np.isnan(ell), -1.0, np.round(ell * 1e9))  # money sorts after any MWC
     return idx[np.lexsort((idx, -ell_key, -e))]
 
@@ -251,14 +251,14 @@ def costliest(sel: Selection, mask: np.ndarray, n: int = TOP_N, metric: str = "p
     if by_pr:
         first = e_micro[idx]
     else:
-        ell = kernel.mwc_loss_of(sel)[idx]
+        ell = kernel.mwc_loss_at(sel, idx)
         first = np.where(np.isnan(ell), -1.0, np.round(ell * 1e9))
     if 0 < n < len(idx):
         # only those that can be among the n first: the first key at least the n-th largest (ties kept)
         idx = idx[first >= np.partition(first, len(first) - n)[len(first) - n]]
     if by_pr:
         return cost_order(sel, idx)[:n]
-    ell = kernel.mwc_loss_of(sel)[idx]
+    ell = kernel.mwc_loss_at(sel, idx)
     ell_key = np.where(np.isnan(ell), -1.0, np.round(ell * 1e9))
     return idx[np.lexsort((idx, -e_micro[idx], -ell_key))][:n]
 
