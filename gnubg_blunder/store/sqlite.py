@@ -888,7 +888,7 @@ class SQLiteStore:
         analyses = self._analyses_by_match(few)
         wanted = canon(flt.player).lower() if flt.player else None
         any_analysis = flt.engine is None and flt.min_depth is None
-        chosen_rows = []
+        infos, sides = [], []
         for row in self.conn.execute(sql, args).fetchall():
             mid = row[0]
             names = (canon(row[1]), canon(row[2])) if aliases else (row[1], row[2])
@@ -901,24 +901,22 @@ class SQLiteStore:
                 chosen = stored[0] if any_analysis and len(stored) == 1 else self.choose_analysis(stored, flt)
             if chosen is None:
                 continue
-            chosen_rows.append((row, names, stored, chosen))
-        games = self._first_games(few, chosen_rows)
-        infos, sides = [], []
-        for row, names, stored, chosen in chosen_rows:
-            mid = row[0]
-            n_games, start = games.get(mid, (0, None))
             infos.append(
                 MatchInfo(
                     id=mid, players=(row[1], row[2]), length=row[3], date=row[4], event=row[5], round=row[6],
-                    winner=row[7], final_score=(row[8], row[9]), n_games=n_games,
+                    winner=row[7], final_score=(row[8], row[9]), n_games=0,
                     source=row[10], analysis_id=chosen["id"], engine=chosen["engine"],
                     depth=chosen["depth"], depth_label=chosen["depth_label"],
                     analyses=[{"engine": a["engine"], "depth": a["depth_label"]} for a in stored],
-                    start_score=start, names=names, imported_at=row[11], analysis_source=chosen.get("source"),
+                    start_score=None, names=names, imported_at=row[11], analysis_source=chosen.get("source"),
                 )
             )
             if wanted is not None:
                 sides.append([n.lower() == wanted for n in names])
+        if infos:  # each match's number of games and the score of its first (none read when no match is chosen)
+            games = self._first_games(few)
+            for info in infos:
+                info.n_games, info.start_score = games.get(info.id, (0, None))
         if wanted is None:
             sides = np.ones((len(infos), 2), dtype=bool)
         sel = self._arrays(infos, np.array(sides, dtype=bool).reshape(-1, 2), flt.player and canon(flt.player),
@@ -931,14 +929,13 @@ class SQLiteStore:
             sel = self._restrict_to_collection(sel, flt.collection)
         return sel
 
-    def _first_games(self, few, chosen_rows) -> dict:
+    def _first_games(self, few) -> dict:
         """{match id: (its number of games, (score0, score1, crawford) of
-        its first)} of the matches ``few`` (ids), or of every match; none
-        read when no match was chosen (``agreement``'s second analyses of a
-        database of one engine and depth: two selections of nothing over
-        10,000 matches, each 0.05 s of this query)."""
-        if not chosen_rows:
-            return {}
+        its first)} of the matches ``few`` (ids), or of every match.
+        :meth:`select` asks only when it chose a match (``agreement``'s
+        second analyses of a database of one engine and depth: two
+        selections of nothing in every report, each 0.05 s of this query
+        over 10,000 matches)."""
         only = "" if few is None else f" WHERE match_id IN ({','.join('?' * len(few)) or 'NULL'})"
         return {mid: (n, (s0, s1, bool(cr))) for mid, n, s0, s1, cr in self.conn.execute(
             "SELECT g.match_id, f.n, g.score0, g.score1, g.crawford FROM games g JOIN "
