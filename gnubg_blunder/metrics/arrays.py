@@ -187,7 +187,9 @@ class Columns:
         lazy set stays lazy: only its columns already read are copied."""
         if self.__dict__.get("_load") is None:
             return type(self)(**{name: getattr(self, name)[mask] for name in self.SPEC})
-        rows = np.arange(self.n)[mask]
+        mask = np.asarray(mask)
+        # indices are the rows themselves (no 8-byte range of every row made to index it)
+        rows = mask.astype(np.int64, copy=False) if mask.dtype.kind in "iu" else np.arange(self.n)[mask]
         index = self._index[rows] if self._index is not None else rows
         return type(self).lazy(len(rows), self._load, index, {k: v[mask] for k, v in self._read().items()},
                                self.__dict__.get("_load_at"))

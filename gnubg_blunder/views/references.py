@@ -48,11 +48,15 @@ def second_costs(store, sel, rows: np.ndarray) -> np.ndarray:
     """The cost of the second choice (EMG) of each decision of ``rows``: the
     cube's other option from the arrays, a checker play's second candidate
     from the store's candidate lists; NaN unknown."""
+    import dataclasses
+
     import numpy as np
 
     from ..metrics import references as R
 
-    out = R.cube_second_costs(sel, rows)
+    # over those rows' decisions alone: the cube's equities are not kept for every decision of the selection
+    rows = np.asarray(rows, dtype=np.int64)
+    out = R.cube_second_costs(dataclasses.replace(sel, decisions=sel.decisions.take(rows)), np.arange(len(rows)))
     checker = np.nonzero(sel.decisions.kind[rows] == R.K_CHECKER)[0]
     if len(checker):
         ids = sel.decisions.values_at("row_id", rows[checker])  # those rows' ids, not the whole column kept
