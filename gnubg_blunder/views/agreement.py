@@ -59,12 +59,19 @@ def compute(scope) -> dict:
 
     store, flt, thresholds = scope.store, scope.filter, scope.thresholds
     top = count_option(getattr(scope.args, "top", str(DEFAULT_TOP)), "--top")
-    first = store.select(flt, choose=lambda stored: first_and_second(stored, flt.engine, flt.min_depth)[0])
-    second = store.select(flt, choose=lambda stored: first_and_second(stored, flt.engine, flt.min_depth)[1])
     obj = {"filter": scope.filter_json, "threshold_mpt": mpt(thresholds.error),
-           "matches": first.n_matches, "compared": [], "analyses": [], "units": None,
+           "matches": 0, "compared": [], "analyses": [], "units": None,
            "pairs": 0, "unpaired": {}, "unpaired_reasons": UNPAIRED_REASONS,
            "verdicts": None, "rates": {}, "disagreements": []}
+    # the scope's selection, when already read (the report), holds every match the filter keeps with an
+    # analysis under its engine and depth (first_and_second's first, store.choose_analysis: the same rule):
+    # none of them with two stored analyses, nothing is compared (no two selections of their rows made)
+    read = getattr(scope, "_selection", None)
+    if read is not None and not any(len(m.analyses) > 1 for m in read.matches):
+        return obj
+    first = store.select(flt, choose=lambda stored: first_and_second(stored, flt.engine, flt.min_depth)[0])
+    second = store.select(flt, choose=lambda stored: first_and_second(stored, flt.engine, flt.min_depth)[1])
+    obj["matches"] = first.n_matches
     if not first.n_matches:
         return obj
     pairs_of: dict = {}
