@@ -142,8 +142,9 @@ def build_report(ctx: ReportContext, title: Optional[str] = None) -> str:
 # counting.py): kept from one section to the next; every other memoized array is a section's own
 SHARED_MEMOS = ("sums columns", "flags", "whole sums", "money", "side", "counted", "ell", "d_mwc", "error micro")
 # the decision columns nearly every section reads (the kernel's terms are worked out from the first three
-# at each sum: kernel._term): kept from one section to the next, not decompressed again by each
-SHARED_COLUMNS = ("error", "difficulty", "mwc_per_emg", "match", "kind", "player")
+# at each sum: kernel._term): kept from one section to the next, not decompressed again by each (the
+# matches' column is not kept: it is made from the runs' lengths, not decompressed)
+SHARED_COLUMNS = ("error", "difficulty", "mwc_per_emg", "kind", "player")
 
 
 def _release_columns(selection) -> None:
