@@ -419,15 +419,17 @@ class CacheReader(_DistinctPositions):
     ``comment`` (the texts of ``comments``, {index of a decision: its
     text}, which the store reads from the rows) and the stored ones.
     ``dec_runs``/``roll_runs``: (first row in the bundles' columns end to
-    end, number of rows) of each selected analysis."""
+    end, number of rows) of each selected analysis (pairs, or an array of
+    shape (analyses, 2))."""
 
     def __init__(self, dec_sources: list, roll_sources: list, dec_dtype, roll_dtype, dec_runs, roll_runs):
         self._dec = _Blobs(dec_sources, dec_dtype)
         self._rolls = _Blobs(roll_sources, roll_dtype)
-        self._dec_counts = np.array([n for _, n in dec_runs], dtype=np.int64)
-        self._roll_counts = np.array([n for _, n in roll_runs], dtype=np.int64)
-        self._dec_gather = gather([s for s, _ in dec_runs], self._dec_counts)
-        self._roll_gather = gather([s for s, _ in roll_runs], self._roll_counts)
+        dec_runs = np.asarray(dec_runs, dtype=np.int64).reshape(-1, 2)
+        roll_runs = np.asarray(roll_runs, dtype=np.int64).reshape(-1, 2)
+        self._dec_counts, self._roll_counts = dec_runs[:, 1].copy(), roll_runs[:, 1].copy()
+        self._dec_gather = gather(dec_runs[:, 0], self._dec_counts)
+        self._roll_gather = gather(roll_runs[:, 0], self._roll_counts)
         self.n_decisions = int(self._dec_counts.sum())
         self.n_rolls = int(self._roll_counts.sum())
         self.comments = {}

@@ -1391,21 +1391,24 @@ class SQLiteStore:
             raise StoreError("the array cache kept changing while it was read (other processes relabelling): "
                              "run the command again")
         keys = sorted(rows)
-        dec_base, roll_base, d_at, r_at = {}, {}, 0, 0
-        for key in keys:
-            dec_base[key], roll_base[key] = d_at, r_at
-            d_at += sum(mans[key]["decisions"])
-            r_at += sum(mans[key]["rolls"])
-        starts = {key: (np.cumsum([0] + mans[key]["decisions"]).tolist(), np.cumsum([0] + mans[key]["rolls"]).tolist())
-                  for key in keys}
-        dec_runs, roll_runs, commented, at = [], [], [], 0
-        for a in ids:
-            key, i = coverage[a]
-            man, (ds, rs) = mans[key], starts[key]
-            dec_runs.append((dec_base[key] + ds[i], man["decisions"][i]))
-            roll_runs.append((roll_base[key] + rs[i], man["rolls"][i]))
-            commented += [at + k for k in man["commented"].get(str(i), [])]
-            at += man["decisions"][i]
+        # each selected analysis' first row in the bundles' columns end to end (bundles in key order) and its
+        # number of rows, as arrays: the entries of every bundle, flat, and the selection's among them
+        dec_n = [np.asarray(mans[key]["decisions"], dtype=np.int64) for key in keys]
+        roll_n = [np.asarray(mans[key]["rolls"], dtype=np.int64) for key in keys]
+        sizes = [len(x) for x in dec_n]
+        base_of = dict(zip(keys, np.cumsum([0] + sizes)[:-1].tolist()))
+        dec_n = np.concatenate(dec_n) if keys else np.zeros(0, dtype=np.int64)
+        roll_n = np.concatenate(roll_n) if keys else np.zeros(0, dtype=np.int64)
+        flat = np.fromiter((base_of[key] + i for key, i in map(coverage.__getitem__, ids)), dtype=np.int64,
+                           count=len(ids))
+        dec_runs = np.stack([(np.cumsum(dec_n) - dec_n)[flat], dec_n[flat]], axis=1)
+        roll_runs = np.stack([(np.cumsum(roll_n) - roll_n)[flat], roll_n[flat]], axis=1)
+        commented = []
+        noted = {base_of[key] + int(i): ks for key in keys for i, ks in mans[key]["commented"].items() if ks}
+        if noted:
+            at = np.cumsum(dec_runs[:, 1]) - dec_runs[:, 1]  # each selected analysis' first decision
+            for p in np.flatnonzero(np.isin(flat, np.fromiter(noted, dtype=np.int64, count=len(noted)))).tolist():
+                commented += [int(at[p]) + k for k in noted[int(flat[p])]]
         try:
             reader = CacheReader([rows[k][0] for k in keys], [rows[k][1] for k in keys], dec_dtype, roll_dtype,
                                  dec_runs, roll_runs)
