@@ -37,7 +37,7 @@ from typing import Optional
 import numpy as np
 
 from ..labels import ALL_GAME_PLANS
-from .arrays import LABEL_CODES, Selection
+from .arrays import LABEL_CODES, Selection, position_ids_at
 from .counting import K_CHECKER, Thresholds
 from .intervals import side_of_zero, symmetric_interval
 from .kernel import classified, distinct, rate
@@ -79,14 +79,24 @@ def utc_day(at: str) -> Optional[str]:
     return None if t is None else t.date().isoformat()
 
 
-def member_positions(sel: Selection, thresholds: Thresholds, decision_type: str = "all") -> dict:
+def member_positions(sel: Selection, thresholds: Thresholds, decision_type: str = "all", only=None) -> dict:
     """{position ID: set of family indices}: the positions of each family's
     members in the scope (SPEC §11: the player's errors of that family,
-    any window) — the only positions whose study starts a family's clock."""
+    any window) — the only positions whose study starts a family's clock.
+    ``only`` (position IDs): of those positions alone (the study log's: the
+    members' own IDs are read, not the distinct positions of the whole
+    selection, a sort of every decision's ID; none asked, none read)."""
     dec = sel.decisions
-    if not len(dec):
+    if not len(dec) or (only is not None and not only):
         return {}
     m = member_masks(sel, plan_mask(sel, decision_type), thresholds)
+    if only is not None:
+        idx = np.flatnonzero(m["members"])
+        out: dict = {}
+        for pid, k in zip(position_ids_at(sel, idx).tolist(), m["codes"][idx].tolist()):
+            if pid is not None and pid in only:
+                out.setdefault(pid, set()).add(int(k))
+        return out
     position = dec.position
     idx = np.flatnonzero(m["members"] & (position >= 0))
     if not len(idx):
