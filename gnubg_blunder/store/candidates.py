@@ -237,6 +237,16 @@ def _header(b: bytes) -> tuple:
     return b[1] | b[2] << 8, b[3]
 
 
+def _after_moves(b, n: int) -> int:
+    """Where a binary list's numbers start: after its header and its ``n``
+    moves, skipped by their lengths (a byte each, 255 for none), not read."""
+    i = 4
+    for _ in range(n):
+        m = b[i]
+        i += 1 if m == 255 else 1 + m
+    return i
+
+
 class Columns:
     """One stored list's columns, no play resolved: ``moves`` (letters, or
     notation when ``moves_are_text``), ``equities``, ``probs``,
@@ -341,10 +351,7 @@ def equities(blob) -> list:
         return Columns(blob).equities
     b = bytes(blob)
     n, flags = _header(b)
-    i = 4
-    for _ in range(n):  # the moves: skipped
-        m = b[i]
-        i += 1 if m == 255 else 1 + m
+    i = _after_moves(b, n)
     if flags & EQ_I32:
         return [None if x == _NONE_I32 else x / 1e6 for x in struct.unpack_from(f"<{n}i", b, i)]
     if flags & EQ_F64:
@@ -482,10 +489,7 @@ def second_cost(blob) -> Optional[float]:
     kind = flags & (EQ_I32 | EQ_F64)
     if n < 2 or not kind:
         return None
-    i = 4
-    for _ in range(n):  # the moves: skipped
-        m = blob[i]
-        i += 1 if m == 255 else 1 + m
+    i = _after_moves(blob, n)
     first, second = _EQ_PAIR[EQ_I32 if kind & EQ_I32 else EQ_F64].unpack_from(blob, i)
     if kind & EQ_I32:
         if first == _NONE_I32 or second == _NONE_I32:
