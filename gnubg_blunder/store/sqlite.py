@@ -226,6 +226,12 @@ def _nocase_key(row: dict):
     return _NOCASE(str(row["name"]).encode("utf-8", "surrogatepass"))
 
 
+def _damaged_bundle(key) -> DamagedDatabase:
+    """What a selection says of a bundle whose seal differs (read from its row or its blob handles)."""
+    return DamagedDatabase(f"the array cache of analysis {key} is damaged (its checksum differs): "
+                           f"no figure was computed from it. {CHECK_HINT}")
+
+
 # {(file identity, bundle key): (the bundle's seal, its parsed manifest, its text)}: the array cache's manifests
 # parsed once per process (SQLiteStore._sealed_manifests; every bdb.store() opens a new store).
 _MANIFESTS: dict = {}
@@ -1292,21 +1298,19 @@ class SQLiteStore:
             keys = sorted(mans)
             if self.engine == "sqlite":
                 self._open_bundles(conn, keys, mans, n, m, dec_dtype, roll_dtype, sources)
-                keys = []
-            for start in range(0, len(keys), 900):
-                part = keys[start:start + 900]
-                for key, d, r, cm in conn.execute(
-                    f"SELECT analysis_id, substr(decisions, 1, {4 + n}), substr(rolls, 1, {m}), comments "
-                    f"FROM analysis_arrays WHERE analysis_id IN ({','.join('?' * len(part))}) AND format = ?",
-                    part + [ARRAYS_FORMAT],
-                ):
-                    if not sealed(d, r, cm, dec_dtype, roll_dtype):
-                        raise DamagedDatabase(
-                            f"the array cache of analysis {key} is damaged (its checksum differs): "
-                            f"no figure was computed from it. {CHECK_HINT}")
-                    sources[key] = (
-                        BlobSource(d[4:], conn.blobopen("analysis_arrays", "decisions", key, readonly=True), 4),
-                        BlobSource(r, conn.blobopen("analysis_arrays", "rolls", key, readonly=True)))
+            else:  # PostgreSQL: each blob handle's read is a query; the headers come with the rows
+                for start in range(0, len(keys), 900):
+                    part = keys[start:start + 900]
+                    for key, d, r, cm in conn.execute(
+                        f"SELECT analysis_id, substr(decisions, 1, {4 + n}), substr(rolls, 1, {m}), comments "
+                        f"FROM analysis_arrays WHERE analysis_id IN ({','.join('?' * len(part))}) AND format = ?",
+                        part + [ARRAYS_FORMAT],
+                    ):
+                        if not sealed(d, r, cm, dec_dtype, roll_dtype):
+                            raise _damaged_bundle(key)
+                        sources[key] = (
+                            BlobSource(d[4:], conn.blobopen("analysis_arrays", "decisions", key, readonly=True), 4),
+                            BlobSource(r, conn.blobopen("analysis_arrays", "rolls", key, readonly=True)))
         except BaseException:
             if own:
                 _rollback(conn)
@@ -1355,9 +1359,7 @@ class SQLiteStore:
             sources[key] = (BlobSource(b"", dec, 4), BlobSource(b"", rol))
             d, r = dec.read(4 + n), rol.read(m)
             if not sealed(d, r, texts.get(key), dec_dtype, roll_dtype):
-                raise DamagedDatabase(
-                    f"the array cache of analysis {key} is damaged (its checksum differs): "
-                    f"no figure was computed from it. {CHECK_HINT}")
+                raise _damaged_bundle(key)
             sources[key][0].head, sources[key][1].head = d[4:], r
 
     def _end_snapshot(self, conn, owned: bool) -> None:
