@@ -213,7 +213,7 @@ def release_columns(selection, keep_decisions=()) -> None:
                        (getattr(selection, "rolls", None), ())):
         release = getattr(part, "release", None)
         if release is not None:
-            release(keep) if keep else release()
+            release(keep)
 
 
 def lexsort_order(columns) -> np.ndarray:

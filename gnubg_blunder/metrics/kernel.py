@@ -91,7 +91,7 @@ def _micro_of(error) -> np.ndarray:
 def match_play(sel: Selection) -> np.ndarray:
     """Whether each decision is match play (``~np.isnan(mwc_loss_of(sel))``:
     not in a money session), from the kernel's flags (a fresh array)."""
-    return (_columns(sel)["flags"] & F_MATCH_PLAY) != 0
+    return (_base_flags(sel) & F_MATCH_PLAY) != 0
 
 
 def distinct(keys) -> np.ndarray:
@@ -268,7 +268,7 @@ F_CHECKER, F_MATCH_PLAY, F_HAS_D, F_TRUNCATED, F_ERROR, F_BLUNDER, F_AVOIDABLE =
 _N_FLAGS = 128
 
 
-def _columns(sel: Selection) -> dict:
+def _base_flags(sel: Selection) -> np.ndarray:
     """The flags :func:`sums` counts, for every decision of the selection
     (once per selection): checker, match play, d known, d on a truncated
     list.  The terms it adds (e, ℓ, d, d in MWC) are not kept for the whole
@@ -283,9 +283,9 @@ def _columns(sel: Selection) -> dict:
         flags = ((dec.kind == K_CHECKER) * F_CHECKER + match_play * F_MATCH_PLAY + has_d * F_HAS_D
                  + (has_d & (dec.difficulty_truncated == 1)) * F_TRUNCATED).astype(np.uint8)
         flags.flags.writeable = False
-        return {"flags": flags}
+        return flags
 
-    return memo(sel, "sums columns", compute)
+    return memo(sel, "base flags", compute)
 
 
 # the decisions a term is worked out for at a time (:func:`_term`): its temporaries stay small
@@ -319,7 +319,7 @@ def _flags(sel: Selection, thresholds: Optional[Thresholds]) -> np.ndarray:
     """Each decision's flags (``F_*`` bits), with errors, blunders (SPEC §3)
     and avoidable errors (SPEC §6) under ``thresholds`` (once per selection
     and thresholds; none without thresholds)."""
-    base = _columns(sel)["flags"]
+    base = _base_flags(sel)
     if thresholds is None:
         return base
 

@@ -140,7 +140,7 @@ def build_report(ctx: ReportContext, title: Optional[str] = None) -> str:
 
 # what the kernel memoizes of the whole selection and nearly every section sums (metrics/kernel.py,
 # counting.py): kept from one section to the next; every other memoized array is a section's own
-SHARED_MEMOS = ("sums columns", "flags", "whole sums", "money", "side", "counted", "ell", "d_mwc", "error micro")
+SHARED_MEMOS = ("base flags", "flags", "whole sums", "money", "side", "counted", "ell", "d_mwc", "error micro")
 # the decision columns nearly every section reads (the kernel's terms are worked out from the first three
 # at each sum: kernel._term): kept from one section to the next, not decompressed again by each (the
 # matches' column is not kept: it is made from the runs' lengths, not decompressed)
