@@ -121,12 +121,18 @@ def position_game_plans(label_rows) -> dict:
     return out
 
 
+def study_actions(actions) -> list:
+    """The log's actions that count as studying a position (``STUDY_ACTIONS``,
+    SPEC §11), in the log's order."""
+    return [a for a in actions if a["action"] in STUDY_ACTIONS]
+
+
 def study_days(actions, families_of: dict) -> dict:
     """{family index: {"day", "action", "position_id", "at"}}: the first
     study action (by time) on a position of each family (``families_of``:
     :func:`member_positions`); its UTC day."""
     out: dict = {}
-    timed = [(utc_time(a["at"]), a["id"], a) for a in actions if a["action"] in STUDY_ACTIONS]
+    timed = [(utc_time(a["at"]), a["id"], a) for a in study_actions(actions)]
     for t, _id, a in sorted((x for x in timed if x[0] is not None), key=lambda x: (x[0], x[1])):
         day = t.date().isoformat()
         for k in families_of.get(a["position_id"], ()):

@@ -65,7 +65,7 @@ def compute(scope) -> dict:
     "families", "not_studied", "not_measured"}``
     (``metrics.study.before_after`` in the study half's cost ``--metric``;
     the clock of each family from its members' positions)."""
-    from ..metrics.study import CHANGE_NOTE, STUDY_ACTIONS, before_after, member_positions, study_days
+    from ..metrics.study import CHANGE_NOTE, before_after, member_positions, study_actions, study_days
 
     flt = scope.filter
     if flt.family:  # N counts every decision of the family's game plan and nature: read them all
@@ -80,7 +80,7 @@ def compute(scope) -> dict:
         actions, _plans = study_inputs(scope.store)
         # the members' positions that the log names alone: no family's clock starts elsewhere (the
         # distinct positions of the whole selection are a sort of 1.6 M IDs over 10,000 matches)
-        studied = {a["position_id"] for a in actions if a["action"] in STUDY_ACTIONS}
+        studied = {a["position_id"] for a in study_actions(actions)}
         days = study_days(actions, member_positions(sel, scope.thresholds, key[0], only=studied))
         memo[key] = before_after(sel, scope.thresholds, days, key[0], flt.family, scope.metric)
     obj = memo[key]
