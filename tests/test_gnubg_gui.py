@@ -41,6 +41,15 @@ def _user_env(home: Path) -> dict:
     return env
 
 
+def _installed_home(tmp_path: Path) -> tuple:
+    """(a user's HOME under ``tmp_path`` with the plugin installed for gnubg by `install-gnubg`, its environment)."""
+    home = tmp_path / "home"
+    (home / ".gnubg").mkdir(parents=True)
+    env = _user_env(home)
+    run_cli("install-gnubg", env=env)
+    return home, env
+
+
 class _AnalysedSgf:
     """The bundled match analysed by gnubg (1-ply: a decision to review) and saved as gnubg saves
     it: what a player loads with File → Open.  gnubg (``-t``, a HOME of its own) starts at once,
@@ -85,10 +94,7 @@ def gnubg_gui(tmp_path_factory, not_loaded_gui):
     starts on a screen of its own (:func:`not_loaded_gui`)."""
     tmp_path = tmp_path_factory.mktemp("gnubg-gui")
     analysed = _AnalysedSgf(tmp_path)
-    home = tmp_path / "home"
-    (home / ".gnubg").mkdir(parents=True)
-    env = _user_env(home)
-    run_cli("install-gnubg", env=env)
+    home, env = _installed_home(tmp_path)
     calls = tmp_path / "browser-calls.txt"
     browser = tmp_path / "record-browser"
     browser.write_text(f'#!/bin/sh\nprintf "%s\\n" "$1" >> "{calls}"\n')
@@ -377,10 +383,7 @@ class _NotLoadedGui:
     def _run(self):
         tmp_path = self.tmp_path
         try:
-            home = tmp_path / "home"
-            (home / ".gnubg").mkdir(parents=True)
-            env = _user_env(home)
-            run_cli("install-gnubg", env=env)
+            home, env = _installed_home(tmp_path)
             (home / ".gnubg" / "gnubg_blunder_paths.txt").write_text(f"{tmp_path / 'gone'}\n")
             screen = VirtualScreen()
             gnubg = None
