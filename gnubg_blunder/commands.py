@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, TextIO
 
 
-class UserError(Exception):
-    """A mistake of the user's (bad option, missing file): one line, no traceback."""
+from .errors import UserError  # noqa: F401  (re-exported: plugins import it from here)
 
 
 def count_option(value, option: str) -> int:

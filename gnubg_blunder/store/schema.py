@@ -533,13 +533,7 @@ CREATE TABLE verifications (
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
-class StoreError(Exception):
-    """The database cannot be used (one line for the user)."""
-
-
-class ConnectionLost(StoreError):
-    """The connection to the database server is gone in the middle of a
-    run: the rest of the run is not tried (docs/reliability.md)."""
+from ..errors import ConnectionLost, StoreError  # noqa: E402,F401  (the one hierarchy)
 
 
 def current_version(conn: sqlite3.Connection) -> int:
