@@ -104,6 +104,7 @@ class Runner:
     def __init__(self, code: Path, out: Path):
         self.code, self.out = code, out
         self.cwd = tempfile.mkdtemp(prefix="snapshot-cwd-")
+        self.work = tempfile.mkdtemp(prefix="snapshot-db-")  # the databases
         self.env = dict(os.environ, PYTHONPATH=str(code), GNUBG_BLUNDER_NO_PLUGINS="1",
                         GNUBG_BLUNDER_CONFIG="/dev/null", COLUMNS="100", TZ="UTC", LC_ALL="C.UTF-8")
         self.env.pop("GNUBG_BLUNDER_DB", None)
@@ -117,6 +118,7 @@ class Runner:
 
     def write(self, name: str, stdout: str, stderr: str, rc: int) -> None:
         safe = re.sub(r"[^A-Za-z0-9_.=+-]+", "_", name)
+        stdout, stderr = (t.replace(self.work, "<DBDIR>") for t in (stdout, stderr))
         with open(self.out / f"{safe}.out", "w", encoding="utf-8") as f:
             f.write(stdout.replace(self.cwd, "<CWD>"))
             f.write(f"\n--- stderr ---\n{stderr.replace(self.cwd, '<CWD>')}\n--- exit {rc} ---\n")
@@ -202,7 +204,7 @@ def main() -> None:
     opts = ap.parse_args()
     opts.out.mkdir(parents=True, exist_ok=True)
     runner = Runner(opts.code.resolve(), opts.out)
-    work = Path(tempfile.mkdtemp(prefix="snapshot-db-"))
+    work = Path(runner.work)
     helps(runner)
     bundled = work / "bundled.db"
     make_db(runner, bundled, BUNDLED, "bundled")
