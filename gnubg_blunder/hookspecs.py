@@ -1,9 +1,12 @@
 """The hooks a gnubg-blunder plugin can implement: the plugin author's manual.
 
 A plugin is a module (or any object) with functions marked
-``@hookimpl`` (``from gnubg_blunder.hookspecs import hookimpl``, or
+``@hookimpl`` (``from gnubg_blunder import hookimpl``, or
 ``hookimpl = pluggy.HookimplMarker("gnubg_blunder")``), named as a hook
-below and taking any subset of its parameters, by name.  An
+below and taking any subset of its parameters, by name.  What a plugin may
+import is the plugin API, the names ``gnubg_blunder`` exports
+(docs/plugins.md); the shapes of what it hands back (importers, metrics,
+report sections) are the protocols of ``gnubg_blunder/protocols.py``.  An
 installed plugin is loaded from the ``gnubg_blunder`` entry-point group::
 
     [project.entry-points.gnubg_blunder]
@@ -38,11 +41,9 @@ import pluggy
 
 if TYPE_CHECKING:
     from .commands import Context, Registry
-    from .metrics.arrays import Selection
-    from .metrics.counting import Thresholds
     from .model import Match
+    from .protocols import Importer, PluginMetric, ReportSection
     from .store import SQLiteStore, StoreResult
-    from .views.report import ReportContext
 
 hookspec = pluggy.HookspecMarker("gnubg_blunder")
 hookimpl = pluggy.HookimplMarker("gnubg_blunder")
@@ -54,14 +55,14 @@ hookimpl = pluggy.HookimplMarker("gnubg_blunder")
 
 
 @hookspec
-def register_importers(register: Callable[[object], None]) -> None:
+def register_importers(register: Callable[["Importer"], None]) -> None:
     """Add importers of match files.
 
     Called whenever the loaded importers are needed (``import``, ``convert``,
     ``import --help``, ``plugins``).
 
     :param register: call ``register(importer)`` once per importer.  An
-        importer is any object with
+        importer is any object with (``gnubg_blunder.Importer``, a protocol)
 
         - ``name: str``: shown by ``gnubg-blunder plugins`` and ``import --help``;
         - ``extensions: tuple[str, ...]``: the suffixes it reads, with the dot
@@ -72,10 +73,9 @@ def register_importers(register: Callable[[object], None]) -> None:
           ``read(path, require_analysis=False)`` (a match without analysis
           is read too), and ``read(path)`` when the importer does not take
           the keyword.  For a file it cannot read it raises
-          ``gnubg_blunder.importers.records.MatchImportError`` with a
-          one-line message for the user (``import`` reports an ``OSError``
-          or ``UnicodeError`` the same way) and the other files are
-          imported all the same.
+          ``gnubg_blunder.MatchImportError`` with a one-line message for
+          the user (``import`` reports an ``OSError`` or ``UnicodeError``
+          the same way) and the other files are imported all the same.
 
     One importer per suffix: where two plugins read the same suffix, the
     plugin registered last wins, so an installed plugin replaces a
@@ -146,7 +146,7 @@ def register_commands(registry: "Registry") -> None:
           table=None, html=None, options=None, metric=False,
           decision_type=True)``: ``compute(scope) -> dict`` returns the JSON
           object (the kit adds its ``filter``); ``text(obj) -> str``;
-          ``table(obj) -> gnubg_blunder.views.formatting.Table(headers, rows)``
+          ``table(obj) -> gnubg_blunder.Table(headers, rows)``
           for a view with one table (its CSV and HTML table; without it no
           ``--format csv``); ``html(obj) -> str`` where the view has a richer
           HTML form; ``options(parser)`` adds the view's own arguments.  The
@@ -155,7 +155,7 @@ def register_commands(registry: "Registry") -> None:
           ``--min-depth``, ``--no-config``), ``--format``, ``--metric`` when
           ``metric=True``, and a ``gnubg_blunder.commands.Scope``: ``store``,
           ``filter`` (the saved filter with this run's flags over it),
-          ``selection`` (``gnubg_blunder.metrics.arrays.Selection``, read
+          ``selection`` (``gnubg_blunder.Selection``, read
           once), ``thresholds``, ``metric``, ``args``, ``ctx``,
           ``filter_json``, ``select(filter)``; an unknown ``--player`` is
           refused with the closest names;
@@ -168,7 +168,7 @@ def register_commands(registry: "Registry") -> None:
           ``add_metric(parser)``, ``add_format(parser, csv=False)`` and
           ``filter_from_args(args, ctx)``.
 
-    Raise ``gnubg_blunder.commands.UserError`` for the user's mistakes: one
+    Raise ``gnubg_blunder.UserError`` for the user's mistakes: one
     line, exit status 2, no traceback.  A name already registered raises
     ``ValueError``: a plugin's command cannot take a built-in command's name.
     """
@@ -180,18 +180,19 @@ def register_commands(registry: "Registry") -> None:
 
 
 @hookspec
-def register_metrics(register: Callable[[str, Callable[["Selection", "Thresholds", str], dict]], None]) -> None:
+def register_metrics(register: Callable[[str, "PluginMetric"], None]) -> None:
     """Add metrics, which ``stats`` shows beside its own figures.
 
     :param register: call ``register(name, function)``; ``stats`` calls
         ``function(selection, thresholds, decision_type) -> dict`` (by
-        position) over its filter's selection:
+        position; ``gnubg_blunder.PluginMetric``, a protocol) over its
+        filter's selection:
 
-        - ``selection``: ``gnubg_blunder.metrics.arrays.Selection``, the
+        - ``selection``: ``gnubg_blunder.Selection``, the
           decision and roll arrays of the filter's matches; ``sides`` (and
           ``decision_side_mask()``) say which sides are the filter's player
           (both sides without one);
-        - ``thresholds``: ``gnubg_blunder.metrics.counting.Thresholds``, the
+        - ``thresholds``: ``gnubg_blunder.Thresholds``, the
           database's error and blunder thresholds (EMG);
         - ``decision_type``: ``"all"``, ``"checker"`` or ``"cube"``.
 
@@ -217,8 +218,8 @@ def register_report_sections(register: Callable[..., None]) -> None:
     :param register: call ``register(name, function, order=100)``:
 
         - ``name: str``: shown in the page if the section fails;
-        - ``function(context: gnubg_blunder.views.report.ReportContext) ->
-          str``: an HTML fragment, usually one ``<section id="...">``; an
+        - ``function(context: gnubg_blunder.ReportContext) -> str``
+          (``gnubg_blunder.ReportSection``, a protocol): an HTML fragment, usually one ``<section id="...">``; an
           empty string leaves the section out.  ``context`` holds ``store``,
           ``filter``, ``selection``, ``thresholds``, ``metric`` (the one
           ``--metric`` asked for), ``once(key, compute)`` (figures computed

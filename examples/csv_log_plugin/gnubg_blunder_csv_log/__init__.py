@@ -8,15 +8,18 @@ one line to a CSV file: the file named by ``GNUBG_BLUNDER_CSV``, else
 decision arrays, as every metric is), and a view made with the command kit,
 ``gnubg-blunder forced``: the same figure per side of each match, as text,
 JSON or CSV, over the one filter of every view.
+
+It uses only the plugin API, the names ``gnubg_blunder`` itself exports
+(docs/plugins.md).  It imports them inside the functions that use them (the
+metrics' modules import numpy), so that loading the plugin, on every command
+line and ``--help`` too, stays cheap.
 """
 
 import csv
 import os
 from pathlib import Path
 
-import pluggy
-
-hookimpl = pluggy.HookimplMarker("gnubg_blunder")
+from gnubg_blunder import hookimpl
 
 FIELDS = ["match_id", "status", "player0", "player1", "length", "date", "games", "decisions", "engine"]
 
@@ -50,12 +53,14 @@ def _run_csv_path(args, ctx):
 def _forced_compute(scope):
     """The kit gives the scope (store, filter, selection); the view returns
     its JSON object (the kit adds the filter)."""
+    from gnubg_blunder import Selection
+
     sel = scope.selection
     rows = []
     for p in (0, 1):
         sides = sel.sides.copy()
         sides[:, 1 - p] = False
-        one = type(sel)(sel.matches, sel.decisions, sel.rolls, sides, sel.player_filter, sel.positions)
+        one = Selection(sel.matches, sel.decisions, sel.rolls, sides, sel.player_filter, sel.positions)
         rows.append({"side": p, **forced_share(one, scope.thresholds, scope.filter.decision_type)})
     return {"sides": rows}
 
@@ -69,7 +74,7 @@ def _forced_text(obj):
 
 
 def _forced_table(obj):
-    from gnubg_blunder.views.formatting import Table
+    from gnubg_blunder import Table
 
     keys = ["side", "forced", "checker_plays", "share"]
     return Table(keys, [[r[k] for k in keys] for r in obj["sides"]])
@@ -77,7 +82,7 @@ def _forced_table(obj):
 
 @hookimpl
 def register_commands(registry):
-    from gnubg_blunder.commands import Command, View
+    from gnubg_blunder import Command, View
 
     registry.add(Command("csv-path", "print where the CSV log of stored matches is", _run_csv_path))
     registry.add(View("forced", "forced checker plays by side (an example plugin's view)",
@@ -86,7 +91,7 @@ def register_commands(registry):
 
 def forced_share(selection, thresholds, decision_type):
     """Checker plays of the selected side(s) that were forced, and their share."""
-    from gnubg_blunder.metrics.counting import K_CHECKER, is_forced
+    from gnubg_blunder import K_CHECKER, is_forced
 
     dec = selection.decisions
     checker = (dec.kind == K_CHECKER) & selection.decision_side_mask()
