@@ -134,9 +134,7 @@ def describe(match, result, store=None) -> str:
     players = match.players
     if store is not None and result.status != STORED:
         players = stored_players(store, result.match_id) or players
-    what = f"{safe_text(players[0])} vs {safe_text(players[1])}, "
-    what += "money session" if match.is_money else f"{match.length}-point match"
-    what += f", {len(match.games)} game{'s' if len(match.games) != 1 else ''}"
+    what = match_words(match, players)
     # what the import changed (an impossible date dropped): on the file's line
     warned = "".join(f"; warning: {w}" for w in getattr(match, "warnings", ()))
     if result.status == ALREADY_STORED:
@@ -148,6 +146,16 @@ def describe(match, result, store=None) -> str:
     a = match.analysis
     return (f"{result.status} as match {result.match_id} ({what}; analysis {a.engine} "
             f"{a.depth_label or 'depth unknown'}){warned}")
+
+
+def match_words(match, players=None) -> str:
+    """A match in words, "A vs B, 7-point match, 3 games" (``players``: the
+    names to show, the match's own by default): the one wording of
+    ``import``'s lines, ``convert``'s and ``bdb.open_xg``'s."""
+    players = match.players if players is None else players
+    n = len(match.games)
+    what = "money session" if match.is_money else f"{match.length}-point match"
+    return f"{safe_text(players[0])} vs {safe_text(players[1])}, {what}, {n} game{'s' if n != 1 else ''}"
 
 
 def importer_suffixes(table=None) -> list:
@@ -301,7 +309,7 @@ def _check_hint() -> str:
 
 
 def _busy_timeout() -> float:
-    from .store.sqlite import busy_timeout
+    from .store.connection import busy_timeout
 
     return busy_timeout()
 
@@ -322,6 +330,67 @@ def read_match_file(f: Path, table=None, ctx=None) -> list:
     if importer is None:
         raise MatchImportError(f"unknown file type {f.suffix or '(none)'} (known: {', '.join(sorted(table))})")
     return importer.read(f)
+
+
+def takes_require_analysis(importer) -> bool:
+    """Whether an importer's ``read`` takes the ``require_analysis`` keyword
+    (the built-in ones do; a plugin written before it may not), asked of its
+    signature: an importer's own ``TypeError`` is its bug, never a reason to
+    call it again another way.  A signature that cannot be read: the call
+    the hookspec names first, ``read(path)``."""
+    import inspect
+
+    try:
+        params = inspect.signature(importer.read).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.kind is p.VAR_KEYWORD or (p.name == "require_analysis" and p.kind is not p.POSITIONAL_ONLY)
+               for p in params)
+
+
+POSITION_SUFFIXES = (".xgp",)
+
+
+class ConvertError(Exception):
+    """A file that cannot be converted: one line for the user (without the file name)."""
+
+
+def read_one_match(path) -> object:
+    """The one match of a file, analysed or not, through the registered
+    importers (``convert``, ``bdb.open_xg``).  Raises :class:`ConvertError`
+    with a one-line reason."""
+    from .importers.records import MatchImportError
+
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix in POSITION_SUFFIXES:
+        raise ConvertError("an XG position file (.xgp) holds one position, not a match: nothing to convert")
+    if not path.exists():
+        raise ConvertError("no such file")
+    if not path.is_file():
+        raise ConvertError("not a file")
+    table = importers()
+    importer = table.get(suffix)
+    if importer is None:
+        readable = ", ".join(s for s in sorted(table) if s not in POSITION_SUFFIXES)
+        raise ConvertError(f"cannot read {suffix or 'files without a suffix'} files (readable: {readable})")
+    try:
+        if takes_require_analysis(importer):
+            matches = importer.read(path, require_analysis=False)
+        else:  # a plugin's importer without the option
+            matches = importer.read(path)
+    except MatchImportError as exc:
+        raise ConvertError(str(exc)) from None
+    except OSError as exc:
+        raise ConvertError(exc.strerror or str(exc)) from None
+    except Exception as exc:  # whatever reading raises is the file's one line (an importer's bug too)
+        raise ConvertError(read_failure(exc, path, None)) from None
+    if len(matches) != 1:
+        raise ConvertError(f"holds {len(matches)} matches; convert writes one")
+    match = matches[0]
+    if getattr(match, "kind", "match") != "match":
+        raise ConvertError(f"a {match.kind} file, not a match: nothing to convert")
+    return match
 
 
 def store_matches(ctx, matches) -> list:

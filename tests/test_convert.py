@@ -24,7 +24,8 @@ import pytest
 from conftest import DATA, FIXTURES, needs_gnubg, run_cli_inprocess as run_cli
 from conftest import run_cli as run_cli_subprocess
 from gnubg_blunder import __version__
-from gnubg_blunder.default_plugins.convert_command import ConvertError, read_match_file
+from gnubg_blunder.pipeline import ConvertError
+from gnubg_blunder.pipeline import read_one_match as read_match_file
 from gnubg_blunder.exporters import ExportError, mat_text, sgf_text, write_mat, write_sgf
 from gnubg_blunder.importers.xg import read_match as read_xg_match
 from gnubg_blunder.importers.xg_format import read_xg
@@ -446,6 +447,66 @@ def test_convert_needs_no_analysis(tmp_path):
     res = run_cli("convert", src, out)
     assert "Ünïcode Øne vs Jørgensen Ωmega, 3-point match, 1 game" in res.stdout
     assert ";W[31mjfe])" in out.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def plugin_importer(monkeypatch):
+    """Registers a plugin's importer of ``.foo`` files (made by the test) in
+    a plugin manager of the built-in plugins; yields a list of its calls."""
+    from gnubg_blunder import plugins
+    from gnubg_blunder.hookspecs import hookimpl
+
+    monkeypatch.setenv("GNUBG_BLUNDER_NO_PLUGINS", "1")
+    plugins.reset_plugin_manager()
+    calls = []
+
+    def use(importer):
+        importer.name, importer.extensions = "foo-reader", (".foo",)
+
+        class Plugin:
+            @hookimpl
+            def register_importers(self, register):
+                register(importer)
+
+        plugins.get_plugin_manager().register(Plugin(), name="foo-plugin")
+        return calls
+
+    yield use
+    plugins.reset_plugin_manager()
+
+
+def test_convert_reads_with_an_importer_that_takes_no_require_analysis(plugin_importer, tmp_path):
+    """A plugin's importer written before ``require_analysis`` (``read(path)``)
+    is called without it, once (its signature says so)."""
+    charlot = read_xg_match(CHARLOT_XG)
+
+    class OldImporter:
+        def read(self, path):
+            calls.append(path)
+            return [charlot]
+
+    calls = plugin_importer(OldImporter())
+    src = tmp_path / "m.foo"
+    src.write_text("x")
+    assert read_match_file(src) is charlot and calls == [src]
+
+
+def test_convert_does_not_retry_an_importer_whose_own_code_raises_type_error(plugin_importer, tmp_path):
+    """An importer that takes ``require_analysis`` and raises ``TypeError``
+    inside (its own bug) is called once, with the keyword; its error is the
+    file's one line, not hidden by a second call without the keyword."""
+
+    class BuggyImporter:
+        def read(self, path, require_analysis=True):
+            calls.append(require_analysis)
+            return len(None)  # TypeError inside the importer
+
+    calls = plugin_importer(BuggyImporter())
+    src = tmp_path / "m.foo"
+    src.write_text("x")
+    with pytest.raises(ConvertError):
+        read_match_file(src)
+    assert calls == [False]
 
 
 # ---------------------------------------------------------------------------

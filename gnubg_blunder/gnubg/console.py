@@ -265,7 +265,7 @@ class Bdb:
         import shutil
         import tempfile
 
-        from ..default_plugins.convert_command import ConvertError, describe_match, read_match_file
+        from ..pipeline import ConvertError, match_words, read_one_match
         from ..exporters import ExportError, write_sgf
 
         from ..importers.files import shown_path
@@ -277,7 +277,7 @@ class Bdb:
             return None
         tmp = None
         try:
-            match = read_match_file(path)
+            match = read_one_match(path)
             tmp = tempfile.mkdtemp(prefix="gnubg-blunder-xg-")
             stem = re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.splitext(os.path.basename(path))[0]) or "match"
             sgf = os.path.join(tmp, stem + ".sgf")
@@ -295,7 +295,7 @@ class Bdb:
             if loaded != (match.players[0], match.players[1], match.length, len(match.games)):
                 print(f"gnubg-blunder: {path}: gnubg did not load the converted match")
                 return None
-            print(f"gnubg-blunder: opened {path}: {describe_match(match)}")
+            print(f"gnubg-blunder: opened {path}: {match_words(match)}")
             return match
         except (ConvertError, ExportError) as exc:
             print(f"gnubg-blunder: {shown_path(path)}: {safe_text(str(exc), None)}")
