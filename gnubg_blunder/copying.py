@@ -161,7 +161,7 @@ def _transaction(store):
     """One write transaction of DST (the store's ``write_transaction``: its
     writer lock, rolled back on any error), the sequences advanced before
     COMMIT."""
-    from .store.sqlite import write_transaction
+    from .store.connection import write_transaction
 
     with write_transaction(store.conn) as conn:
         yield conn

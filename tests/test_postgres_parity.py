@@ -42,7 +42,7 @@ def use_one_clock(monkeypatch) -> None:
     """Import times from a clock that ticks a second a call, from
     2026-01-01: two imports of the same files into two databases get the
     same times (and the same order of undated matches)."""
-    from gnubg_blunder.store import insert, sqlite
+    from gnubg_blunder.store import insert
 
     ticks = itertools.count()
 
@@ -51,7 +51,6 @@ def use_one_clock(monkeypatch) -> None:
         return f"2026-01-01T{t // 3600:02d}:{t // 60 % 60:02d}:{t % 60:02d}+00:00"
 
     monkeypatch.setattr(insert, "utc_now", clock)
-    monkeypatch.setattr(sqlite, "_now", clock)
 
 
 def _fill(target, cli, monkeypatch) -> None:

@@ -358,10 +358,9 @@ def _fill(target, monkeypatch) -> None:
 
 
 def _stop_the_clock(monkeypatch) -> None:
-    from gnubg_blunder.store import insert, sqlite
+    from gnubg_blunder.store import insert
 
     monkeypatch.setattr(insert, "utc_now", lambda: "2026-01-02T00:00:00+00:00")
-    monkeypatch.setattr(sqlite, "_now", lambda: "2026-01-02T00:00:00+00:00")
 
 
 def _both(cli, lite, url):

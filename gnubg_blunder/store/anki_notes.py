@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from .schema import StoreError
-from .sqlite import write_transaction
+from .connection import write_transaction
 
 # Anki's revlog.type -> the study action's name (0 learn, 1 review, 2 relearn, 3 filtered deck)
 REVIEW_ACTIONS = {0: "anki learn", 1: "anki review", 2: "anki relearn", 3: "anki cram"}

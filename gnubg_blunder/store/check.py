@@ -515,7 +515,7 @@ def _check_collections(conn, report: CheckReport) -> None:
 def _check_rows(store, report: CheckReport, repair: bool) -> None:
     """The array cache and the labels of a whole file, against its rows."""
     from .column_cache import decode_bundle, sealed
-    from .sqlite import ARRAYS_FORMAT
+    from .array_cache import ARRAYS_FORMAT
 
     conn = store.conn
     analyses = dict(conn.execute("SELECT id, match_id FROM analyses"))

@@ -271,7 +271,7 @@ def migrate(conn, read_only: bool = False, report: Optional[Callable] = None) ->
         what = "has no gnubg-blunder tables yet" if found == 0 else f"is at schema version {found}"
         raise StoreError(f"it {what} and this role may only read it: open it once with a writer role "
                          f"(docs/postgres.md, \"Upgrades\")")
-    from .sqlite import write_transaction
+    from .connection import write_transaction
 
     with write_transaction(conn):
         now = current_version(conn)  # again: another writer may have made them meanwhile

@@ -69,7 +69,7 @@ def write(store, row: dict) -> bool:
     """Store one verified evaluation in its own transaction; False when
     that decision is verified at that depth already (a rerun: nothing
     written).  Never over the match's analysis: another table."""
-    from .sqlite import write_transaction
+    from .connection import write_transaction
 
     store._writable()
     values = dict(row)
