@@ -51,7 +51,10 @@ from typing import Optional
 
 import numpy as np
 
-from ..labels import ALL_GAME_PLANS, CHECKER_THEMES, CUBE_THEMES, THEMES
+from ..families import (  # noqa: F401  (re-exported: the family names live below the filter)
+    _BY_FOLDED, CHECKER, CUBE, FAMILIES, FAMILY_INDEX, FAMILY_NAMES, FAMILY_SEPARATOR, NATURE_THEMES, NATURES,
+    canonical_family, closest_families, family_name, parse_family)
+from ..labels import ALL_GAME_PLANS, CHECKER_THEMES, CUBE_THEMES, THEMES  # noqa: F401
 from .arrays import LABEL_CODES, Selection
 from .intervals import Z95, symmetric_interval
 from .counting import K_CHECKER, Thresholds, counted
@@ -60,27 +63,8 @@ from .kernel import classified
 from .memo import memo
 from .study_cost import excess_terms, study_cost
 
-FAMILY_SEPARATOR = "/"
-CHECKER, CUBE = "checker", "cube"
-NATURES = (CHECKER, CUBE)
-NATURE_THEMES = {CHECKER: tuple(CHECKER_THEMES), CUBE: tuple(CUBE_THEMES)}
 MIN_QUANTIFIED = 5  # SPEC §9: in the plan from 5 quantified members
 IN_PLAN, TO_CONFIRM = "plan", "to confirm"
-
-# every possible family, in code order: game plan, then nature, then theme
-FAMILIES = tuple((plan, nature, theme) for plan in ALL_GAME_PLANS for nature in NATURES
-                 for theme in NATURE_THEMES[nature])
-
-
-def family_name(game_plan: str, nature: str, theme: str) -> str:
-    """The one spelling of a family: ``"holding game/checker/too many blots"``."""
-    return FAMILY_SEPARATOR.join((game_plan, nature, theme))
-
-
-FAMILY_NAMES = tuple(family_name(*f) for f in FAMILIES)
-FAMILY_INDEX = {name: k for k, name in enumerate(FAMILY_NAMES)}
-_BY_FOLDED = {name.casefold(): name for name in FAMILY_NAMES}
-
 
 def _lookup_table() -> np.ndarray:
     """table[game plan code, nature code, theme code] -> family index, -1."""
@@ -92,40 +76,6 @@ def _lookup_table() -> np.ndarray:
 
 
 _TABLE = _lookup_table()
-
-
-def closest_families(text: str, limit: int = 5) -> list:
-    """The family names nearest to ``text`` (containing it, then alike)."""
-    import difflib
-
-    low = " ".join(str(text).split()).casefold()
-    parts = [p.strip() for p in low.split(FAMILY_SEPARATOR) if p.strip()]
-    containing = [n for n in FAMILY_NAMES if parts and all(p in n.casefold() for p in parts)]
-    alike = [_BY_FOLDED[k] for k in difflib.get_close_matches(low, list(_BY_FOLDED), n=limit, cutoff=0.4)]
-    out = []
-    for n in alike + containing:
-        if n not in out:
-            out.append(n)
-    return out[:limit]
-
-
-def parse_family(text: str) -> tuple:
-    """(game plan, nature, theme) of a family name as a user typed it
-    (case and spaces around the separator do not matter); ValueError with
-    the closest names otherwise."""
-    parts = [" ".join(p.split()) for p in str(text).split(FAMILY_SEPARATOR)]
-    name = _BY_FOLDED.get(FAMILY_SEPARATOR.join(parts).casefold())
-    if name is None:
-        near = closest_families(text)
-        hint = f" (closest: {'; '.join(near)})" if near else ""
-        raise ValueError(f"no family {str(text)!r}: a family is GAME PLAN{FAMILY_SEPARATOR}checker|cube"
-                         f"{FAMILY_SEPARATOR}THEME{hint}")
-    return FAMILIES[FAMILY_INDEX[name]]
-
-
-def canonical_family(text: str) -> str:
-    """The family's one spelling (``parse_family`` then ``family_name``)."""
-    return family_name(*parse_family(text))
 
 
 # -- per decision -----------------------------------------------------------------
