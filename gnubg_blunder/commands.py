@@ -23,10 +23,13 @@ import shlex
 import sqlite3
 import sys
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable, Optional, TextIO
 
 
 from .errors import UserError  # noqa: F401  (re-exported: plugins import it from here)
+from .metrics.stash import Stash, StashKey
+from .text import closest_names  # noqa: F401  (views name it from here: the command kit)
 
 
 def count_option(value, option: str) -> int:
@@ -252,23 +255,9 @@ def add_metric(parser, help: Optional[str] = None) -> None:
 def add_filter_arguments(parser, decision_type: bool = True) -> None:
     """The one filter of every view (SPEC §14).  Flags apply to this run,
     over the saved filter (``filter set``; ``--no-config`` ignores it)."""
-    parser.add_argument("--player", metavar="NAME", help="one player's decisions (aliases merged, names without case)")
-    parser.add_argument("--from", dest="date_from", metavar="DATE", help="matches dated on or after DATE (YYYY-MM-DD)")
-    parser.add_argument("--to", dest="date_to", metavar="DATE", help="matches dated on or before DATE")
-    parser.add_argument("--length", dest="lengths", metavar="N", type=int, action="append",
-                        help="match length (0 = money); repeat for several")
-    parser.add_argument("--tournament", dest="tournaments", metavar="EVENT", action="append",
-                        help="matches of this event; repeat for several")
-    if decision_type:
-        parser.add_argument("--decision-type", choices=("all", "checker", "cube"), default=None)
-    parser.add_argument("--engine", choices=("gnubg", "xg"), help="use this analyser's analysis")
-    parser.add_argument("--min-depth", type=float, metavar="PLIES", help="analyses at least this deep (gnubg plies)")
-    parser.add_argument("--family", metavar="FAMILY",
-                        help="only the decisions of one study-plan family, \"GAME PLAN/checker|cube/THEME\" "
-                             "(e.g. \"holding game/checker/too many blots\"; `plan` lists them; docs/plan.md)")
-    parser.add_argument("--collection", metavar="NAME",
-                        help="only the decisions at a position filed in collection NAME (`collection list`; "
-                             "docs/collections.md)")
+    from .filters import add_filter_options
+
+    add_filter_options(parser, leave_out=() if decision_type else ("decision_type",))
     parser.add_argument("--no-config", dest="no_saved_filter", action="store_true",
                         help="ignore the saved filter for this run")
 
@@ -285,26 +274,10 @@ def filter_from_args(args, ctx: Optional[Context] = None):
         raise UserError(str(exc)) from None
 
 
-def closest_names(name: str, names: list, limit: int = 5) -> list:
-    """The stored names nearest to ``name``: those containing it, then the
-    most alike (difflib), without case."""
-    import difflib
-
-    low = name.casefold()
-    by_low = {n.casefold(): n for n in names}
-    containing = [n for n in names if low in n.casefold()]
-    alike = [by_low[k] for k in difflib.get_close_matches(low, list(by_low), n=limit, cutoff=0.5)]
-    out = []
-    for n in containing + alike:
-        if n not in out:
-            out.append(n)
-    return out[:limit]
-
-
 def unknown_player(name: str, names: list, what: str = "stored match") -> UserError:
     """The one-line refusal of a player name that no match has (names shown
     as text output shows user data: escaped and cut, ``safe_text``)."""
-    from .views.formatting import safe_text
+    from .text import safe_text
 
     if not names:
         return UserError(f"no player '{safe_text(name)}': the database has no {what} yet")
@@ -328,7 +301,7 @@ def check_player(store, flt) -> None:
 def unknown_collection(store, name: str) -> UserError:
     """The one-line refusal of a collection name that does not exist, with
     the closest names."""
-    from .views.formatting import safe_text
+    from .text import safe_text
 
     names = [c["name"] for c in store.collections()]
     if not names:
@@ -337,6 +310,10 @@ def unknown_collection(store, name: str) -> UserError:
     near = closest_names(name, names)
     hint = f" (closest names: {', '.join(safe_text(n) for n in near)})" if near else ""
     return UserError(f"no collection '{safe_text(name)}'{hint}")
+
+
+# the study half of the selection last asked for (Scope.study_rows): (that selection, its study half)
+STUDY_ROWS: StashKey[tuple] = StashKey("study rows")
 
 
 class Scope:
@@ -378,6 +355,18 @@ class Scope:
             self._selection = self.store.select(self.filter)
         return self._selection
 
+    @property
+    def selection_if_read(self):
+        """The selection when it is already read (the report's), else None:
+        for a view that can tell from it that it need read nothing."""
+        return self._selection
+
+    @cached_property
+    def stash(self) -> Stash:
+        """What this scope worked out once (``metrics/stash.py``), kept as
+        long as it is."""
+        return Stash()
+
     def rows(self, keep):
         """The selection when it is already read (the report, the summary
         computing several views), else only the decisions ``keep(decisions)``
@@ -395,13 +384,13 @@ class Scope:
         the match figures keep :attr:`selection`.  Worked out once a
         selection."""
         sel = self.selection if keep is None else self.rows(keep)
-        cached = self.__dict__.get("_study")
-        if cached is not None and cached[0] is sel:
-            return cached[1]
+        kept = self.stash.get(STUDY_ROWS)
+        if kept is not None and kept[0] is sel:
+            return kept[1]
         from .store.verifications import study_selection
 
         out = study_selection(self.store, sel)
-        self._study = (sel, out)
+        self.stash[STUDY_ROWS] = (sel, out)
         return out
 
     def select(self, flt):

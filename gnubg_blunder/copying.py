@@ -25,6 +25,7 @@ import time
 from typing import Optional
 
 from .commands import UserError
+from .errors import BlunderError
 from .progress import PLAIN_FORMAT, Progress
 from .store import is_database_url
 
@@ -599,9 +600,9 @@ class Copier:
 def _text_path(value):
     """A stored source path as both engines hold it: the bytes a SQLite file
     written before kept for a path that is not UTF-8 become the text form
-    (importers.files.stored_path); text is copied as it is."""
+    (codec.paths.stored_path); text is copied as it is."""
     if isinstance(value, (bytes, bytearray, memoryview)):
-        from .importers.files import stored_path
+        from .codec.paths import stored_path
 
         return stored_path(bytes(value))
     return value
@@ -630,7 +631,7 @@ def _setting_value(group: tuple, meta: dict) -> str:
     import json
 
     from .db_settings import ERROR_KEY, GOAL_KEY
-    from .views.formatting import safe_text
+    from .text import safe_text
 
     if group[0] == ERROR_KEY:
         return "/".join(meta.get(k) or "default" for k in group) + " EMG"
@@ -660,7 +661,7 @@ def _open(target, role: str, ctx):
         raise _OpenFailed(f"cannot open {role} {shown_database(target)}: {exc}") from None
 
 
-class _OpenFailed(Exception):
+class _OpenFailed(BlunderError):
     pass
 
 

@@ -92,7 +92,7 @@ class Candidate:
 
 class LazyCandidates(Sequence):
     """A candidate list as an importer read it: each play kept as its steps
-    (letters, ``store/candidates.py``) with its numbers, its notation and
+    (letters, ``codec/candidates.py``) with its numbers, its notation and
     resulting board worked out when a :class:`Candidate` is asked for
     (``resolve(letters) -> (notation, position ID)``).  The importer resolves
     the played and the first play; the store keeps the rest as read."""

@@ -13,11 +13,12 @@ import sqlite3
 import stat
 from pathlib import Path
 
+from .errors import BlunderError
 from .importers.files import NotAMatchFile, check_match_file, os_reason, shown_path
 from .importers.transcript import TRANSCRIPT_SUFFIXES, is_transcript
 from .plugins import get_plugin_manager, importers
 from .progress import Progress
-from .views.formatting import safe_text
+from .text import safe_text
 
 # The store (numpy) and the importers' records are imported where a match is
 # stored or read: ``import --help`` builds its text here without them.
@@ -351,7 +352,7 @@ def takes_require_analysis(importer) -> bool:
 POSITION_SUFFIXES = (".xgp",)
 
 
-class ConvertError(Exception):
+class ConvertError(BlunderError):
     """A file that cannot be converted: one line for the user (without the file name)."""
 
 

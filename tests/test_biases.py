@@ -19,7 +19,7 @@ import pytest
 from conftest import gnubg_match_dump, needs_gnubg, run_cli_inprocess as run_cli
 from gnubg_blunder.met import default_met
 from gnubg_blunder.metrics.biases import bias, signed_interval, verdict
-from gnubg_blunder.store.candidates import decode
+from gnubg_blunder.codec.candidates import decode
 
 # real gnubg self-play (seed, length): match play of 3 to 11 points and a money session
 MATCHES = ((21, 7), (22, 7), (23, 3), (26, 11), (11, 5), (24, 0))

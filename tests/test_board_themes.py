@@ -17,7 +17,7 @@ from gnubg_blunder.board.features import THEME_BLOTS, THEME_NONE, THEME_PASSIVE,
 from gnubg_blunder.board.moves import apply_steps, find_play
 from gnubg_blunder.board.position import Board
 from gnubg_blunder.labels import CHECKER_THEMES, THEMES, decision_labels
-from gnubg_blunder.store import candidates as candidate_lists
+from gnubg_blunder.codec import candidates as candidate_lists
 
 
 def B(me: dict, opp: dict) -> Board:

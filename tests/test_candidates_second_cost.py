@@ -1,10 +1,10 @@
-"""store/candidates.second_cost: the first two equities of a stored list, read
+"""codec/candidates.second_cost: the first two equities of a stored list, read
 without decoding it, give what equities() gives (issue 29, the references)."""
 
 import json
 import random
 
-from gnubg_blunder.store import candidates as C
+from gnubg_blunder.codec import candidates as C
 
 
 def _expected(blob):

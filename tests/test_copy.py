@@ -336,7 +336,7 @@ def test_a_path_kept_as_bytes_by_an_older_file_arrives_in_the_text_form(tmp_path
     import os
 
     from gnubg_blunder.store import open_store
-    from gnubg_blunder.store.text_codec import decode_text
+    from gnubg_blunder.codec.text import decode_text
 
     src = tmp_path / "src.db"
     cli("import", REAL_FILES[0], db=src)

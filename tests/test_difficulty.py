@@ -15,7 +15,7 @@ import pytest
 
 from conftest import gnubg_match_dump, run_cli_inprocess
 from gnubg_blunder.metrics.difficulty import TAU, cube_deltas, decision_difficulty, difficulties, soft_difficulty
-from gnubg_blunder.store.candidates import decode
+from gnubg_blunder.codec.candidates import decode
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 XG = FIXTURES / "real" / "xg"

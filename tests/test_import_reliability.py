@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from gnubg_blunder.store.text_codec import decode_text
+from gnubg_blunder.codec.text import decode_text
 
 import other_user
 from conftest import DATA, needs_gnubg, stored_matches, without_progress

@@ -381,7 +381,7 @@ def test_hostile_names_and_sql_read_back_exactly_as_on_sqlite(pg_server, pg_url,
     from fixture_db import P_OPEN
 
     from gnubg_blunder.store import open_store
-    from gnubg_blunder.store.text_codec import MARK, decode_text, encode_text
+    from gnubg_blunder.codec.text import MARK, decode_text, encode_text
 
     lite = tmp_path / "hostile.db"
     dbname = urlsplit(pg_url).path[1:]
@@ -474,7 +474,7 @@ def test_a_file_name_that_is_not_utf8_is_stored_and_read_back_exactly(pg_url, tm
     import sqlite3
 
     from gnubg_blunder.store import open_store
-    from gnubg_blunder.store.text_codec import MARK, decode_text, encode_text
+    from gnubg_blunder.codec.text import MARK, decode_text, encode_text
 
     folder = os.fsencode(tmp_path) + b"/d\xe9j\xe0 \xff"
     os.mkdir(folder)

@@ -68,7 +68,7 @@ def _pct(x: float) -> str:
 
 
 def _stored_candidates(db, decision_id):
-    from gnubg_blunder.store.candidates import decode_row
+    from gnubg_blunder.codec.candidates import decode_row
 
     con = sqlite3.connect(db)
     con.row_factory = sqlite3.Row

@@ -26,7 +26,7 @@ from gnubg_blunder.board.position import Board
 from gnubg_blunder.metrics import references as R
 from gnubg_blunder.metrics.arrays import KIND_CODES, LABEL_CODES, DecisionArrays, MatchInfo, RollArrays, Selection
 from gnubg_blunder.metrics.counting import Thresholds
-from gnubg_blunder.store.candidates import decode_row
+from gnubg_blunder.codec.candidates import decode_row
 
 DATA = Path(__file__).parent / "fixtures" / "real"
 

@@ -13,7 +13,7 @@ from gnubg_blunder.filters import Filter
 from gnubg_blunder.importers.sgf import read_match
 from gnubg_blunder.store import ALREADY_STORED, STORED, SQLiteStore, StoreError
 from gnubg_blunder.store.schema import SCHEMA_VERSION
-from gnubg_blunder.store.candidates import decode_row
+from gnubg_blunder.codec.candidates import decode_row
 
 
 @pytest.fixture()

@@ -18,7 +18,7 @@ from typing import Optional
 import numpy as np
 
 from ..game_record import place_text
-from ..store.candidates import decode_row
+from ..codec.candidates import decode_row
 from ..views.formatting import html_text, visible
 from ..metrics.arrays import KIND_NAMES, LABELS
 from ..metrics.summary import cost_order, decision_records, pick, selected
@@ -276,7 +276,7 @@ def chances_rows(row: dict) -> list:
     position before the double (the decider's chances; None where not
     stored: a match stored before schema step 14)."""
     if row.get("kind") != "checker":
-        from ..store.candidates import decider_cube_probs
+        from ..codec.candidates import decider_cube_probs
 
         return [("position (no double)", _depth(row), decider_cube_probs(row))]
     cands = list(decode_row(row))

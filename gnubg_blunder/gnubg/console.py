@@ -44,7 +44,7 @@ class _Said:
 
 
 def _one_line(exc: BaseException) -> str:
-    from ..views.formatting import safe_text
+    from ..text import safe_text
 
     text = safe_text(" ".join(str(exc).split()), None)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
@@ -57,7 +57,7 @@ def _failure(ctx, exc: BaseException, what: str) -> str:
     from ..importers.records import MatchImportError
 
     if isinstance(exc, MatchImportError):
-        from ..views.formatting import safe_text
+        from ..text import safe_text
 
         return f"gnubg-blunder: {what}: {safe_text(str(exc), None)}"
     if is_database_error(exc):
@@ -269,7 +269,7 @@ class Bdb:
         from ..exporters import ExportError, write_sgf
 
         from ..importers.files import shown_path
-        from ..views.formatting import safe_text
+        from ..text import safe_text
 
         path = os.path.expanduser(str(path))
         if not path.lower().endswith((".xg", ".xgp")):

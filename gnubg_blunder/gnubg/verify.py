@@ -28,7 +28,8 @@ from ..board.position import Board
 from ..importers.build import cube_action, cube_errors
 from ..metrics.difficulty import decision_difficulty
 from ..model import Candidate
-from ..store import candidates as candidate_lists
+from ..codec import candidates as candidate_lists
+from ..errors import BlunderError
 from ..store import verifications
 from .process import find_gnubg
 
@@ -41,7 +42,7 @@ GNUBG_METS = Path("/usr/share/gnubg/met")
 TIMEOUT_PER_TASK = 600.0  # seconds a decision may take before its gnubg is given up (a 4-ply cube: ~10 s)
 
 
-class VerifyError(RuntimeError):
+class VerifyError(RuntimeError, BlunderError):
     """A run that cannot start (no gnubg) or a gnubg that failed."""
 
 

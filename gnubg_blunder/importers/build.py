@@ -33,7 +33,7 @@ from ..model import (
     Match,
     Roll,
 )
-from ..store.candidates import steps_text, text_steps
+from ..codec.candidates import steps_text, text_steps
 from .records import MatchImportError, NoAnalysis, SourceCandidates, SourceCube, SourceMatch
 
 # Depth ranks: gnubg plies; a rollout ranks above any ply (SPEC §14).

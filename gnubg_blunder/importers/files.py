@@ -16,6 +16,9 @@ import errno
 import os
 import stat
 
+from ..codec.paths import shown_path, stored_path  # noqa: F401  (the importers' names for them)
+from ..errors import BlunderError
+
 # Real match files are kilobytes to a few megabytes (an XG file with long
 # comments, a gnubg SGF with rollouts); 256 MiB is far above any of them and
 # keeps a hostile file from being read into memory.
@@ -30,7 +33,7 @@ _KINDS = (
 )
 
 
-class NotAMatchFile(OSError):
+class NotAMatchFile(OSError, BlunderError):
     """A path that is not read as a match file; ``strerror`` is the one-line reason."""
 
     def __init__(self, reason: str):
@@ -144,54 +147,3 @@ def read_match_head(path, size: int) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
-
-
-def shown_path(path) -> str:
-    """A path as printed: text, with the bytes that are not UTF-8 written
-    ``\\xNN`` (a path is any bytes the OS gives; the terminal gets text),
-    and control and bidi characters escaped as in every text output
-    (``views/formatting.py: clean_text``: a newline in a name is ``\\n``, it
-    cannot forge a line).  Stored paths (``analyses.source_path``, text or,
-    for such a path, its bytes) are shown the same way."""
-    from ..views.formatting import clean_text
-
-    if path is None:
-        return ""
-    return clean_text(_path_text(path), None)
-
-
-def _path_text(path) -> str:
-    if isinstance(path, (bytes, bytearray)):
-        raw = bytes(path)
-    else:
-        text = os.fspath(path)
-        if isinstance(text, bytes):
-            raw = text
-        else:
-            try:
-                text.encode("utf-8")
-                return text
-            except UnicodeEncodeError:
-                try:
-                    raw = os.fsencode(text)
-                except UnicodeEncodeError:
-                    raw = text.encode("utf-8", "surrogatepass")
-    return raw.decode("utf-8", "backslashreplace")
-
-
-def stored_path(path):
-    """How a source path is stored, losslessly, on both engines: text when
-    it is UTF-8, else the text form of store/text_codec.py (the bytes that
-    are not UTF-8 as ``%XX`` after a U+FFFF mark; docs/postgres.md "Text").
-    Files stored before kept such a path's bytes as a BLOB (SQLite)."""
-    from ..store.text_codec import encode_text
-
-    if path is None:
-        return None
-    text = os.fspath(path)
-    if isinstance(text, bytes):
-        try:
-            return text.decode("utf-8")
-        except UnicodeDecodeError:
-            return encode_text(os.fsdecode(text))
-    return encode_text(text)

@@ -11,7 +11,7 @@ import math
 from typing import Optional
 
 from ..model import SOURCE_GNUBG, Match
-from ..store.candidates import steps_text
+from ..codec.candidates import steps_text
 from .build import build_match
 from .records import (
     MatchImportError,

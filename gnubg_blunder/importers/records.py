@@ -11,8 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from ..errors import BlunderError
 
-class MatchImportError(Exception):
+
+class MatchImportError(BlunderError):
     """A file or match that cannot be imported; the message is one line for the user."""
 
 
@@ -36,7 +38,7 @@ class SourceCandidate:
 @dataclass
 class SourceCandidates:
     """A candidate list kept as read (SGF): each play as its letters, the
-    mover's two a step (``store/candidates.py``), with its numbers; no play
+    mover's two a step (``codec/candidates.py``), with its numbers; no play
     is resolved until the builder needs it (the played and the first)."""
 
     letters: list  # str per candidate

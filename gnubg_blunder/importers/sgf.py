@@ -16,7 +16,7 @@ from typing import Optional
 from ..board.position import Board
 from ..model import SOURCE_SGF, Match
 from .build import build_match
-from ..store.candidates import SGF_BLACK_TO_MOVER
+from ..codec.candidates import SGF_BLACK_TO_MOVER
 from .records import MatchImportError, SourceCandidates, SourceCube, SourceGame, SourceMatch, SourceRecord
 from .sgf_syntax import SgfSyntaxError, read_sgf
 from .sgf_values import (

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Union
 
+from ..errors import BlunderError
 from .files import read_match_bytes
 
 __all__ = [
@@ -43,7 +44,7 @@ __all__ = [
 # ---------------------------------------------------------------------------
 
 
-class SgfSyntaxError(ValueError):
+class SgfSyntaxError(ValueError, BlunderError):
     """The text is not a well-formed SGF collection.
 
     ``str(err)`` is one line: ``"<source>: <problem> at line L:C"``.
@@ -328,7 +329,7 @@ def decode_sgf_bytes(raw: bytes, source: str = "<bytes>") -> str:
             return raw.decode("utf-8")
         except UnicodeDecodeError:
             return raw.decode("latin-1")
-    from ..views.formatting import safe_text
+    from ..text import safe_text
 
     shown = safe_text(charset)  # the file's value, escaped and cut as text output shows it: no line forged
     try:

@@ -16,7 +16,8 @@ from typing import Optional
 import numpy as np
 
 from ..game_record import place_text
-from ..store.candidates import decider_cube_probs, decode_row
+from ..codec.candidates import decider_cube_probs, decode_row
+from ..errors import UserError
 from ..board import Board, parse_move_notation
 from ..board.svg import position_text
 from ..importers.build import cube_action, cube_errors
@@ -40,7 +41,7 @@ QUIT_WORDS = ("q", "quit", "exit")
 BEAVER_WORD = "beaver"  # a take in money play; refused in match play (beavers exist only for money)
 
 
-class QuizError(Exception):
+class QuizError(UserError):
     """Nothing to ask (one line for the user)."""
 
 
@@ -368,7 +369,7 @@ def _shown_names(item: Item) -> tuple:
     """The two names as the quiz's text shows them (user data: control and
     bidi characters escaped, docs/reliability.md "Hostile text"); the item
     keeps them as stored (gnubg's board is given them as they are)."""
-    from ..views.formatting import safe_text
+    from ..text import safe_text
 
     return safe_text(item.you), safe_text(item.opponent)
 

@@ -34,7 +34,7 @@ def questions(scope, args) -> list:
     import dataclasses
 
     from ..db_settings import main_player
-    from .core import QuizError, choose
+    from .core import choose
 
     flt = scope.filter
     if not flt.player:
@@ -45,12 +45,10 @@ def questions(scope, args) -> list:
         raise UserError("--count must be 0 (all) or more")
     if args.plan_top is not None and args.plan_top < 0:
         raise UserError("--plan-top must be 1 or more")
-    try:
-        return choose(scope.store, flt, scope.thresholds, count=args.count, seed=args.seed,
-                      plan_top=args.plan_top, errors_only=not args.all_decisions,
-                      metric=getattr(args, "metric", None)), flt
-    except QuizError as exc:
-        raise UserError(str(exc)) from None
+    # nothing to ask is a QuizError, the user's one line
+    return choose(scope.store, flt, scope.thresholds, count=args.count, seed=args.seed,
+                  plan_top=args.plan_top, errors_only=not args.all_decisions,
+                  metric=getattr(args, "metric", None)), flt
 
 
 def _ask(ctx, prompt: str):
@@ -65,7 +63,7 @@ def run(args, ctx) -> int:
         raise UserError('inside gnubg the quiz is bdb.quiz("OPTIONS"), answered with bdb.answer("13/7 8/7")')
     scope = Scope(args, ctx)
     items, flt = questions(scope, args)
-    from ..views.formatting import safe_text
+    from ..text import safe_text
 
     who = f"player {safe_text(flt.player)}" if flt.player else "both sides"
     return ask(ctx, scope.store, items, who)

@@ -21,13 +21,13 @@ def is_database_url(target) -> bool:
 
 def shown_database(target) -> str:
     """How a database is named in every line we print: a file's path as
-    paths are shown (``importers.files.shown_path``), or a URL with its
+    paths are shown (``codec.paths.shown_path``), or a URL with its
     password as ``***`` (docs/postgres.md)."""
     if is_database_url(target):
         from .pg_sql import redacted
 
         return redacted(target)
-    from ..importers.files import shown_path
+    from ..codec.paths import shown_path
 
     return shown_path(target)
 

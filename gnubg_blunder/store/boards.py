@@ -7,7 +7,7 @@ by row on a selection the store made."""
 
 from __future__ import annotations
 
-from .candidates import decode
+from ..codec.candidates import decode
 
 
 def _select(where: str) -> str:

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from .candidates import decode as decode_candidates
+from ..codec.candidates import decode as decode_candidates
 from .schema import StoreError
 
 # SQLITE_CORRUPT, SQLITE_NOTADB (primary result codes)

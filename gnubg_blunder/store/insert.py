@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from ..importers.files import stored_path
+from ..codec.paths import stored_path
 from ..metrics.difficulty import difficulties
 from ..model import LazyCandidates, Match
-from .candidates import encode_many, probs_text
+from ..codec.candidates import encode_many, probs_text
 
 
 def utc_now() -> str:

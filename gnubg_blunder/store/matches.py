@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..importers.files import stored_path
+from ..codec.paths import stored_path
 from ..metrics.difficulty import difficulties
 from ..model import Match, match_identity, match_moves, move_token, opening_keys
-from . import candidates as candidate_lists
+from ..codec import candidates as candidate_lists
 from . import insert
 from .check import refuses_damage
 from .connection import _rollback, write_transaction

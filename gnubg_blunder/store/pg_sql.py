@@ -10,7 +10,7 @@ text (:func:`translate`).  What it rewrites, and why, is in
 docs/postgres.md ("One store, two engines").
 
 Text PostgreSQL cannot hold (NUL, lone surrogates from non-UTF-8 file
-names) goes through :mod:`.text_codec` on the way in and out.
+names) goes through :mod:`gnubg_blunder.codec.text` on the way in and out.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import re
 
 from .pg_schema import ID_TABLES
 from .schema import ConnectionLost, StoreError
-from .text_codec import MARK, decode_text, encode_text, needs_encoding
+from ..codec.text import MARK, decode_text, encode_text, needs_encoding
 
 # The write lock every writer takes first (``BEGIN IMMEDIATE``): writers
 # take turns as they do on SQLite, readers never wait (docs/postgres.md).

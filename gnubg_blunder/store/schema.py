@@ -72,8 +72,8 @@ def _stored_equities(texts: list) -> tuple:
 
     import numpy as np
 
-    if any(isinstance(t, (bytes, memoryview)) for t in texts):  # format 1 (step 10): store/candidates.py
-        from .candidates import equities
+    if any(isinstance(t, (bytes, memoryview)) for t in texts):  # format 1 (step 10): codec/candidates.py
+        from ..codec.candidates import equities
 
         lists = [equities(t) if t else [] for t in texts]
         flat = np.array([np.nan if q is None else q for eqs in lists for q in eqs], dtype=np.float64)
@@ -155,14 +155,14 @@ def _difficulty(conn: sqlite3.Connection) -> None:
 
 
 def _compact_candidates(conn: sqlite3.Connection) -> None:
-    """Candidate lists in the compact format 1 (store/candidates.py,
+    """Candidate lists in the compact format 1 (codec/candidates.py,
     docs/storage.md) instead of JSON: the numbers packed, the moves and
     boards as stored (their notation and position IDs, byte for byte), null
     fields left out; the column a BLOB.  And the rolls a WITHOUT ROWID table
     on their primary key (no separate index beside the table).  In slices
     of ids, one transaction; the array cache is kept (its columns are the
     same)."""
-    from .candidates import Columns, encode_many
+    from ..codec.candidates import Columns, encode_many
 
     conn.execute("""CREATE TABLE decision_candidates_v10 (
     decision_id INTEGER PRIMARY KEY REFERENCES decisions(id) ON DELETE CASCADE,
@@ -255,7 +255,7 @@ def _anki_note_content(conn: sqlite3.Connection) -> None:
 
 def _cube_probs(conn: sqlite3.Connection) -> None:
     """``decisions.cube_probs``: the chances of a cube decision's position
-    as its source gives them (store/candidates.py ``probs_text``); NULL for
+    as its source gives them (codec/candidates.py ``probs_text``); NULL for
     the matches stored before (docs/anki.md, docs/quiz.md)."""
     if "cube_probs" not in {r[1] for r in conn.execute("PRAGMA table_info(decisions)")}:
         conn.execute("ALTER TABLE decisions ADD COLUMN cube_probs TEXT")
@@ -493,7 +493,7 @@ CREATE TABLE anki_notes (
 CREATE INDEX anki_notes_by_position ON anki_notes(position_id);
 """,
     ),
-    # Candidate lists compact (format 1, store/candidates.py), rolls without a rowid.
+    # Candidate lists compact (format 1, codec/candidates.py), rolls without a rowid.
     (10, _compact_candidates),
     (
         11,

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..filters import Filter
 from ..metrics.arrays import DecisionArrays, LazyPositions, MatchInfo, RollArrays, Selection
+from ..text import closest_names
 from .array_cache import _close_sources
 from .check import CHECK_HINT, DamagedDatabase
 from .column_cache import CacheReader
@@ -159,7 +160,7 @@ class DecisionSelection:
 
         filed = self.collection_positions(name)
         if filed is None:
-            from ..commands import closest_names
+
 
             near = closest_names(name, [c["name"] for c in self.collections()])
             hint = f" (closest names: {', '.join(near)})" if near else ""

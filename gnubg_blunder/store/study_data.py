@@ -46,7 +46,7 @@ class StudyData:
         of each checker play's stored list costs against the first (the
         analysis' second choice); decisions with fewer than two candidates
         with an equity are left out.  The lists' equities are read without
-        resolving a play (store/candidates.py)."""
+        resolving a play (codec/candidates.py)."""
         return candidate_lists.second_costs(self.conn, decision_ids)
 
     ANALYSIS_COLUMNS = ("id", "position_id", "kind", "dice", "length", "score_self", "score_opp", "crawford",

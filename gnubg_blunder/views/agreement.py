@@ -34,7 +34,7 @@ def _candidates(row: dict) -> list:
     """The stored candidate list of a decision row (checker plays: the
     first five and the played one), or the cube equities (cube decisions),
     as the analysis wrote them."""
-    from ..store.candidates import decode_row
+    from ..codec.candidates import decode_row
 
     if row.get("kind") != "checker":
         return [{"action": name, "equity": row.get(key)} for name, key in
@@ -66,7 +66,7 @@ def compute(scope) -> dict:
     # the scope's selection, when already read (the report), holds every match the filter keeps with an
     # analysis under its engine and depth (first_and_second's first, store.choose_analysis: the same rule):
     # none of them with two stored analyses, nothing is compared (no two selections of their rows made)
-    read = getattr(scope, "_selection", None)
+    read = scope.selection_if_read
     if read is not None and not any(len(m.analyses) > 1 for m in read.matches):
         return obj
     first = store.select(flt, choose=lambda stored: first_and_second(stored, flt.engine, flt.min_depth)[0])

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from typing import Optional
 
-DASH = "—"
+from ..filters import filter_words
+from ..text import CELL_WIDTH, DASH, ELLIPSIS, FIELD_WIDTH, _shown, clean_text, safe_text  # noqa: F401
 
 
 def num(x: Optional[float], digits: int = 2, signed: bool = False) -> str:
@@ -107,54 +107,7 @@ def without_empty_periods(periods: list, is_empty, unit: str, nothing: str) -> t
     return shown, f"{n} {units} without {nothing} left out (JSON and CSV list every {unit})"
 
 
-# -- user text in text output (docs/reliability.md, "Hostile text and impossible values") --------
-#
-# Names, events, comments and move notations come from the files: in text
-# output a control character (Unicode category Cc: ESC, newline, tab, CR,
-# ...), a bidi control (U+202A-202E, U+2066-2069) or a line/paragraph
-# separator (U+2028, U+2029) is shown escaped ("\x1b", "\n", "\u202e"), and a
-# long field is cut with "…".  JSON keeps the exact string; HTML escapes it.
-
-FIELD_WIDTH = 60  # the most characters text output shows of one user string (a name, an event, a move)
-CELL_WIDTH = 128  # the most characters of one text-table cell (two names and " v " fit)
-ELLIPSIS = "…"
-
-_BIDI_CONTROLS = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))
-_SEPARATORS = frozenset((0x2028, 0x2029))
-_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def _shown(c: str) -> str:
-    """One character as text output shows it: itself, or escaped."""
-    o = ord(c)
-    if o in _BIDI_CONTROLS or o in _SEPARATORS or unicodedata.category(c) == "Cc":
-        return _NAMED.get(c) or (f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}")
-    return c
-
-
-def clean_text(s: str, limit: Optional[int] = FIELD_WIDTH) -> str:
-    """``s`` with its control characters escaped, cut to ``limit``
-    characters (the last one "…") when longer; None: never cut."""
-    head = s if limit is None else s[:limit + 1]  # escaping only lengthens: no more is needed
-    pieces = [_shown(c) for c in head]
-    if limit is None or (len(s) <= limit and sum(map(len, pieces)) <= limit):
-        return "".join(pieces)
-    out, n = [], 0
-    for p in pieces:  # whole escapes only: never a cut "\x1"
-        if n + len(p) > limit - 1:
-            break
-        out.append(p)
-        n += len(p)
-    return "".join(out) + ELLIPSIS
-
-
-def safe_text(s, limit: Optional[int] = FIELD_WIDTH) -> str:
-    """User data (a name, an event, a comment, a move) as text output shows
-    it: control and bidi characters escaped, cut to ``limit`` characters
-    (``FIELD_WIDTH``; None: whole); None is "—"."""
-    if s is None:
-        return DASH
-    return clean_text(str(s), limit)
+# -- user text in text output: gnubg_blunder/text.py (clean_text, safe_text) ----------------------
 
 
 # -- user text in HTML and Anki cards (docs/reliability.md, "Hostile text") --------------------
@@ -224,25 +177,7 @@ def scope_text(f: dict, ignored: tuple = (), everything: str = "every stored mat
     they are: a player, or both sides); ``f`` is ``Filter.to_json()``; keys
     in ``ignored`` are left out (a view that names its players itself
     ignores "player")."""
-    parts = []
-    if f.get("player") and "player" not in ignored:
-        parts.append(f"player {safe_text(f['player'])}")
-    if f.get("tournaments"):
-        parts.append("tournaments " + ", ".join(safe_text(t) for t in f["tournaments"]))
-    if f.get("date_from") or f.get("date_to"):
-        parts.append(f"dates {f.get('date_from') or '…'} to {f.get('date_to') or '…'}")
-    if f.get("lengths"):
-        parts.append("lengths " + ", ".join("money" if x == 0 else str(x) for x in f["lengths"]))
-    if f.get("decision_type") and f["decision_type"] != "all" and "decision_type" not in ignored:
-        parts.append(f"{f['decision_type']} decisions")
-    if f.get("engine"):
-        parts.append(f"engine {safe_text(f['engine'])}")
-    if f.get("min_depth") is not None:
-        parts.append(f"depth ≥ {f['min_depth']:g}")
-    if f.get("family"):
-        parts.append(f"family {safe_text(f['family'])}")
-    if f.get("collection"):
-        parts.append(f"collection {safe_text(f['collection'])}")
+    parts = filter_words(f, safe_text, ignored)  # each criterion's words, declared with it (filters.py)
     if parts and not f.get("player") and "player" not in ignored:
         parts.append("both sides")
     return ", ".join(parts) if parts else everything

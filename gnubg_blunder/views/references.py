@@ -76,7 +76,7 @@ def _verified_deepest(store, sel, ids) -> dict:
 def _verified_second_costs(store, sel, ids) -> dict:
     """A verified checker play's second choice from its deeper list."""
     from ..metrics.verify import second_cost_of_list
-    from ..store.candidates import equities
+    from ..codec.candidates import equities
 
     out = {}
     for rid, v in _verified_deepest(store, sel, ids).items():

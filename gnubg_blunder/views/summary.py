@@ -204,7 +204,7 @@ def played_steps(board, row: dict):
     result is the played candidate's position; None for a cube decision or
     when the candidate list does not say."""
     from ..board.moves import legal_plays
-    from ..store.candidates import decode_row
+    from ..codec.candidates import decode_row
 
     dice = (row.get("dice1"), row.get("dice2")) if row.get("dice1") else None
     if row.get("kind") != "checker" or not dice or not row.get("candidates") or row.get("played_index") is None:
