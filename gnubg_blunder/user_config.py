@@ -13,10 +13,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .filters import Filter, SavedFrom
+from .filters import Filter, SavedFrom, filter_keys, flags_given, repeated_keys
 
-FILTER_KEYS = ("player", "date_from", "date_to", "lengths", "tournaments", "decision_type", "engine", "min_depth",
-               "family", "collection")
+FILTER_KEYS = filter_keys()  # the saved filter's keys: the filter's criteria (filters.py)
 
 
 def config_path() -> Path:
@@ -158,7 +157,7 @@ def merged_filter(flags: dict, database, use_config: bool = True) -> Filter:
 
 def _filter_of(values: dict, saved_from) -> Filter:
     values = dict(values)
-    for k in ("lengths", "tournaments"):
+    for k in repeated_keys():
         if values.get(k) is not None:
             values[k] = tuple(values[k])
     return Filter(**{k: values[k] for k in FILTER_KEYS if k in values}, saved_from=saved_from)
@@ -166,15 +165,4 @@ def _filter_of(values: dict, saved_from) -> Filter:
 
 def filter_flags(args) -> dict:
     """The filter flags given on the command line (None = not given)."""
-    return {
-        "player": getattr(args, "player", None),
-        "date_from": getattr(args, "date_from", None),
-        "date_to": getattr(args, "date_to", None),
-        "lengths": tuple(args.lengths) if getattr(args, "lengths", None) else None,
-        "tournaments": tuple(args.tournaments) if getattr(args, "tournaments", None) else None,
-        "decision_type": getattr(args, "decision_type", None),
-        "engine": getattr(args, "engine", None),
-        "min_depth": getattr(args, "min_depth", None),
-        "family": getattr(args, "family", None),
-        "collection": getattr(args, "collection", None),
-    }
+    return flags_given(args)

@@ -15,6 +15,7 @@ import shlex
 from html import escape
 
 from ..commands import View, add_metric
+from ..filters import command_flags
 from .formatting import DASH, Table, folded, html_cell, num, safe_text, scope_text, table
 
 LIST_ROWS = 20  # the report lists the first 20 members of each family (costliest first)
@@ -97,26 +98,7 @@ def verification_counts(sel, thresholds, decision_type: str, metric, families: l
 def filter_flags(f: dict) -> list:
     """The command-line flags of a filter (``Filter.to_json()``), family
     left out: the same scope in another command."""
-    out = []
-    if f.get("player"):
-        out += ["--player", f["player"]]
-    if f.get("date_from"):
-        out += ["--from", f["date_from"]]
-    if f.get("date_to"):
-        out += ["--to", f["date_to"]]
-    for x in f.get("lengths") or ():
-        out += ["--length", str(x)]
-    for t in f.get("tournaments") or ():
-        out += ["--tournament", t]
-    if f.get("collection"):
-        out += ["--collection", f["collection"]]
-    if f.get("decision_type") and f["decision_type"] != "all":
-        out += ["--decision-type", f["decision_type"]]
-    if f.get("engine"):
-        out += ["--engine", f["engine"]]
-    if f.get("min_depth") is not None:
-        out += ["--min-depth", f"{f['min_depth']:g}"]
-    return out
+    return command_flags(f, leave_out=("family",))
 
 
 def list_command(family: str, f: dict) -> str:
