@@ -9,22 +9,26 @@ import sys
 import pluggy
 
 from . import hookspecs
+from .hookspecs import hookimpl
 
+# The built-in features, each a plugin module carrying its own hookimpls
+# (as pytest's and datasette's default plugins are), registered in this
+# order (pluggy calls the last registered first: the console summary prints
+# after the automatic report's line, as it always has).
 DEFAULT_PLUGINS = (
-    "gnubg_blunder.default_plugins.sgf_importer",
-    "gnubg_blunder.default_plugins.xg_importer",
-    "gnubg_blunder.default_plugins.store_step",
-    "gnubg_blunder.default_plugins.console_summary",
-    "gnubg_blunder.default_plugins.core_commands",
-    "gnubg_blunder.default_plugins.board_commands",
-    "gnubg_blunder.default_plugins.settings_commands",
+    "gnubg_blunder.importing",
+    "gnubg_blunder.gnubg_commands",
+    "gnubg_blunder.plugins",
+    "gnubg_blunder.default_plugins.stats_commands",
+    "gnubg_blunder.board_command",
+    "gnubg_blunder.settings",
     "gnubg_blunder.default_plugins.players_commands",
     "gnubg_blunder.default_plugins.analysis_commands",
     "gnubg_blunder.default_plugins.agreement_commands",
     "gnubg_blunder.default_plugins.report_sections",
-    "gnubg_blunder.default_plugins.convert_command",
+    "gnubg_blunder.convert",
     "gnubg_blunder.default_plugins.summary_commands",
-    "gnubg_blunder.default_plugins.check_command",
+    "gnubg_blunder.check_command",
     "gnubg_blunder.default_plugins.review_commands",
     "gnubg_blunder.default_plugins.plan_commands",
     "gnubg_blunder.default_plugins.references_commands",
@@ -34,8 +38,8 @@ DEFAULT_PLUGINS = (
     "gnubg_blunder.default_plugins.anki_commands",
     "gnubg_blunder.default_plugins.quiz_commands",
     "gnubg_blunder.default_plugins.study_commands",
-    "gnubg_blunder.default_plugins.watch_command",
-    "gnubg_blunder.default_plugins.copy_command",
+    "gnubg_blunder.watch_command",
+    "gnubg_blunder.copy_command",
     "gnubg_blunder.default_plugins.verify_command",
 )
 
@@ -145,3 +149,32 @@ def metrics(pm=None) -> dict:
 
     pm.hook.register_metrics(register=register)
     return found
+
+
+# -- the ``plugins`` command: this module is the built-in plugin that lists them
+
+def _plugins_configure(p):
+    from .commands import add_format
+
+    add_format(p)
+
+
+def _plugins_run(args, ctx):
+    from .views.formatting import to_json
+
+    rows = plugin_list()
+    if args.format == "json":
+        ctx.print(to_json({"plugins": rows, "importers": {k: v.name for k, v in sorted(importers().items())}}))
+        return 0
+    for r in rows:
+        origin = "built-in" if r["builtin"] else (r["distribution"] or "installed")
+        ctx.print(f"{r['name']} ({origin}): {', '.join(r['hooks']) or 'no hooks'}")
+    ctx.print("importers: " + ", ".join(f"{k} ({v.name})" for k, v in sorted(importers().items())))
+    return 0
+
+
+@hookimpl
+def register_commands(registry):
+    from .commands import Command
+
+    registry.add(Command("plugins", "list the loaded plugins and their hooks", _plugins_run, _plugins_configure))

@@ -16,11 +16,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "csv_log_plugin"
 CHARLOT = "charlot1-charlot2_7p_2025-11-08-2305"
-BUILTIN = (
-    "gnubg_blunder.default_plugins.sgf_importer",
-    "gnubg_blunder.default_plugins.store_step",
-    "gnubg_blunder.default_plugins.console_summary",
-    "gnubg_blunder.default_plugins.core_commands",
+BUILTIN = (  # the importers, the store step and `import`; the console summary, `analyse`; `plugins`
+    "gnubg_blunder.importing",
+    "gnubg_blunder.gnubg_commands",
+    "gnubg_blunder.plugins",
 )
 
 
