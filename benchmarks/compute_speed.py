@@ -6,7 +6,7 @@ database of 10,000 matches (run on demand).
     python benchmarks/compute_speed.py [DB] [--player NAME] [VIEW...]
 
 Each view starts cold: what the metrics keep per selection
-(``metrics/memo.py``) is forgotten before it runs, as in a fresh process.
+(the stashes, ``metrics/stash.py``) is forgotten before it runs, as in a fresh process.
 A selection other than the scope's that a view reads (another filter's) is
 timed as reading, not computing; the CPU time (which includes such reading)
 says what a machine shared with other jobs hides in the wall time.  ``report`` is the HTML report's sections
@@ -47,13 +47,11 @@ def main():
     from gnubg_blunder.store import open_store
     from gnubg_blunder.views import report
 
-    try:
-        from gnubg_blunder.metrics.memo import _MEMO
-
-        forget = _MEMO.clear
-    except ImportError:  # a version before the memo
-        def forget():
-            pass
+    def forget():
+        """What the metrics keep of the selection (its arrays' stashes) dropped."""
+        for owner in (getattr(sel, "decisions", None), getattr(sel, "rolls", None)):
+            if owner is not None:
+                vars(owner).pop("stash", None)
     store = open_store(args.db)
     flt = Filter(player=args.player)
     thresholds = thresholds_for(store)
@@ -77,7 +75,7 @@ def main():
     print(f"{'view':<16} {'compute s':>10} {'(CPU s)':>8} {'other reads s':>14}")
     for name in args.views or VIEWS:
         forget()
-        for key in set(vars(sel)) - {f.name for f in dataclasses.fields(sel)}:  # the views' own memos
+        for key in set(vars(sel)) - {f.name for f in dataclasses.fields(sel)}:  # the views' own and the selection's stash
             del vars(sel)[key]
         reading[0] = 0.0
         t, cpu = time.perf_counter(), time.process_time()

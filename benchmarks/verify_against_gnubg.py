@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gnubg_blunder.gnubg.process import run_commands  # noqa: E402
 from gnubg_blunder.gnubg.verify import hint_commands, parse_hint, task_of  # noqa: E402
-from gnubg_blunder.store import candidates  # noqa: E402
+from gnubg_blunder.codec import candidates  # noqa: E402
 from gnubg_blunder.store.verifications import targets  # noqa: E402
 
 

@@ -6,6 +6,11 @@ exit code the command line ends with.  The top level (``cli.main`` and the
 gnubg console's command runner) translates them once; nothing below it turns
 one error into another by its text.
 
+The package's other exception classes derive from these (a class also caught
+as, e.g., ``ValueError`` keeps that base beside): an error that is the user's
+mistake is a :class:`UserError` itself rather than translated into one
+(``tests/test_errors_hierarchy.py``).
+
 This module is at the bottom of the layers: it imports nothing of the package.
 """
 
@@ -22,6 +27,8 @@ class BlunderError(Exception):
 
 class UserError(BlunderError):
     """A mistake of the user's (bad option, missing file): one line, no traceback."""
+
+    exit_code = 2  # what commands.run returns for one (bad usage)
 
 
 class StoreError(BlunderError):

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
+from .errors import BlunderError
+
 DEFAULT_SETTLE = 1.0
 # A file counted as open (inotify) with no change for this long is read all
 # the same: an open or close event lost (the kernel's queue overflowed, the
@@ -55,7 +57,7 @@ class _Stop(BaseException):
     being stored is rolled back (``add_match``) and read at the next start."""
 
 
-class _DatabaseLost(Exception):
+class _DatabaseLost(BlunderError):
     """The PostgreSQL connection lost while a file was stored: its line
     said, the watch ends (exit 1), the files waiting are not tried."""
 
@@ -318,7 +320,7 @@ class Watcher:
         self.handled[path] = sig
 
     def refuse(self, label: str, reason: str, startup: bool) -> None:
-        from .views.formatting import safe_text
+        from .text import safe_text
 
         reason = safe_text(reason, None)  # what the file gave, escaped: no line forged, no terminal cleared
         self.counts["refused"] += 1

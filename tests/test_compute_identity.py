@@ -2,20 +2,17 @@
 archive") gives the same figures to the bit: the intervals of many groups at
 once are each group's own interval, the per-player aggregates at once are
 each player's own selection's, micro-EMG rounding in place is the rounding,
-and what a selection keeps (metrics/memo.py) is read-only and forgotten with
-it."""
+and what a selection keeps (metrics/stash.py) is read-only and forgotten with
+it (tests/test_stash.py)."""
 
 from __future__ import annotations
 
-import gc
 import math
 
 import numpy as np
-import pytest
 
 from gnubg_blunder.metrics import intervals, kernel
 from gnubg_blunder.metrics.counting import Thresholds
-from gnubg_blunder.metrics.memo import _MEMO, memo
 from gnubg_blunder.units import micro
 
 
@@ -139,23 +136,6 @@ def test_players_at_once_are_each_players_own_selection(db):
             one_by_one = [aggregate(subsets.of_player(players, g), Thresholds(), part)
                           for g in range(len(players.names))]
             assert at_once == one_by_one
-
-
-def test_memo_is_read_only_and_forgotten_with_its_owner():
-    class Owner:
-        pass
-
-    owner = Owner()
-    calls = []
-    first = memo(owner, "k", lambda: calls.append(1) or np.arange(3))
-    again = memo(owner, "k", lambda: calls.append(1) or np.arange(3))
-    assert first is again and calls == [1]
-    with pytest.raises(ValueError):
-        first[0] = 5
-    before = len(_MEMO)
-    del owner, first, again
-    gc.collect()
-    assert len(_MEMO) == before - 1
 
 
 def test_zero_nan_is_nan_to_num():

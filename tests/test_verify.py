@@ -82,7 +82,7 @@ def _gnubg_hint(task, wide=False):
 
 
 def test_verified_numbers_are_what_gnubg_prints(verified_db):
-    from gnubg_blunder.store import candidates
+    from gnubg_blunder.codec import candidates
 
     db, obj, _before, _plan = verified_db
     assert obj["chosen"] == 8 and obj["evaluated_now"] == 8 and obj["failed"] == 0

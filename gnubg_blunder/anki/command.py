@@ -131,14 +131,11 @@ def _sync(args, ctx) -> int:
     from ..store import anki_notes
     from ..store.anki_notes import GRADES
     from ..views.formatting import to_json
-    from .sync import CollectionError, read_reviews
+    from .sync import read_reviews
 
     store = ctx.store()
     _writable(store, "the reviews")
-    try:
-        found = read_reviews(args.collection, anki_notes.notes(store), ctx.error)
-    except CollectionError as exc:
-        raise UserError(str(exc)) from None
+    found = read_reviews(args.collection, anki_notes.notes(store), ctx.error)  # a CollectionError: one line
     added, stored = anki_notes.add_reviews(store, found["reviews"])
     grades = Counter(GRADES[r["grade"]] for r in found["reviews"])
     if args.format == "json":

@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 from . import MODEL_ID
+from ..errors import UserError
 from .apkg import FIELDS
 from ..run_files import run_folder
 from ..store.anki_notes import REVIEW_ACTIONS
@@ -25,7 +26,7 @@ from ..store.anki_notes import REVIEW_ACTIONS
 CLOSE_ANKI = "close Anki (or wait until it has saved) and run `anki sync` again"
 
 
-class CollectionError(Exception):
+class CollectionError(UserError):
     """The collection cannot be read (one line for the user)."""
 
 

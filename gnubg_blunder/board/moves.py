@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
+from ..errors import BlunderError
 from .position import Board
 
 Step = Tuple[int, int]
@@ -27,7 +28,7 @@ OFF_POINT = 0
 CACHE_SIZE = 1024
 
 
-class IllegalMove(ValueError):
+class IllegalMove(ValueError, BlunderError):
     """A step or play that cannot be made on the given board."""
 
 

@@ -1,10 +1,10 @@
-"""Registers ``verify``: the depth check (SPEC §16).  The command lives in ``views/verify.py``, the gnubg run in
-``gnubg/verify.py``."""
+"""Registers ``verify``: the depth check (SPEC §16).  The command lives in ``gnubg/depth_check.py``, the gnubg
+run in ``gnubg/verify.py``."""
 
 from __future__ import annotations
 
 from ..hookspecs import hookimpl
-from ..views import verify
+from ..gnubg import depth_check as verify
 
 
 @hookimpl

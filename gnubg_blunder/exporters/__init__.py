@@ -17,13 +17,14 @@ from typing import Optional
 
 from ..board.moves import IllegalMove, legal_plays
 from ..board.position import Board
+from ..errors import BlunderError
 from ..model import BEAVER, BEAVER_CLOSE, CHECKER, DOUBLE, PASS, TAKE, Game, Match
 
 __all__ = ["ExportError", "Record", "game_records", "write_sgf", "write_mat", "sgf_text", "mat_text",
            "WRITERS", "writer_for"]
 
 
-class ExportError(Exception):
+class ExportError(BlunderError):
     """A match that cannot be written in the asked format: one line for the user."""
 
 

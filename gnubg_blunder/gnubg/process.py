@@ -16,10 +16,12 @@ import time
 from pathlib import Path
 from typing import Callable, Optional
 
+from ..errors import BlunderError
+
 DEFAULT_GNUBG = "/usr/games/gnubg"
 
 
-class GnubgNotFound(RuntimeError):
+class GnubgNotFound(RuntimeError, BlunderError):
     pass
 
 

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Sequence, Union
 
+from ..errors import BlunderError
 from .sgf_syntax import Node
 
 __all__ = [
@@ -48,7 +49,7 @@ __all__ = [
 ]
 
 
-class SgfValueError(ValueError):
+class SgfValueError(ValueError, BlunderError):
     """A property value does not have the layout gnubg writes."""
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import List, Optional, Tuple
 
 from ..board.ids import board_from_xg, play_from_xg_move
+from ..errors import BlunderError
 from ..model import SOURCE_XG, Match
 from .build import build_match
 from .records import MatchImportError, SourceCandidate, SourceCube, SourceGame, SourceMatch, SourceRecord
@@ -307,7 +308,7 @@ def _left(c: Cube, player: int) -> int:
     return c.TimeBot if player == 0 else c.TimeTop
 
 
-class _Contradiction(Exception):
+class _Contradiction(BlunderError):
     """A turn the rule cannot explain: the file's clock is not what the rule
     assumes (another clock type, TimeBot/TimeTop the other way round)."""
 

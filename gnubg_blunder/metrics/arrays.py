@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Optional
 
 import numpy as np
 
 from ..labels import ALL_GAME_PLANS, ALL_PHASES, THEMES
 from ..model import CHECKER, DOUBLE, NO_DOUBLE, PASS, TAKE, is_money
+from .stash import Stash
 
 KIND_CODES = {CHECKER: 0, NO_DOUBLE: 1, DOUBLE: 2, TAKE: 3, PASS: 4}
 KIND_NAMES = {v: k for k, v in KIND_CODES.items()}
@@ -182,6 +184,12 @@ class Columns:
     def __len__(self):
         return self.n
 
+    @cached_property
+    def stash(self) -> Stash:
+        """What the metrics worked out of these columns (``metrics/stash.py``),
+        kept as long as they are."""
+        return Stash()
+
     def take(self, mask):
         """The rows ``mask`` keeps (a bool mask or indices, in order); a
         lazy set stays lazy: only its columns already read are copied."""
@@ -334,6 +342,13 @@ class Selection:
     # every decision and roll of each match's analysis (not narrowed by --family, --collection or a
     # select_rows): what gnubg's game-record rows can be read from (game_record.selection_gnubg_rows)
     whole_analyses: bool = False
+
+    @cached_property
+    def stash(self) -> Stash:
+        """What the metrics and views worked out of this selection
+        (``metrics/stash.py``), kept as long as it is; not a field: a
+        selection made from another (``dataclasses.replace``) starts empty."""
+        return Stash()
 
     @property
     def n_matches(self) -> int:

@@ -37,7 +37,7 @@ from .breakdowns import score_keys
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, counted, kind_mask
 from .intervals import MIN_UNITS, side_of_zero, symmetric_interval
 from .kernel import error_micro, side_mask
-from .memo import memo
+from .stash import StashKey, cached
 
 MIN_DECISIONS = 20  # a verdict needs this many decisions
 
@@ -129,6 +129,9 @@ def take_pass_signs(sel: Selection) -> np.ndarray:
     return np.where((dec.kind == K_TAKE) & w, 1, np.where((dec.kind == K_PASS) & w, -1, 0)).astype(np.int8)
 
 
+DOUBLE_SIGNS: StashKey[np.ndarray] = StashKey("double signs")
+
+
 def double_signs(sel: Selection) -> np.ndarray:
     """+1 premature double (the best was no double, too good included), -1
     missed double, 0 otherwise.  Once per selection (``biases`` and
@@ -138,7 +141,7 @@ def double_signs(sel: Selection) -> np.ndarray:
         w = wrong(sel)
         return np.where((dec.kind == K_DOUBLE) & w, 1, np.where((dec.kind == K_NO_DOUBLE) & w, -1, 0)).astype(np.int8)
 
-    return memo(sel, "double signs", compute)
+    return cached(sel, DOUBLE_SIGNS, compute)
 
 
 def score_cells(sel: Selection, mask: np.ndarray) -> list:

@@ -14,7 +14,7 @@ from ..board.forced import is_forced as forced_rule
 from ..model import BEAVER, BEAVER_CLOSE
 from ..units import micro, millipoints
 from .arrays import KIND_CODES, DecisionArrays
-from .memo import memo
+from .stash import StashKey, cached
 
 K_CHECKER = KIND_CODES["checker"]
 K_NO_DOUBLE = KIND_CODES["nodouble"]
@@ -54,10 +54,13 @@ def closes_beaver(dec: DecisionArrays) -> np.ndarray:
     return dec.beaver_take == BEAVER_CLOSE
 
 
+COUNTED: StashKey[np.ndarray] = StashKey("counted")
+
+
 def counted(dec: DecisionArrays) -> np.ndarray:
     """The PR denominator (SPEC §2, XG's rules); computed once per decision
-    arrays (``memo.py``), a fresh copy each call."""
-    return memo(dec, "counted", lambda: _counted(dec)).copy()
+    arrays (kept in their stash, ``stash.py``), a fresh copy each call."""
+    return cached(dec, COUNTED, lambda: _counted(dec)).copy()
 
 
 def _counted(dec: DecisionArrays) -> np.ndarray:

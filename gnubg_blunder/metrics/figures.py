@@ -26,8 +26,8 @@ from .counting import (
 )
 from . import kernel
 from .groups import base_mask
-from .memo import memo
 from .kernel import GNUBG_SCALE, rate
+from .stash import StashKey, cached
 
 # SPEC §6, made by kernel.difficulty_figures (docs/commands.md)
 DIFFICULTY_KEYS = ("difficulty", "difficulty_emg", "excess", "excess_emg", "ratio", "avoidable_errors",
@@ -178,6 +178,9 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds(), matches=None
     return out
 
 
+WHOLE_SUMS: StashKey[kernel.Sums] = StashKey("whole sums")  # .at(thresholds, decision type)
+
+
 def whole_sums(sel: Selection, thresholds: Thresholds = Thresholds(), decision_type: str = "all") -> kernel.Sums:
     """The kernel's sums over the counted decisions of the filter's side(s)
     and decision type (``groups.base_mask``), one group: interval units the
@@ -191,7 +194,7 @@ def whole_sums(sel: Selection, thresholds: Thresholds = Thresholds(), decision_t
         return kernel.sums(sel, base_mask(sel, decision_type), None, 1, side_groups=side_groups,
                            thresholds=thresholds)
 
-    return memo(sel, ("whole sums", thresholds, decision_type or "all"), compute)
+    return cached(sel, WHOLE_SUMS.at(thresholds, decision_type or "all"), compute)
 
 
 def aggregate(

@@ -18,7 +18,7 @@ import numpy as np
 from .arrays import Selection
 from .counting import Thresholds, counted, kind_mask
 from . import kernel
-from .memo import memo
+from .stash import StashKey, cached
 
 
 def base_mask(sel: Selection, decision_type: str = "all") -> np.ndarray:
@@ -69,6 +69,10 @@ def group_rows(
     return rows
 
 
+# one more than the largest position index of the selection (the (group, position) keys' stride)
+POSITION_SPAN: StashKey[int] = StashKey("position span")
+
+
 def distinct_positions(sel: Selection, keep: np.ndarray, groups: np.ndarray, n_groups: int) -> np.ndarray:
     """How many distinct known positions the decisions ``keep`` of each
     group hold (int per group): the (group, position) keys sorted, each
@@ -77,7 +81,7 @@ def distinct_positions(sel: Selection, keep: np.ndarray, groups: np.ndarray, n_g
     kept = np.asarray(keep, dtype=bool) & (pos >= 0)
     if not kept.any():
         return np.zeros(n_groups, dtype=np.int64)
-    span = memo(sel, "position span", lambda: int(pos.max()) + 1)
+    span = cached(sel, POSITION_SPAN, lambda: int(pos.max()) + 1)
     keys = np.sort(np.asarray(groups)[kept].astype(np.int64) * span + pos[kept])
     first = np.ones(len(keys), dtype=bool)
     first[1:] = keys[1:] != keys[:-1]

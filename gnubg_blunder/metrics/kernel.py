@@ -34,7 +34,7 @@ from .arrays import Selection
 from .counting import K_CHECKER, Thresholds
 from .elo import SQRT7, elo
 from .intervals import MIN_UNITS, ratio_interval, ratio_intervals, sum_intervals
-from .memo import memo
+from .stash import StashKey, cached
 
 PR_SCALE = 500  # SPEC §3: PR = 500 × Σe / N
 GNUBG_SCALE = 1000  # gnubg's mEMG rates and its Snowie figure
@@ -45,9 +45,18 @@ AVOIDABLE_SHARE = 0.1  # SPEC §6: an avoidable error has d ≤ ℓ/10
 
 # -- the rules ----------------------------------------------------------------
 
+MONEY: StashKey[np.ndarray] = StashKey("money")
+SIDE: StashKey[np.ndarray] = StashKey("side")
+ERROR_MICRO: StashKey[np.ndarray] = StashKey("error micro")
+ELL: StashKey[np.ndarray] = StashKey("ell")
+D_MWC: StashKey[np.ndarray] = StashKey("d_mwc")
+BASE_FLAGS: StashKey[np.ndarray] = StashKey("base flags")
+FLAGS: StashKey[np.ndarray] = StashKey("flags")  # .at(thresholds)
+
+
 def money_matches(sel: Selection) -> np.ndarray:
     """:func:`is_money` of each match of the selection (bool per match)."""
-    return memo(sel, "money", lambda: np.array([bool(is_money(m.length)) for m in sel.matches], dtype=bool))
+    return cached(sel, MONEY, lambda: np.array([bool(is_money(m.length)) for m in sel.matches], dtype=bool))
 
 
 def zero_nan(x) -> np.ndarray:
@@ -65,14 +74,14 @@ def zero_nan(x) -> np.ndarray:
 def side_mask(sel: Selection) -> np.ndarray:
     """``sel.decision_side_mask()`` (the decisions of the filter's sides),
     computed once per selection (a fresh copy each call)."""
-    return memo(sel, "side", sel.decision_side_mask).copy()
+    return cached(sel, SIDE, sel.decision_side_mask).copy()
 
 
 def error_micro(sel: Selection) -> np.ndarray:
     """Each decision's e in integer micro-EMG (``units.micro``: unknown as
     0), once per selection (read-only); 4-byte integers when every error is
     under 2,000 EMG (always, but for a broken analysis), else 8-byte."""
-    return memo(sel, "error micro", lambda: _micro_of(sel.decisions.error))
+    return cached(sel, ERROR_MICRO, lambda: _micro_of(sel.decisions.error))
 
 
 def _micro_of(error) -> np.ndarray:
@@ -127,10 +136,10 @@ def mwc_loss_of(sel: Selection, idx=None) -> np.ndarray:
     when given), in fractions of MWC (SPEC §1); NaN in money sessions.  A
     match-play decision without a conversion factor adds 0 (its MWC loss is
     unknown, the match's MWC is not).  Computed once per selection
-    (``memo.py``; the whole array is read-only)."""
+    (kept in its stash, ``stash.py``; the whole array is read-only)."""
     if not len(sel.decisions):
         return np.zeros(0)
-    full = memo(sel, "ell", lambda: _mwc_loss(sel))
+    full = cached(sel, ELL, lambda: _mwc_loss(sel))
     return full if idx is None else full[idx]
 
 
@@ -173,7 +182,7 @@ def difficulty_mwc_of(sel: Selection, idx=None) -> np.ndarray:
     for ℓ.  Computed once per selection (the whole array is read-only)."""
     if not len(sel.decisions):
         return np.zeros(0)
-    full = memo(sel, "d_mwc", lambda: _difficulty_mwc(sel))
+    full = cached(sel, D_MWC, lambda: _difficulty_mwc(sel))
     return full if idx is None else full[idx]
 
 
@@ -285,7 +294,7 @@ def _base_flags(sel: Selection) -> np.ndarray:
         flags.flags.writeable = False
         return flags
 
-    return memo(sel, "base flags", compute)
+    return cached(sel, BASE_FLAGS, compute)
 
 
 # the decisions a term is worked out for at a time (:func:`_term`): its temporaries stay small
@@ -329,7 +338,7 @@ def _flags(sel: Selection, thresholds: Optional[Thresholds]) -> np.ndarray:
         avoid = avoidable(dec.error, dec.difficulty, thresholds, err)
         return base | (err * F_ERROR + blunder * F_BLUNDER + avoid * F_AVOIDABLE).astype(np.uint8)
 
-    return memo(sel, ("flags", thresholds), compute)
+    return cached(sel, FLAGS.at(thresholds), compute)
 
 
 def classified(sel: Selection, thresholds: Thresholds) -> tuple:

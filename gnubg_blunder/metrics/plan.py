@@ -60,7 +60,7 @@ from .intervals import Z95, symmetric_interval
 from .counting import K_CHECKER, Thresholds, counted
 from .groups import base_mask
 from .kernel import classified
-from .memo import memo
+from .stash import StashKey, cached
 from .study_cost import excess_terms, study_cost
 
 MIN_QUANTIFIED = 5  # SPEC §9: in the plan from 5 quantified members
@@ -80,12 +80,15 @@ _TABLE = _lookup_table()
 
 # -- per decision -----------------------------------------------------------------
 
+FAMILY_CODES: StashKey[np.ndarray] = StashKey("family codes")
+
+
 def family_codes(sel: Selection) -> np.ndarray:
     """The family index (into ``FAMILIES`` / ``FAMILY_NAMES``) of each
     decision, -1 where it has none: no theme (no error), "theme not
     determined", no game plan or kind.  Once per selection (a copy each
     call)."""
-    return memo(sel, "family codes", lambda: _family_codes(sel)).copy()
+    return cached(sel, FAMILY_CODES, lambda: _family_codes(sel)).copy()
 
 
 def _family_codes(sel: Selection) -> np.ndarray:

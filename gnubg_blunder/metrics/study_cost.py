@@ -23,8 +23,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import vocabulary
+from .stash import StashKey, cached
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .arrays import Selection
 
 PER_100 = 100  # before / after: a rate per 100 decisions
@@ -94,6 +97,10 @@ def option_help() -> str:
     return text.replace("%", "%%")
 
 
+COST_TERMS: StashKey[tuple] = StashKey("study cost")  # .at(the cost's key)
+EXCESS_TERMS: StashKey[np.ndarray] = StashKey("study excess")  # .at(the cost's key)
+
+
 def cost_terms(sel: Selection, metric=None) -> tuple:
     """(loss, difficulty) of each decision under ``metric`` (SPEC §9), in
     EMG (``pr``) or fractions of MWC (``mwc``, ``mwc7``), NaN where unknown:
@@ -104,10 +111,8 @@ def cost_terms(sel: Selection, metric=None) -> tuple:
     - ``mwc7``: the ``mwc`` terms × √(7/N), N the match length (SPEC §5).
 
     Once per selection and metric (read-only arrays)."""
-    from .memo import memo
-
     cost = study_cost(metric)
-    return memo(sel, ("study cost", cost.key), lambda: _cost_terms(sel, cost.key))
+    return cached(sel, COST_TERMS.at(cost.key), lambda: _cost_terms(sel, cost.key))
 
 
 def _cost_terms(sel: Selection, key: str) -> tuple:
@@ -118,7 +123,7 @@ def _cost_terms(sel: Selection, key: str) -> tuple:
     dec = sel.decisions
     if not len(dec):
         return np.zeros(0), np.zeros(0)
-    if key == "pr":  # the stored columns themselves (views, made read-only by the memo), not copies
+    if key == "pr":  # the stored columns themselves (views, made read-only by the stash), not copies
         return np.asarray(dec.error, dtype=np.float64).view(), np.asarray(dec.difficulty, dtype=np.float64).view()
     factor = np.array(dec.mwc_per_emg, dtype=np.float64)
     factor[money_matches(sel)[dec.match]] = np.nan  # money play has no MWC
@@ -135,12 +140,10 @@ def excess_terms(sel: Selection, metric=None) -> np.ndarray:
     """loss − difficulty of each decision (:func:`cost_terms`), NaN where
     either is unknown: the cost of an error in the plan and the reference
     positions."""
-    from .memo import memo
-
     cost = study_cost(metric)
 
     def compute():
         loss, difficulty = cost_terms(sel, cost.key)
         return loss - difficulty
 
-    return memo(sel, ("study excess", cost.key), compute)
+    return cached(sel, EXCESS_TERMS.at(cost.key), compute)

@@ -30,7 +30,7 @@ import numpy as np
 from .arrays import Selection, lexsort_order
 from .counting import Thresholds, counted, kind_mask
 from .intervals import MIN_UNITS, side_of_zero, symmetric_interval
-from .memo import memo
+from .stash import StashKey, cached
 
 WINDOW = 10  # K: decisions after the event
 BAD_LUCK_EMG = -0.2  # a roll this unlucky or worse (the roller's luck, EMG)
@@ -81,13 +81,16 @@ def _windows(n: int, group: np.ndarray, starts: np.ndarray, start_groups: np.nda
     return np.cumsum(marks[:n]) > 0
 
 
+CONDITION_MASKS: StashKey[dict] = StashKey("tilt masks")  # .at(thresholds)
+
+
 def condition_masks(sel: Selection, thresholds: Thresholds = Thresholds()) -> dict:
     """{condition: (population, in_condition)}: two bool masks over the
     decisions (read-only); the rest is ``population & ~in_condition``
     (SPEC §18, the edge rules above).  Once per selection and thresholds:
     the report's tilt section asks for them once for its table and once
     for each condition's list."""
-    return memo(sel, ("tilt masks", thresholds), lambda: _condition_masks(sel, thresholds))
+    return cached(sel, CONDITION_MASKS.at(thresholds), lambda: _condition_masks(sel, thresholds))
 
 
 # the matches whose decisions :func:`_condition_masks` works out at a time (every rule stays within a match)

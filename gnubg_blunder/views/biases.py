@@ -7,32 +7,36 @@ else they are read here through the store (``store/boards.py``)."""
 
 from __future__ import annotations
 
-import copy
 from html import escape
 
 from ..commands import View
+from ..metrics.stash import StashKey, compute_once
 from .errors import scope_line
 from .formatting import DASH, Table, num, percent, table, table_html
 
 TITLES = {"take_pass": "Take/pass", "doubles": "Doubles", "blots": "Blots (checker plays with contact)"}
 
+# once per selection and decision type: the report's section and the summary's card share them
+BIASES_OBJECT: StashKey[dict] = StashKey("biases view")  # .at(decision type)
+DOUBLE_CELLS: StashKey[list] = StashKey("biases view: the doubles' score cells")  # .at(decision type)
+
 
 def compute(scope, cells: bool = True) -> dict:
     """The view's object; ``cells=False``: without the doubles' score cells
-    (the summary's card)."""
+    (the summary's card).  What the selection keeps is not changed: the
+    object and its ``doubles`` are new dicts, the rest is shared (no reader
+    changes a view's object: the renderers read it, the summary's card
+    copies what it takes)."""
     from ..metrics.biases import biases, double_cells
 
     sel = scope.selection
     decision_type = scope.filter.decision_type or "all"
-    # once per selection: the report's section and the summary's card share it
-    memo = sel.__dict__.setdefault("_biases", {})
-    if decision_type not in memo:
-        memo[decision_type] = biases(sel, None, decision_type, cells=False)
-    obj = copy.deepcopy(memo[decision_type])
+    kept = compute_once(sel.stash, BIASES_OBJECT.at(decision_type),
+                        lambda: biases(sel, None, decision_type, cells=False))
+    obj = {**kept, "doubles": dict(kept["doubles"])}
     if cells:
-        if ("cells", decision_type) not in memo:
-            memo[("cells", decision_type)] = double_cells(sel, decision_type)
-        obj["doubles"]["cells"] = copy.deepcopy(memo[("cells", decision_type)])
+        obj["doubles"]["cells"] = compute_once(sel.stash, DOUBLE_CELLS.at(decision_type),
+                                               lambda: double_cells(sel, decision_type))
     obj["filter"] = scope.filter_json
     return obj
 

@@ -273,15 +273,12 @@ def _deck(scope, out: str) -> dict:
 def _quiz(scope) -> int:
     """``errors --quiz``: the terminal quiz (quiz/terminal.py) over the
     decisions behind the rows."""
-    from ..quiz.core import DEFAULT_COUNT, QuizError, choose
+    from ..quiz.core import DEFAULT_COUNT, choose
     from ..quiz.terminal import ask
     from .formatting import safe_text
 
-    try:
-        items = choose(scope.store, scope.filter, scope.thresholds, count=DEFAULT_COUNT,
-                       row_ids=_listed_row_ids(scope))
-    except QuizError as exc:
-        raise UserError(str(exc)) from None
+    # nothing to ask is a QuizError, the user's one line
+    items = choose(scope.store, scope.filter, scope.thresholds, count=DEFAULT_COUNT, row_ids=_listed_row_ids(scope))
     who = f"player {safe_text(scope.filter.player)}" if scope.filter.player else "both sides"
     return ask(scope.ctx, scope.store, items, who)
 

@@ -10,11 +10,11 @@ never computes a figure.  docs/plan.md.
 
 from __future__ import annotations
 
-import copy
 import shlex
 from html import escape
 
 from ..commands import View, add_metric
+from ..metrics.stash import StashKey, compute_once
 from ..filters import command_flags
 from .formatting import DASH, Table, folded, html_cell, num, safe_text, scope_text, table
 
@@ -54,24 +54,29 @@ def _options(parser) -> None:
     add_metric(parser, option_help())
 
 
+# once per selection, decision type, thresholds and metric: the summary's card and the report share it
+PLAN_OBJECT: StashKey[dict] = StashKey("plan view")  # .at(decision type, thresholds, metric)
+
+
 def compute(scope) -> dict:
     """``{"filter", "metric", "unit", "families", "outside"}``
     (``metrics.plan.study_plan`` over the counted decisions of the filter's
     side(s) and decision type, in the study half's cost ``--metric``),
-    computed once per selection: the summary's card and the report share it."""
+    computed once per selection: the summary's card and the report share it.
+    What the selection keeps is not changed: the families are copied where
+    the depth check adds to them (no other reader changes a view's object)."""
     from ..metrics.plan import error_rows, plan_mask, study_plan
 
     thresholds = scope.thresholds
     sel = scope.study_rows(error_rows(thresholds))  # only the errors, unless read already; at their deepest (§16)
-    key = (scope.filter.decision_type or "all", thresholds, scope.metric)
-    memo = sel.__dict__.setdefault("_plan", {})
-    if key not in memo:
-        memo[key] = study_plan(sel, plan_mask(sel, key[0]), thresholds, scope.metric)
-    obj = copy.deepcopy(memo[key])
+    decision_type = scope.filter.decision_type or "all"
+    obj = compute_once(sel.stash, PLAN_OBJECT.at(decision_type, thresholds, scope.metric),
+                       lambda: study_plan(sel, plan_mask(sel, decision_type), thresholds, scope.metric))
     out = {"filter": scope.filter_json, "metric": obj["metric"], "unit": obj["unit"], "families": obj["families"],
            "outside": obj["outside"]}
     if sel.__dict__.get("verified"):  # SPEC §16: what the depth check has confirmed of each family
-        out["verification"] = verification_counts(sel, thresholds, key[0], scope.metric, out["families"])
+        out["families"] = [dict(fam) for fam in obj["families"]]  # each given its "verified" count
+        out["verification"] = verification_counts(sel, thresholds, decision_type, scope.metric, out["families"])
     return out
 
 

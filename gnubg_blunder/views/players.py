@@ -573,17 +573,14 @@ def _players_options(p):
 
 def players_compute(scope) -> dict:
     from ..metrics.players import player_key, player_rows, players_of
-    from .table_filters import FilterError, apply_filters, find_column, parse_sort, parse_where, sort_rows
+    from .table_filters import apply_filters, find_column, parse_sort, parse_where, sort_rows
 
     args = scope.args
-    try:
-        filters = [parse_where(w, PLAYER_COLUMNS) for w in args.where]
-        if args.sort:
-            sort_col, desc = parse_sort(args.sort, PLAYER_COLUMNS)
-        else:
-            sort_col, desc = find_column(DEFAULT_SORT[0], PLAYER_COLUMNS), DEFAULT_SORT[1]
-    except FilterError as exc:
-        raise UserError(str(exc)) from None
+    filters = [parse_where(w, PLAYER_COLUMNS) for w in args.where]  # a FilterError is the user's one line
+    if args.sort:
+        sort_col, desc = parse_sort(args.sort, PLAYER_COLUMNS)
+    else:
+        sort_col, desc = find_column(DEFAULT_SORT[0], PLAYER_COLUMNS), DEFAULT_SORT[1]
     flt = scope.filter
     sel = _all_players(scope)
     players = players_of(sel)

@@ -138,9 +138,20 @@ def build_report(ctx: ReportContext, title: Optional[str] = None) -> str:
                      f'<div class="scope"><b>Scope:</b> {escape(scope_text(ctx.filter))}</div>' + "".join(body))
 
 
-# what the kernel memoizes of the whole selection and nearly every section sums (metrics/kernel.py,
-# counting.py): kept from one section to the next; every other memoized array is a section's own
-SHARED_MEMOS = ("base flags", "flags", "whole sums", "money", "side", "counted", "ell", "d_mwc", "error micro")
+# what the kernel keeps of the whole selection and nearly every section sums (metrics/kernel.py,
+# counting.py, figures.py): kept from one section to the next; every other stashed array is a section's own
+# and the views' objects kept of the selection (biases, plan, progress-study: a JSON-ready object each,
+# which a later section, the summary's cards, reads again)
+def shared_keys() -> tuple:
+    """The stash keys kept between sections (``_release_columns``)."""
+    from ..metrics import counting, figures, kernel
+    from . import biases, plan, study
+
+    return (kernel.BASE_FLAGS, kernel.FLAGS, figures.WHOLE_SUMS, kernel.MONEY, kernel.SIDE, counting.COUNTED,
+            kernel.ELL, kernel.D_MWC, kernel.ERROR_MICRO,
+            biases.BIASES_OBJECT, biases.DOUBLE_CELLS, plan.PLAN_OBJECT, study.STUDY_OBJECT)
+
+
 # the decision columns nearly every section reads (the kernel's terms are worked out from the first three
 # at each sum: kernel._term): kept from one section to the next, not decompressed again by each (the
 # matches' column is not kept: it is made from the runs' lengths, not decompressed)
@@ -150,15 +161,16 @@ SHARED_COLUMNS = ("error", "difficulty", "mwc_per_emg", "kind", "player")
 def _release_columns(selection) -> None:
     """After a section: its columns let go (``metrics.arrays.release_columns``)
     and what the metrics memoized of the selection for it forgotten but the
-    kernel's shared terms (``SHARED_MEMOS``) and the columns they come
+    kernel's shared terms (``shared_keys``) and the columns they come
     from (``SHARED_COLUMNS``), so that the report's peak memory is one
     section's arrays beside those, not every section's."""
     from ..metrics.arrays import release_columns
-    from ..metrics.memo import forget
+    from ..metrics.stash import forget
 
+    keep = shared_keys()
     for owner in (selection, getattr(selection, "decisions", None), getattr(selection, "rolls", None)):
         if owner is not None:
-            forget(owner, keep=SHARED_MEMOS)
+            forget(owner, keep=keep)
     release_columns(selection, keep_decisions=SHARED_COLUMNS)
 
 

@@ -12,6 +12,7 @@ import dataclasses
 from html import escape
 
 from ..commands import View, add_metric
+from ..metrics.stash import StashKey, compute_once
 from .formatting import DASH, Table, num, safe_text, scope_text, table, table_html
 
 
@@ -60,6 +61,10 @@ def _options(parser) -> None:
     add_metric(parser, option_help())
 
 
+# once per selection, decision type, thresholds, family and metric: the report's section and the summary's card
+STUDY_OBJECT: StashKey[dict] = StashKey("progress-study view")  # .at(decision type, thresholds, family, metric)
+
+
 def compute(scope) -> dict:
     """``{"filter", "metric", "unit", "cost_unit", "rule", "note",
     "families", "not_studied", "not_measured"}``
@@ -74,16 +79,17 @@ def compute(scope) -> dict:
         sel = study_selection(scope.store, scope.select(dataclasses.replace(flt, family=None)))
     else:
         sel = scope.study_rows()  # each decision at its deepest evaluation (SPEC §16)
-    memo = sel.__dict__.setdefault("_study", {})
-    key = (flt.decision_type or "all", scope.thresholds, flt.family, scope.metric)
-    if key not in memo:
+    decision_type = flt.decision_type or "all"
+
+    def measure() -> dict:
         actions, _plans = study_inputs(scope.store)
         # the members' positions that the log names alone: no family's clock starts elsewhere (the
         # distinct positions of the whole selection are a sort of 1.6 M IDs over 10,000 matches)
         studied = {a["position_id"] for a in study_actions(actions)}
-        days = study_days(actions, member_positions(sel, scope.thresholds, key[0], only=studied))
-        memo[key] = before_after(sel, scope.thresholds, days, key[0], flt.family, scope.metric)
-    obj = memo[key]
+        days = study_days(actions, member_positions(sel, scope.thresholds, decision_type, only=studied))
+        return before_after(sel, scope.thresholds, days, decision_type, flt.family, scope.metric)
+
+    obj = compute_once(sel.stash, STUDY_OBJECT.at(decision_type, scope.thresholds, flt.family, scope.metric), measure)
     return {"filter": scope.filter_json, "metric": obj["metric"], "unit": obj["unit"], "cost_unit": obj["cost_unit"],
             "rule": rule_text(obj["metric"]), "note": CHANGE_NOTE, "families": obj["families"],
             "not_studied": list(obj["not_studied"]), "not_measured": obj["not_measured"]}

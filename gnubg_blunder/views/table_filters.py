@@ -27,8 +27,10 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Callable, Optional
 
+from ..errors import UserError
 
-class FilterError(ValueError):
+
+class FilterError(ValueError, UserError):
     """An unreadable column filter or sort order (one line for the user)."""
 
 

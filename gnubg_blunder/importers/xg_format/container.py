@@ -26,6 +26,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
+from ...errors import BlunderError
 from ..files import MAX_MATCH_FILE_SIZE, read_match_bytes
 from .binary import _i32, _i64, _u32, _wide
 from .records import (
@@ -69,7 +70,7 @@ _TRAILER = struct.Struct("<iiiiii")
 _FILEREC_NUMS = struct.Struct("<iiiIBB")
 
 
-class XgFormatError(ValueError):
+class XgFormatError(ValueError, BlunderError):
     """The data is not a readable XG file.
 
     ``str(err)`` is one line ``"<source>: <problem>"``; ``source`` and
