@@ -6,7 +6,7 @@ database of 10,000 matches (run on demand).
     python benchmarks/compute_speed.py [DB] [--player NAME] [VIEW...]
 
 Each view starts cold: what the metrics keep per selection
-(the stashes, ``metrics/stash.py``) is forgotten before it runs, as in a fresh process.
+(the stashes, ``stash.py``) is forgotten before it runs, as in a fresh process.
 A selection other than the scope's that a view reads (another filter's) is
 timed as reading, not computing; the CPU time (which includes such reading)
 says what a machine shared with other jobs hides in the wall time.  ``report`` is the HTML report's sections

@@ -34,10 +34,10 @@ _PUBLIC = {
     "add_format": "commands",
     "add_metric": "commands",
     "filter_from_args": "commands",
-    "Table": "views.formatting",
-    "table_html": "views.formatting",
+    "Table": "formatting",
+    "table_html": "formatting",
     # what metrics and report sections are given
-    "Selection": "metrics.arrays",
+    "Selection": "arrays",
     "Thresholds": "metrics.counting",
     "ReportContext": "views.report",
     # the decision kinds (codes of Selection.decisions.kind) and the forced-play test

@@ -13,7 +13,7 @@ import sys
 
 from .commands import Command, UserError
 from .hookspecs import hookimpl
-from .views.formatting import table, to_json
+from .formatting import table, to_json
 
 
 def _board(pid: str):

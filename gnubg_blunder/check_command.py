@@ -20,7 +20,7 @@ def _run(args, ctx):
 
     from .store import default_db_path, is_database_url
     from .store.check import check_database
-    from .views.formatting import to_json
+    from .formatting import to_json
 
     path = str(ctx.db_path or default_db_path())
     if not is_database_url(path) and not Path(path).is_file():

@@ -28,7 +28,8 @@ from typing import Callable, Optional, TextIO
 
 
 from .errors import UserError  # noqa: F401  (re-exported: plugins import it from here)
-from .metrics.stash import Stash, StashKey
+from .stash import Stash, StashKey
+from .model import DECISION_KINDS
 from .text import closest_names  # noqa: F401  (views name it from here: the command kit)
 
 
@@ -262,6 +263,20 @@ def add_filter_arguments(parser, decision_type: bool = True) -> None:
                         help="ignore the saved filter for this run")
 
 
+def add_decision_criteria(p) -> None:
+    """The options that pick decisions within the filter: ``positions``'
+    own, and those of every command that works on its decisions (``anki
+    export``), declared once here."""
+    sev = p.add_mutually_exclusive_group()
+    sev.add_argument("--errors", action="store_true", help="errors only (e ≥ the error threshold)")
+    sev.add_argument("--blunders", action="store_true", help="blunders only (e ≥ the blunder threshold)")
+    p.add_argument("--phase", metavar="PHASE", help="opening, middle game, race or bear-off")
+    p.add_argument("--game-plan", metavar="PLAN", help="a game plan (e.g. \"holding game\", race, blitz)")
+    p.add_argument("--theme", metavar="THEME", help="an error theme (e.g. \"too many blots\", \"missed double\")")
+    p.add_argument("--tag", metavar="WORD", help="decisions whose comment holds #WORD")
+    p.add_argument("--kind", choices=DECISION_KINDS, help="one kind of decision")
+
+
 def filter_from_args(args, ctx: Optional[Context] = None):
     """The filter of this run: its database's saved one (unless --no-config)
     with this run's flags over it."""
@@ -313,6 +328,20 @@ def unknown_collection(store, name: str) -> UserError:
 
 
 # the study half of the selection last asked for (Scope.study_rows): (that selection, its study half)
+def study_selection(store, sel):
+    """``sel`` with each verified decision at its deepest evaluation (SPEC
+    §16: what the study half reads): the stored verifications
+    (store/verifications.py) laid over the selection by the metrics' rule
+    (metrics/verify.py ``deepest_selection``); ``sel`` itself when nothing
+    is verified.  Here, above both, so that the store runs no metric rule."""
+    from .metrics.verify import deepest_selection
+    from .store import verifications
+
+    if not len(sel.decisions) or not verifications.has_any(store):
+        return sel
+    return deepest_selection(sel, verifications.deepest(store, [int(r) for r in sel.decisions.row_id]))
+
+
 STUDY_ROWS: StashKey[tuple] = StashKey("study rows")
 
 
@@ -363,7 +392,7 @@ class Scope:
 
     @cached_property
     def stash(self) -> Stash:
-        """What this scope worked out once (``metrics/stash.py``), kept as
+        """What this scope worked out once (``stash.py``), kept as
         long as it is."""
         return Stash()
 
@@ -387,8 +416,6 @@ class Scope:
         kept = self.stash.get(STUDY_ROWS)
         if kept is not None and kept[0] is sel:
             return kept[1]
-        from .store.verifications import study_selection
-
         out = study_selection(self.store, sel)
         self.stash[STUDY_ROWS] = (sel, out)
         return out
@@ -412,7 +439,7 @@ class View:
 
     ``compute(scope) -> dict``: the JSON object (the kit adds ``filter``
     when it is absent); ``text(obj) -> str``; ``table(obj) ->
-    views.formatting.Table`` for a view with one table: its CSV and its
+    formatting.Table`` for a view with one table: its CSV and its
     HTML table are written from that one declaration (no table: no
     ``--format csv``); ``html(obj) -> str`` where the view has a richer HTML
     form (the report's sections); ``options(parser)`` adds the view's own
@@ -440,13 +467,13 @@ class View:
     def render(self, obj: dict, fmt: str) -> str:
         """The object as ``fmt``: json, csv, html or text."""
         if fmt == "json":
-            from .views.formatting import to_json
+            from .formatting import to_json
 
             return to_json(obj)
         if fmt == "csv":
             return self.table(obj).csv()
         if fmt == "html":  # no raw control or bidi character left (docs/reliability.md, "Hostile text")
-            from .views.formatting import html_visible
+            from .formatting import html_visible
 
             return html_visible(self.html(obj) if self.html is not None else self.table(obj).html())
         return self.text(obj)

@@ -87,7 +87,7 @@ def gnubg_rows_of_records(game, seq, player, beaver):
     first in (seq, player, beaver) order, as there."""
     import numpy as np
 
-    from .metrics.arrays import lexsort_order
+    from .ordering import lexsort_order
 
     game, seq, player, beaver = (np.asarray(col) for col in (game, seq, player, beaver))
     out = np.zeros(len(game), dtype=np.int64)

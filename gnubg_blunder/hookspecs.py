@@ -231,7 +231,7 @@ def register_report_sections(register: Callable[..., None]) -> None:
           breakdowns 50, players 60, matches 90, lists 95.
 
     The page allows no script and no external reference: escape every name
-    and comment (``html.escape``); ``gnubg_blunder.views.formatting.table_html``
+    and comment (``html.escape``); ``gnubg_blunder.formatting.table_html``
     writes a table in the report's style, ``views/svgcharts.py`` inline SVG
     charts.  A section that raises is replaced by a line saying so; the rest
     of the report is written.

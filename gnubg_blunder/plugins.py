@@ -9,7 +9,7 @@ import sys
 import pluggy
 
 from . import hookspecs
-from .hookspecs import hookimpl
+from .hookspecs import hookimpl  # noqa: F401  (re-exported: a plugin may import it from here)
 
 # The built-in features, each a plugin module carrying its own hookimpls
 # (as pytest's and datasette's default plugins are), registered in this
@@ -18,7 +18,7 @@ from .hookspecs import hookimpl
 DEFAULT_PLUGINS = (
     "gnubg_blunder.importing",
     "gnubg_blunder.gnubg_commands",
-    "gnubg_blunder.plugins",
+    "gnubg_blunder.plugins_command",
     "gnubg_blunder.default_plugins.stats_commands",
     "gnubg_blunder.board_command",
     "gnubg_blunder.settings",
@@ -149,32 +149,3 @@ def metrics(pm=None) -> dict:
 
     pm.hook.register_metrics(register=register)
     return found
-
-
-# -- the ``plugins`` command: this module is the built-in plugin that lists them
-
-def _plugins_configure(p):
-    from .commands import add_format
-
-    add_format(p)
-
-
-def _plugins_run(args, ctx):
-    from .views.formatting import to_json
-
-    rows = plugin_list()
-    if args.format == "json":
-        ctx.print(to_json({"plugins": rows, "importers": {k: v.name for k, v in sorted(importers().items())}}))
-        return 0
-    for r in rows:
-        origin = "built-in" if r["builtin"] else (r["distribution"] or "installed")
-        ctx.print(f"{r['name']} ({origin}): {', '.join(r['hooks']) or 'no hooks'}")
-    ctx.print("importers: " + ", ".join(f"{k} ({v.name})" for k, v in sorted(importers().items())))
-    return 0
-
-
-@hookimpl
-def register_commands(registry):
-    from .commands import Command
-
-    registry.add(Command("plugins", "list the loaded plugins and their hooks", _plugins_run, _plugins_configure))

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from .metrics.arrays import Selection
+    from .arrays import Selection
     from .metrics.counting import Thresholds
     from .model import Match
     from .views.report import ReportContext

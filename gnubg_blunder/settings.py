@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .commands import Command, UserError, add_filter_arguments
 from .hookspecs import hookimpl
-from .views.formatting import DASH, table
+from .formatting import DASH, table
 
 
 # -- filter ------------------------------------------------------------------

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gnubg_blunder.filters import Filter
-from gnubg_blunder.metrics.arrays import DecisionArrays, RollArrays
+from gnubg_blunder.arrays import DecisionArrays, RollArrays
 from gnubg_blunder.store import open_store
 from gnubg_blunder.store.check import DamagedDatabase
 from gnubg_blunder.store.column_cache import (BUNDLE_DECISIONS, BlobSource, _Blobs, decode_columns,

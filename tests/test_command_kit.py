@@ -168,7 +168,7 @@ def test_a_plugin_view_gets_the_kit(db, monkeypatch):
     """A view registered by a plugin gets the filter, --format with csv, and
     its JSON carries the filter, with nothing but the declaration."""
     from gnubg_blunder.commands import Registry, build_parser
-    from gnubg_blunder.views.formatting import Table
+    from gnubg_blunder.formatting import Table
 
     def compute(scope):
         return {"decisions": int(len(scope.selection.decisions))}

@@ -2,7 +2,7 @@
 archive") gives the same figures to the bit: the intervals of many groups at
 once are each group's own interval, the per-player aggregates at once are
 each player's own selection's, micro-EMG rounding in place is the rounding,
-and what a selection keeps (metrics/stash.py) is read-only and forgotten with
+and what a selection keeps (stash.py) is read-only and forgotten with
 it (tests/test_stash.py)."""
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def test_micro_rounds_half_away_from_zero_as_before():
 def test_figures_of_many_groups_are_figures_of_each():
     """figures_of (every group at once) and figures (one group) agree, for
     game units (match sides) and match units."""
-    from gnubg_blunder.metrics.arrays import DecisionArrays, MatchInfo, RollArrays, Selection
+    from gnubg_blunder.arrays import DecisionArrays, MatchInfo, RollArrays, Selection
 
     rng = np.random.default_rng(1)
     nm, n = 40, 4000

@@ -4,7 +4,7 @@ An SGF whose ``CA[]`` names an unknown charset is refused with the value
 echoed. The value here holds ESC sequences (clear the screen, red), a BEL,
 CR/LF and a forged line ``corpus/m9999.sgf: stored as match 99``: the
 refusal is exactly one line with every such character escaped as text
-output escapes it (``views/formatting.py``: ``\\x1b``, ``\\x07``, ``\\n``), in
+output escapes it (``formatting.py``: ``\\x1b``, ``\\x07``, ``\\n``), in
 ``import``, ``convert``, ``watch`` and inside gnubg (``>bdb("import …")``); a path holding a newline is shown
 escaped too. Before, the value was echoed raw: the terminal cleared and
 recoloured, and the forged line stood on its own.

@@ -19,7 +19,7 @@ CHARLOT = "charlot1-charlot2_7p_2025-11-08-2305"
 BUILTIN = (  # the importers, the store step and `import`; the console summary, `analyse`; `plugins`
     "gnubg_blunder.importing",
     "gnubg_blunder.gnubg_commands",
-    "gnubg_blunder.plugins",
+    "gnubg_blunder.plugins_command",
 )
 
 

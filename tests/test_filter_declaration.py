@@ -20,7 +20,7 @@ from gnubg_blunder.commands import add_filter_arguments
 from gnubg_blunder.filters import (Filter, command_flags, criterion, filter_keys, filter_words, flags_given,
                                    add_filter_options)
 from gnubg_blunder.options import Option
-from gnubg_blunder.views.formatting import scope_text
+from gnubg_blunder.formatting import scope_text
 from gnubg_blunder.views.plan import filter_flags as plan_filter_flags
 
 PACKAGE = Path(filters.__file__).parent

@@ -145,7 +145,7 @@ def _is_number(cell: str) -> bool:
 
 
 def check_csv(out: str, where) -> list:
-    from gnubg_blunder.views.formatting import ID_COLUMNS
+    from gnubg_blunder.formatting import ID_COLUMNS
 
     rows = list(csv.reader(io.StringIO(out)))
     assert rows, where
@@ -237,7 +237,7 @@ def test_a_hostile_filter_player_names_the_scope_safely(player, hostile_db, view
 
 
 def test_names_are_escaped_and_cut_in_text_exact_in_json(hostile_db, cli):
-    from gnubg_blunder.views.formatting import FIELD_WIDTH
+    from gnubg_blunder.formatting import FIELD_WIDTH
 
     text = cli("--no-config", "players", db=hostile_db).stdout
     check_text(text, "players")
@@ -332,7 +332,7 @@ def test_csv_writes_identifiers_as_the_id_and_free_text_under_the_formula_rule(c
     first or not; a name "=1+1" or "+1+1" beside it still gets the "'"."""
     from gnubg_blunder.board.position import Board
     from gnubg_blunder.store import SQLiteStore
-    from gnubg_blunder.views.formatting import csv_text
+    from gnubg_blunder.formatting import csv_text
 
     assert Board.from_position_id(PLUS_POSITION).position_id() == PLUS_POSITION  # a real position
     m = build_matches()[0]
@@ -369,7 +369,7 @@ BIDI_EVENT, BIDI_COMMENT = "\u202eevent\x07", "comment \u202e\x1b[2J\x07"
 def _shown_name(name: str) -> str:
     from html import escape
 
-    from gnubg_blunder.views.formatting import safe_text
+    from gnubg_blunder.formatting import safe_text
 
     return escape(safe_text(name, None))  # the rule text output uses: \u202e, \x1b, \x07
 

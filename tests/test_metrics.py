@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from gnubg_blunder.metrics.arrays import KIND_CODES, DecisionArrays, MatchInfo, RollArrays, Selection
+from gnubg_blunder.arrays import KIND_CODES, DecisionArrays, MatchInfo, RollArrays, Selection
 from gnubg_blunder.metrics.counting import Thresholds, counted, is_forced, millipoints
 from gnubg_blunder.metrics.elo import elo
 from gnubg_blunder.metrics.kernel import l7_of

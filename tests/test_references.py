@@ -24,7 +24,7 @@ from conftest import random_boards, side
 from gnubg_blunder.board.features import like_distance
 from gnubg_blunder.board.position import Board
 from gnubg_blunder.metrics import references as R
-from gnubg_blunder.metrics.arrays import KIND_CODES, LABEL_CODES, DecisionArrays, MatchInfo, RollArrays, Selection
+from gnubg_blunder.arrays import KIND_CODES, LABEL_CODES, DecisionArrays, MatchInfo, RollArrays, Selection
 from gnubg_blunder.metrics.counting import Thresholds
 from gnubg_blunder.codec.candidates import decode_row
 

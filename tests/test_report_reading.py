@@ -63,7 +63,7 @@ def test_cube_actions_in_a_players_words(collection):
 
 
 def test_no_minus_zero():
-    from gnubg_blunder.views.formatting import interval, num
+    from gnubg_blunder.formatting import interval, num
 
     assert num(-0.001) == "0.00" and num(-0.004, signed=True) == "0.00" and num(0.0, 1) == "0.0"
     assert num(-0.006) == "-0.01" and num(0.006, signed=True) == "+0.01"

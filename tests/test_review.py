@@ -61,7 +61,7 @@ def test_luck_adjusted_result_equals_gnubgs_line(reviewed):
             assert side["luck_reading"] == {(True, True): "won by play", (True, False): "won by the dice",
                                             (False, True): "lost to the dice",
                                             (False, False): "lost by play"}[won, side["luck_adjusted"] > 0]
-            from gnubg_blunder.views.formatting import num  # its rule: a value that rounds to 0 prints 0.00
+            from gnubg_blunder.formatting import num  # its rule: a value that rounds to 0 prints 0.00
 
             assert (f"Luck-adjusted result {num(side['luck_adjusted'], signed=True)} % MWC, {side['luck_reading']} "
                     f"(difference of errors, opponent's minus own: {num(side['error_difference'], signed=True)} "
@@ -132,7 +132,7 @@ def test_review_lists_the_costliest_errors_beyond_difficulty(reviewed, cli):
 def _arrays(rows):
     """A one-match Selection of checker decisions of player 0: rows of
     (error EMG, MWC per EMG, d EMG or NaN)."""
-    from gnubg_blunder.metrics.arrays import DecisionArrays, MatchInfo, RollArrays, Selection
+    from gnubg_blunder.arrays import DecisionArrays, MatchInfo, RollArrays, Selection
 
     n = len(rows)
     dec = DecisionArrays(match=[0] * n, game=[0] * n, seq=list(range(n)), player=[0] * n, kind=[0] * n,

@@ -1,4 +1,4 @@
-"""The one cache (metrics/stash.py): typed keys compared by identity, values
+"""The one cache (stash.py): typed keys compared by identity, values
 kept by their owner (a selection, its decision arrays, a scope, a report)
 and gone with it, what the metrics keep read-only, and the report's
 ``forget(keep=)`` between sections keeping the shared terms alone."""
@@ -12,12 +12,12 @@ from types import MappingProxyType
 import numpy as np
 import pytest
 
-from gnubg_blunder.metrics.stash import Stash, StashKey, cached, compute_once, forget, read_only
+from gnubg_blunder.stash import Stash, StashKey, cached, compute_once, forget, read_only
 
 
 def _selection(n_matches: int = 6, per_match: int = 40, seed: int = 0):
     """A selection of checker plays and cube decisions, half of the matches money."""
-    from gnubg_blunder.metrics.arrays import DecisionArrays, MatchInfo, RollArrays, Selection
+    from gnubg_blunder.arrays import DecisionArrays, MatchInfo, RollArrays, Selection
 
     rng = np.random.default_rng(seed)
     n = n_matches * per_match

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from conftest import run_cli_inprocess as cli
-from gnubg_blunder.metrics.arrays import MatchInfo, RollArrays, Selection
+from gnubg_blunder.arrays import MatchInfo, RollArrays, Selection
 from gnubg_blunder.metrics.breakdowns import breakdowns, comment_tags, score_rows, tag_rows
 from test_metrics import decisions
 

@@ -34,7 +34,7 @@ import pytest
 
 from conftest import run_cli, run_cli_inprocess as cli
 from gnubg_blunder.importers.build import cube_action
-from gnubg_blunder.metrics.arrays import LABEL_CODES, MatchInfo, RollArrays, Selection
+from gnubg_blunder.arrays import LABEL_CODES, MatchInfo, RollArrays, Selection
 from gnubg_blunder.metrics.counting import Thresholds
 from gnubg_blunder.metrics.errors import CUBE_ACTIONS, band_codes, cube_action_codes, error_figures
 from gnubg_blunder.metrics.figures import aggregate

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from conftest import run_cli_inprocess as cli
-from gnubg_blunder.metrics.arrays import KIND_CODES, DecisionArrays, MatchInfo, RollArrays, Selection
+from gnubg_blunder.arrays import KIND_CODES, DecisionArrays, MatchInfo, RollArrays, Selection
 from gnubg_blunder.metrics.progression import (
     TREND_NOTE,
     goal_suggestion_figures,

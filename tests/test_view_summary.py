@@ -29,7 +29,7 @@ import pytest
 
 from conftest import run_cli_inprocess as cli
 from fixture_db import HOSTILE
-from gnubg_blunder.metrics.arrays import KIND_CODES, DecisionArrays, MatchInfo, RollArrays, Selection
+from gnubg_blunder.arrays import KIND_CODES, DecisionArrays, MatchInfo, RollArrays, Selection
 from gnubg_blunder.metrics.summary import band_of, rolling, selected, summary_figures
 
 ROOT7 = math.sqrt(7)

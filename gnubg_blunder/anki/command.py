@@ -6,8 +6,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections import Counter
 
-from ..commands import Command, Scope, UserError, add_filter_arguments, add_format
-from ..views.positions import add_decision_criteria
+from ..commands import Command, Scope, UserError, add_decision_criteria, add_filter_arguments, add_format
 
 
 def _configure(p):
@@ -92,7 +91,7 @@ def changes_text(made: list) -> str:
 
 
 def _export(args, ctx) -> int:
-    from ..views.formatting import scope_text, to_json
+    from ..formatting import scope_text, to_json
     from . import DECK_NAME
 
     if not args.out.endswith(".apkg"):
@@ -130,7 +129,7 @@ def _export(args, ctx) -> int:
 def _sync(args, ctx) -> int:
     from ..store import anki_notes
     from ..store.anki_notes import GRADES
-    from ..views.formatting import to_json
+    from ..formatting import to_json
     from .sync import read_reviews
 
     store = ctx.store()

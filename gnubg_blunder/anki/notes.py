@@ -19,8 +19,8 @@ import numpy as np
 
 from ..game_record import place_text
 from ..codec.candidates import decode_row
-from ..views.formatting import html_text, visible
-from ..metrics.arrays import KIND_NAMES, LABELS
+from ..formatting import html_text, visible
+from ..arrays import KIND_NAMES, LABELS
 from ..metrics.summary import cost_order, decision_records, pick, selected
 
 TOP_CANDIDATES = 5  # candidates listed on the back of a note
@@ -304,7 +304,7 @@ def depth_check_text(row: dict) -> str:
 
 
 def _chances_html(row: dict) -> str:
-    from ..views.formatting import CHANCE_HEADERS, DASH, chance_cells
+    from ..formatting import CHANCE_HEADERS, DASH, chance_cells
 
     rows = chances_rows(row)
     if not rows:

@@ -13,7 +13,7 @@ def shown_path(path) -> str:
     """A path as printed: text, with the bytes that are not UTF-8 written
     ``\\xNN`` (a path is any bytes the OS gives; the terminal gets text),
     and control and bidi characters escaped as in every text output
-    (``views/formatting.py: clean_text``: a newline in a name is ``\\n``, it
+    (``formatting.py: clean_text``: a newline in a name is ``\\n``, it
     cannot forge a line).  Stored paths (``analyses.source_path``, text or,
     for such a path, its bytes) are shown the same way."""
     if path is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 from ..commands import Command, Scope, UserError, add_filter_arguments, add_format
-from ..views.formatting import Table, safe_text, table as text_table
+from ..formatting import Table, safe_text, table as text_table
 
 NAME = "verify"
 DEFAULT_TOP = 50  # SPEC §16: the 50 costliest errors unless --top says
@@ -45,7 +45,7 @@ def compute(scope, progress_ctx=None) -> dict:
 
     from .process import GnubgNotFound, find_gnubg, gnubg_version
     from .verify import VerifyError, evaluate, outcome
-    from ..metrics.arrays import KIND_NAMES
+    from ..arrays import KIND_NAMES
     from ..metrics.plan import error_rows
     from ..metrics.study_cost import excess_terms, study_cost
     from ..metrics.verify import costliest_errors, deepest_selection, default_plies, rates, verdict
@@ -195,7 +195,7 @@ def text(obj: dict) -> str:
 
 
 def run(args, ctx) -> int:
-    from ..views.formatting import to_json
+    from ..formatting import to_json
 
     scope = Scope(args, ctx)
     obj = compute(scope)

@@ -87,7 +87,7 @@ def analysis_depth(depths: list) -> tuple:
 # not a finite number at all (nan, inf), a value is no analysis': the file is
 # refused with a line naming the game and move, and nothing of it is stored.
 # A money session's score (points won before the game) is stored in 16 bits
-# (the array cache, metrics/arrays.py); no real session comes near it.
+# (the array cache, arrays.py); no real session comes near it.
 MAX_MONEY_SCORE = 32767
 MWC_MARGIN = 0.5  # MWC accepted in [-0.5, 1.5]; match-play EMG: what those give at the decision's score and cube
 MONEY_EQUITY_BOUND = 16.0  # money EMG accepted in [-16, 16] (12 possible at most, + 4 for rollout noise)

@@ -15,7 +15,7 @@ from typing import Optional
 import numpy as np
 
 from ..model import CHECKER
-from .arrays import KIND_CODES, Selection, position_ids_at
+from ..arrays import KIND_CODES, Selection, position_ids_at
 from .counting import Thresholds, counted
 from .intervals import MIN_UNITS, ratio_interval, symmetric_interval
 from .kernel import PR_SCALE, rate, side_mask

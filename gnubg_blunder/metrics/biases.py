@@ -32,12 +32,12 @@ import numpy as np
 
 from ..board.features import PLAN_BEAROFF, PLAN_RACE, has_contact
 from ..board.position import Board
-from .arrays import LABEL_CODES, Selection, position_ids_at
+from ..arrays import LABEL_CODES, Selection, position_ids_at
 from .breakdowns import score_keys
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, counted, kind_mask
 from .intervals import MIN_UNITS, side_of_zero, symmetric_interval
 from .kernel import error_micro, side_mask
-from .stash import StashKey, cached
+from ..stash import StashKey, cached
 
 MIN_DECISIONS = 20  # a verdict needs this many decisions
 

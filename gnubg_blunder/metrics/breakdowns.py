@@ -15,7 +15,7 @@ from typing import Optional
 import numpy as np
 
 from ..model import is_money
-from .arrays import LABELS, Selection
+from ..arrays import LABELS, Selection
 from .counting import Thresholds
 from .groups import base_mask, group_rows
 from .kernel import distinct

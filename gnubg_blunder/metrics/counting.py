@@ -13,8 +13,8 @@ import numpy as np
 from ..board.forced import is_forced as forced_rule
 from ..model import BEAVER, BEAVER_CLOSE
 from ..units import micro, millipoints
-from .arrays import KIND_CODES, DecisionArrays
-from .stash import StashKey, cached
+from ..arrays import KIND_CODES, DecisionArrays
+from ..stash import StashKey, cached
 
 K_CHECKER = KIND_CODES["checker"]
 K_NO_DOUBLE = KIND_CODES["nodouble"]

@@ -30,7 +30,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from .arrays import DecisionArrays
+from ..arrays import DecisionArrays
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, counted
 
 TAU = 0.025  # EMG (SPEC §6)

@@ -32,7 +32,7 @@ from ..labels import (
 )
 from ..board.features import THEME_NONE
 from ..units import millipoints
-from .arrays import LABEL_CODES, LABELS, Selection
+from ..arrays import LABEL_CODES, LABELS, Selection
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, Thresholds
 from . import kernel, vocabulary
 from .figures import whole_sums

@@ -11,7 +11,7 @@ from typing import Optional
 
 import numpy as np
 
-from .arrays import Selection
+from ..arrays import Selection
 from .counting import (
     K_DOUBLE,
     K_NO_DOUBLE,
@@ -27,7 +27,7 @@ from .counting import (
 from . import kernel
 from .groups import base_mask
 from .kernel import GNUBG_SCALE, rate
-from .stash import StashKey, cached
+from ..stash import StashKey, cached
 
 # SPEC §6, made by kernel.difficulty_figures (docs/commands.md)
 DIFFICULTY_KEYS = ("difficulty", "difficulty_emg", "excess", "excess_emg", "ratio", "avoidable_errors",

@@ -15,10 +15,10 @@ from typing import Optional
 
 import numpy as np
 
-from .arrays import Selection
+from ..arrays import Selection
 from .counting import Thresholds, counted, kind_mask
 from . import kernel
-from .stash import StashKey, cached
+from ..stash import StashKey, cached
 
 
 def base_mask(sel: Selection, decision_type: str = "all") -> np.ndarray:

@@ -30,11 +30,11 @@ import numpy as np
 
 from ..model import is_money
 from ..units import micro
-from .arrays import Selection
+from ..arrays import Selection
 from .counting import K_CHECKER, Thresholds
 from .elo import SQRT7, elo
 from .intervals import MIN_UNITS, ratio_interval, ratio_intervals, sum_intervals
-from .stash import StashKey, cached
+from ..stash import StashKey, cached
 
 PR_SCALE = 500  # SPEC §3: PR = 500 × Σe / N
 GNUBG_SCALE = 1000  # gnubg's mEMG rates and its Snowie figure

@@ -55,12 +55,12 @@ from ..families import (  # noqa: F401  (re-exported: the family names live belo
     _BY_FOLDED, CHECKER, CUBE, FAMILIES, FAMILY_INDEX, FAMILY_NAMES, FAMILY_SEPARATOR, NATURE_THEMES, NATURES,
     canonical_family, closest_families, family_name, parse_family)
 from ..labels import ALL_GAME_PLANS, CHECKER_THEMES, CUBE_THEMES, THEMES  # noqa: F401
-from .arrays import LABEL_CODES, Selection
+from ..arrays import LABEL_CODES, Selection
 from .intervals import Z95, symmetric_interval
 from .counting import K_CHECKER, Thresholds, counted
 from .groups import base_mask
 from .kernel import classified
-from .stash import StashKey, cached
+from ..stash import StashKey, cached
 from .study_cost import excess_terms, study_cost
 
 MIN_QUANTIFIED = 5  # SPEC §9: in the plan from 5 quantified members

@@ -18,7 +18,7 @@ from typing import Optional
 
 import numpy as np
 
-from .arrays import DecisionArrays, RollArrays, Selection
+from ..arrays import DecisionArrays, RollArrays, Selection
 from .counting import K_CHECKER, K_DOUBLE, K_NO_DOUBLE, K_PASS, K_TAKE, Thresholds, counted, kind_mask
 from . import vocabulary
 from .figures import DIFFICULTY_KEYS, aggregate, aggregates

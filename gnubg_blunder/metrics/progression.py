@@ -26,7 +26,7 @@ from typing import Optional
 import numpy as np
 
 from . import kernel, vocabulary
-from .arrays import Selection
+from ..arrays import Selection
 from .counting import Thresholds
 from .summary import band_of, selected
 

@@ -51,7 +51,7 @@ from typing import Iterable, Optional
 import numpy as np
 
 from ..units import millipoints
-from .arrays import KIND_CODES, Selection
+from ..arrays import KIND_CODES, Selection
 from .counting import K_CHECKER, Thresholds
 from .plan import FAMILIES, FAMILY_NAMES, member_masks, plan_mask
 

@@ -20,7 +20,7 @@ from typing import Optional
 import numpy as np
 
 from ..units import decision_figure
-from .arrays import Selection
+from ..arrays import Selection
 from .counting import K_CHECKER, Thresholds, counted
 from .figures import known_luck
 from .kernel import PR_SCALE, classified, is_money, mwc_loss_of, rate
@@ -92,7 +92,7 @@ def review_record(sel: Selection, i: int) -> dict:
     and ``move`` (from 1), ``kind``, ``error_emg``, ``mwc_loss`` (pp, None
     for money), ``difficulty`` (pp of MWC, None for money or unknown),
     ``difficulty_emg`` (None when unknown), ``cube_value``, ``dice``."""
-    from .arrays import KIND_NAMES
+    from ..arrays import KIND_NAMES
 
     dec = sel.decisions
     money = is_money(sel.matches[int(dec.match[i])].length)
@@ -233,7 +233,7 @@ def transcript(sel: Selection, match: int) -> list:
     for money or unknown), ``difficulty_emg``, and the running sums of each
     side over counted decisions: ``cum_mwc_loss`` [side 0, side 1] (pp, None
     for money) and ``cum_error_emg``."""
-    from .arrays import KIND_NAMES
+    from ..arrays import KIND_NAMES
 
     dec = sel.decisions
     if not len(dec):

@@ -37,19 +37,15 @@ from typing import Optional
 import numpy as np
 
 from ..labels import ALL_GAME_PLANS
-from .arrays import LABEL_CODES, Selection, position_ids_at
+from ..study_log import (ANKI_ACTIONS, ANKI_CRAM, ANKI_LEARN, ANKI_RELEARN, ANKI_REVIEW,  # noqa: F401 (names of the study log)
+                         QUIZ, REVIEW_ACTIONS, STUDIED, STUDY_ACTIONS, utc_day, utc_time)
+from ..arrays import LABEL_CODES, Selection, position_ids_at
 from .counting import K_CHECKER, Thresholds
 from .intervals import side_of_zero, symmetric_interval
 from .kernel import classified, distinct, rate
 from .plan import FAMILIES, FAMILY_NAMES, family_codes, member_masks, plan_mask
 from .study_cost import PER_100, cost_terms, study_cost
 
-STUDIED, QUIZ = "studied", "quiz"
-# the actions ``anki sync`` stores (store/anki_notes.py REVIEW_ACTIONS: Anki's review log kinds)
-ANKI_REVIEW, ANKI_LEARN, ANKI_RELEARN, ANKI_CRAM = "anki review", "anki learn", "anki relearn", "anki cram"
-ANKI_ACTIONS = (ANKI_REVIEW, ANKI_LEARN, ANKI_RELEARN, ANKI_CRAM)
-STUDY_ACTIONS = (STUDIED, QUIZ) + ANKI_ACTIONS  # SPEC §11; a card created or a collection is not one
-REVIEW_ACTIONS = (QUIZ,) + ANKI_ACTIONS  # "positions reviewed" of study vs play
 MIN_DECISIONS = 30  # SPEC §11: "insufficient" under 30 decisions in either window
 RETAINED_EASE = 2  # an Anki review graded Hard or better is retained
 MIN_PR_DECISIONS = 10  # study vs play: a PR on fewer decisions is not shown
@@ -60,24 +56,6 @@ CHANGE_NOTE = ("A change, not an effect: the windows differ in more than the stu
 
 
 # -- the study log ---------------------------------------------------------------
-
-def utc_time(at: str) -> Optional[_dt.datetime]:
-    """A stored time (ISO 8601; without an offset it is UTC) as an aware
-    UTC datetime; None when it does not read."""
-    try:
-        t = _dt.datetime.fromisoformat(str(at).replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if t.tzinfo is None:
-        return t.replace(tzinfo=_dt.timezone.utc)
-    return t.astimezone(_dt.timezone.utc)
-
-
-def utc_day(at: str) -> Optional[str]:
-    """The UTC day (YYYY-MM-DD) of a stored time; None when it does not read."""
-    t = utc_time(at)
-    return None if t is None else t.date().isoformat()
-
 
 def member_positions(sel: Selection, thresholds: Thresholds, decision_type: str = "all", only=None) -> dict:
     """{position ID: set of family indices}: the positions of each family's

@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import vocabulary
-from .stash import StashKey, cached
+from ..stash import StashKey, cached
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from .arrays import Selection
+    from ..arrays import Selection
 
 PER_100 = 100  # before / after: a rate per 100 decisions
 

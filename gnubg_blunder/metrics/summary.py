@@ -26,7 +26,7 @@ import numpy as np
 
 from ..units import decision_figure, micro, mpt
 from . import kernel, vocabulary
-from .arrays import KIND_NAMES, LABELS, Selection, position_ids_at
+from ..arrays import KIND_NAMES, LABELS, Selection, position_ids_at
 from .counting import Thresholds, counted, kind_mask
 from .figures import aggregate, whole_sums
 from .levels import BANDS, level_band

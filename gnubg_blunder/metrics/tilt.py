@@ -27,10 +27,11 @@ from typing import Optional
 
 import numpy as np
 
-from .arrays import Selection, lexsort_order
+from ..ordering import lexsort_order
+from ..arrays import Selection
 from .counting import Thresholds, counted, kind_mask
 from .intervals import MIN_UNITS, side_of_zero, symmetric_interval
-from .stash import StashKey, cached
+from ..stash import StashKey, cached
 
 WINDOW = 10  # K: decisions after the event
 BAD_LUCK_EMG = -0.2  # a roll this unlucky or worse (the roller's luck, EMG)

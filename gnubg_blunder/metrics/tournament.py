@@ -37,7 +37,7 @@ from typing import Optional
 import numpy as np
 
 from . import kernel
-from .arrays import Selection
+from ..arrays import Selection
 from .counting import Thresholds, counted, kind_mask
 from .intervals import Z95, side_of_zero
 from .progression import _side_counts, side_names, tournament_player

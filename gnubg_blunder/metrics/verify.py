@@ -11,7 +11,7 @@ from typing import Optional
 
 import numpy as np
 
-from .arrays import DecisionArrays, Selection
+from ..arrays import DecisionArrays, Selection
 from .counting import Thresholds, millipoints
 from .groups import base_mask
 from .kernel import classified

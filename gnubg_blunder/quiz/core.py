@@ -209,7 +209,7 @@ def choose(store, flt, thresholds, count: int = DEFAULT_COUNT, seed=None, plan_t
            errors_only: bool = True, row_ids=None, metric=None) -> list:
     """The questions of a quiz over the filter ``flt`` (see :func:`pool_mask`);
     ``row_ids``: only those decisions (e.g. those behind `errors`' rows)."""
-    from ..store.verifications import study_selection
+    from ..commands import study_selection
 
     sel = study_selection(store, store.select(flt))  # each decision at its deepest evaluation (SPEC §16)
     mask = pool_mask(sel, flt, thresholds, errors_only=errors_only, plan_top=plan_top, metric=metric)
@@ -430,7 +430,7 @@ def chances_lines(item: Item, g: Grade) -> list:
     stored); where the database verified the decision, which depth
     (docs/quiz.md)."""
     from ..metrics.verify import verification_note
-    from ..views.formatting import chances_text
+    from ..formatting import chances_text
 
     head = "Chances (cubeless) and depth"
     if item.verified_plies is not None:

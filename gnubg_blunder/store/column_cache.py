@@ -14,7 +14,7 @@ The decisions blob starts with the CRC-32 of the bundle's whole cache
 (``seal``).  Why columns: a view reads a handful of the thirty columns of
 1.6 M decisions (issue 13: over 10,000 matches the time is reading, not
 computing), and only those are decompressed (:class:`CacheReader`,
-:meth:`gnubg_blunder.metrics.arrays.Columns.lazy`).  Why bundles: a column
+:meth:`gnubg_blunder.arrays.Columns.lazy`).  Why bundles: a column
 of 10,000 analyses is then a dozen decompressions, not 10,000.  Why
 compressed: the cache is a third of its raw size (a column of unknowns is a
 few bytes), and LZ4 decompresses faster than SQLite reads pages.  A stored

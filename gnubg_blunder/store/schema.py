@@ -110,7 +110,7 @@ def _difficulty(conn: sqlite3.Connection) -> None:
 
     import numpy as np
 
-    from ..metrics.arrays import KIND_CODES, DecisionArrays
+    from ..arrays import KIND_CODES, DecisionArrays
     from ..metrics.counting import K_CHECKER, counted
     from ..metrics.difficulty import difficulty_columns
 

@@ -9,7 +9,7 @@ from typing import Optional
 import numpy as np
 
 from ..filters import Filter
-from ..metrics.arrays import DecisionArrays, LazyPositions, MatchInfo, RollArrays, Selection
+from ..arrays import DecisionArrays, LazyPositions, MatchInfo, RollArrays, Selection
 from ..text import closest_names
 from .array_cache import _close_sources
 from .check import CHECK_HINT, DamagedDatabase

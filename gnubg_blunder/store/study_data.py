@@ -9,6 +9,7 @@ from typing import Optional
 from . import candidates as candidate_lists
 from . import insert
 from .connection import write_transaction
+from ..study_log import STUDIED, utc_day
 from .schema import StoreError
 
 
@@ -106,8 +107,6 @@ class StudyData:
         stored (one mark a day; a family's study is dated by its day).
         ValueError when no stored decision is at the position: a mistyped
         ID, or another database's position, is not marked."""
-        from ..metrics.study import STUDIED, utc_day
-
         self._writable()
         at = insert.utc_now()
         with write_transaction(self.conn):

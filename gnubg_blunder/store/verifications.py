@@ -90,17 +90,6 @@ def done_at(store, decision_ids, plies_of: dict) -> set:
     return {int(d) for d, p in rows if plies_of.get(int(d)) == int(p)}
 
 
-def study_selection(store, sel):
-    """``sel`` with each verified decision at its deepest evaluation (SPEC
-    §16: what the study half reads; metrics/verify.py
-    ``deepest_selection``); ``sel`` itself when nothing is verified."""
-    from ..metrics.verify import deepest_selection
-
-    if not len(sel.decisions) or not has_any(store):
-        return sel
-    return deepest_selection(sel, deepest(store, [int(r) for r in sel.decisions.row_id]))
-
-
 def overlay_rows(store, rows: dict) -> dict:
     """Decision rows (``store.decision_rows`` dicts by id) with each
     verified decision's best move, candidate list (checker) or cube

@@ -14,7 +14,7 @@ from html import escape
 
 from ..commands import View, count_option
 from .errors import scope_line
-from .formatting import DASH, Table, num, percent, safe_text, table, table_html
+from ..formatting import DASH, Table, num, percent, safe_text, table, table_html
 
 DEFAULT_TOP = 10
 CANDIDATES_SHOWN = 5

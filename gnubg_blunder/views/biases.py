@@ -10,9 +10,9 @@ from __future__ import annotations
 from html import escape
 
 from ..commands import View
-from ..metrics.stash import StashKey, compute_once
+from ..stash import StashKey, compute_once
 from .errors import scope_line
-from .formatting import DASH, Table, num, percent, table, table_html
+from ..formatting import DASH, Table, num, percent, table, table_html
 
 TITLES = {"take_pass": "Take/pass", "doubles": "Doubles", "blots": "Blots (checker plays with contact)"}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..commands import View
 from ..metrics.vocabulary import metric as metric_named
 from .errors import ci_text, scope_line, small_mark
-from .formatting import DASH, Table, num, table, table_html
+from ..formatting import DASH, Table, num, table, table_html
 
 TITLES = {
     "phase": "By phase",

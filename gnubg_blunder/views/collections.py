@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 
 from ..commands import Command, Scope, UserError, add_filter_arguments, add_format, unknown_collection
-from .formatting import DASH, Table, safe_text, scope_text, table, to_json
+from ..formatting import DASH, Table, safe_text, scope_text, table, to_json
 
 ACTIONS = ("add", "list", "show", "remove", "export")
 SOURCES = ("positions",)  # what `--from` names (besides a date: the filter's --from DATE)

@@ -11,7 +11,7 @@ from typing import Optional
 
 from ..commands import Scope, UserError, View
 from ..metrics.vocabulary import metric as metric_named
-from .formatting import DASH, Table, cube_action_text, folded, num, percent, safe_text, table, scope_text, table_html
+from ..formatting import DASH, Table, cube_action_text, folded, num, percent, safe_text, table, scope_text, table_html
 
 # how this view reads each metric (the metric's own words: metrics/vocabulary.py)
 METRIC_NOTES = {
@@ -275,7 +275,7 @@ def _quiz(scope) -> int:
     decisions behind the rows."""
     from ..quiz.core import DEFAULT_COUNT, choose
     from ..quiz.terminal import ask
-    from .formatting import safe_text
+    from ..formatting import safe_text
 
     # nothing to ask is a QuizError, the user's one line
     items = choose(scope.store, scope.filter, scope.thresholds, count=DEFAULT_COUNT, row_ids=_listed_row_ids(scope))

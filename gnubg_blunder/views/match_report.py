@@ -20,7 +20,7 @@ from html import escape
 from typing import Optional
 
 from ..model import is_money
-from .formatting import DASH, html_text, num, table_html
+from ..formatting import DASH, html_text, num, table_html
 from .review import KIND_WORDS, _sides, review_html, review_object, select_match
 
 WHAT = "report --match"

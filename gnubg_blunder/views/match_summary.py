@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..metrics.figures import per_side
 from ..db_settings import thresholds_for
-from .formatting import DASH, interval, num, safe_text, table
+from ..formatting import DASH, interval, num, safe_text, table
 
 
 MATCH_FIGURE_HEADERS = ["player", "PR [95%]", "decisions", "MWC lost %", "L7 %", "luck EMG (MWC)"]

@@ -4,7 +4,7 @@ other checks read are documented in docs/commands.md)."""
 from __future__ import annotations
 
 from ..commands import View, count_option
-from .formatting import AVOIDABLE_NOTE, DASH, Table, avoidable_text, elo_text, num, safe_text, scope_text, table, \
+from ..formatting import AVOIDABLE_NOTE, DASH, Table, avoidable_text, elo_text, num, safe_text, scope_text, table, \
     table_html
 
 

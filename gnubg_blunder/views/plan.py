@@ -14,9 +14,9 @@ import shlex
 from html import escape
 
 from ..commands import View, add_metric
-from ..metrics.stash import StashKey, compute_once
+from ..stash import StashKey, compute_once
 from ..filters import command_flags
-from .formatting import DASH, Table, folded, html_cell, num, safe_text, scope_text, table
+from ..formatting import DASH, Table, folded, html_cell, num, safe_text, scope_text, table
 
 LIST_ROWS = 20  # the report lists the first 20 members of each family (costliest first)
 

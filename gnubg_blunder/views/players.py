@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from ..commands import UserError, View
 from ..metrics.vocabulary import metric as metric_named
-from . import formatting
-from .formatting import (AVOIDABLE_NOTE, DASH, Table, avoidable_text, interval, num, safe_text, table, table_html,
+from .. import formatting
+from ..formatting import (AVOIDABLE_NOTE, DASH, Table, avoidable_text, interval, num, safe_text, table, table_html,
                          without_empty_periods)
 from .table_filters import Column
 

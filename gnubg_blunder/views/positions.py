@@ -8,8 +8,8 @@ A view never computes a figure.
 
 from __future__ import annotations
 
-from ..commands import UserError, View, count_option
-from .formatting import DASH, Table, folded, html_cell, safe_text, scope_text, table, table_html
+from ..commands import UserError, View, add_decision_criteria, count_option
+from ..formatting import DASH, Table, folded, html_cell, safe_text, scope_text, table, table_html
 
 COLUMNS = ("position_id", "match_id", "date", "game", "move", "player", "kind", "played", "best", "error_mpt",
            "mwc_loss", "difficulty_mpt", "difficulty_mwc", "difficulty_truncated", "gnubg_row")
@@ -153,7 +153,6 @@ def positions_table(obj: dict) -> Table:
 
 
 DEFAULT_LIMIT = 50
-KINDS = ("checker", "nodouble", "double", "take", "pass")
 
 
 def parse_limit(value: str) -> int:
@@ -165,7 +164,7 @@ def listing(scope, criteria: dict, limit: int, order: str = "cost") -> dict:
     counted decisions of the scope narrowed by ``criteria``."""
     import numpy as np
 
-    from ..metrics.arrays import LABELS
+    from ..arrays import LABELS
     from ..metrics.summary import cost_order, decision_records, label_code, pick
 
     sel, flt, thresholds = scope.selection, scope.filter, scope.thresholds
@@ -191,20 +190,6 @@ def listing(scope, criteria: dict, limit: int, order: str = "cost") -> dict:
     if order != "cost":
         obj["order"] = "play order (match date, undated matches by import time, then move order)"
     return obj
-
-
-def add_decision_criteria(p) -> None:
-    """The options that pick decisions within the filter: ``positions``'
-    own, and those of every command that works on its decisions (``anki
-    export``)."""
-    sev = p.add_mutually_exclusive_group()
-    sev.add_argument("--errors", action="store_true", help="errors only (e ≥ the error threshold)")
-    sev.add_argument("--blunders", action="store_true", help="blunders only (e ≥ the blunder threshold)")
-    p.add_argument("--phase", metavar="PHASE", help="opening, middle game, race or bear-off")
-    p.add_argument("--game-plan", metavar="PLAN", help="a game plan (e.g. \"holding game\", race, blitz)")
-    p.add_argument("--theme", metavar="THEME", help="an error theme (e.g. \"too many blots\", \"missed double\")")
-    p.add_argument("--tag", metavar="WORD", help="decisions whose comment holds #WORD")
-    p.add_argument("--kind", choices=KINDS, help="one kind of decision")
 
 
 def _options(p):

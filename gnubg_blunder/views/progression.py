@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..commands import View
 from ..metrics.vocabulary import metric as metric_named
-from .formatting import DASH, POOLED, Table, interval, num, safe_text, table, table_html
+from ..formatting import DASH, POOLED, Table, interval, num, safe_text, table, table_html
 from .summary import band_text, scope_text
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..game_record import place_text
 from ..commands import Command, UserError, View, add_format, add_metric, count_option
-from .formatting import DASH, folded, safe_text, scope_text, table, to_json
+from ..formatting import DASH, folded, safe_text, scope_text, table, to_json
 
 if TYPE_CHECKING:  # numpy is imported where a function needs it: building the CLI's parser does without
     import numpy as np
@@ -324,7 +324,7 @@ def references_text(obj: dict, boards: bool = True) -> str:
 
 
 def references_table(obj: dict):
-    from .formatting import Table
+    from ..formatting import Table
 
     cols = ("rank", "position_id", "family", "gain", "factor", "excess", "covered_excess", "errors", "covers",
             "narrow", "unstable", "confirmed", "unit")

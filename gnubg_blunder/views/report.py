@@ -22,8 +22,8 @@ from html import escape
 from typing import Callable, Optional
 
 from .. import __version__
-from . import formatting
-from .formatting import table_html  # noqa: F401  (a plugin's section may use it: the report's table style)
+from .. import formatting
+from ..formatting import table_html  # noqa: F401  (a plugin's section may use it: the report's table style)
 
 STYLE = """
 body{font-family:"DejaVu Sans",Arial,sans-serif;color:#1f2328;background:#fff;margin:24px auto;max-width:1000px;
@@ -159,13 +159,13 @@ SHARED_COLUMNS = ("error", "difficulty", "mwc_per_emg", "kind", "player")
 
 
 def _release_columns(selection) -> None:
-    """After a section: its columns let go (``metrics.arrays.release_columns``)
+    """After a section: its columns let go (``arrays.release_columns``)
     and what the metrics memoized of the selection for it forgotten but the
     kernel's shared terms (``shared_keys``) and the columns they come
     from (``SHARED_COLUMNS``), so that the report's peak memory is one
     section's arrays beside those, not every section's."""
-    from ..metrics.arrays import release_columns
-    from ..metrics.stash import forget
+    from ..arrays import release_columns
+    from ..stash import forget
 
     keep = shared_keys()
     for owner in (selection, getattr(selection, "decisions", None), getattr(selection, "rolls", None)):

@@ -14,7 +14,7 @@ from html import escape
 from ..commands import UserError, View
 from ..filters import Filter
 from ..game_record import place_text
-from .formatting import DASH, Table, html_text, num, percent, safe_text, scope_text, table
+from ..formatting import DASH, Table, html_text, num, percent, safe_text, scope_text, table
 from .matches import gnubg_own_text
 
 KIND_WORDS = {"checker": "checker play", "nodouble": "no double", "double": "double", "take": "take",

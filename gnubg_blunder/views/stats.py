@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..commands import View
 from ..metrics.levels import level_band
-from .formatting import (AVOIDABLE_NOTE, DASH, POOLED, Table, avoidable_text, elo_text, interval, num, safe_text,
+from ..formatting import (AVOIDABLE_NOTE, DASH, POOLED, Table, avoidable_text, elo_text, interval, num, safe_text,
                          scope_text, whose)
 
 

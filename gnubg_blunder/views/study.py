@@ -12,8 +12,8 @@ import dataclasses
 from html import escape
 
 from ..commands import View, add_metric
-from ..metrics.stash import StashKey, compute_once
-from .formatting import DASH, Table, num, safe_text, scope_text, table, table_html
+from ..stash import StashKey, compute_once
+from ..formatting import DASH, Table, num, safe_text, scope_text, table, table_html
 
 
 def cost_of(obj: dict):
@@ -74,7 +74,7 @@ def compute(scope) -> dict:
 
     flt = scope.filter
     if flt.family:  # N counts every decision of the family's game plan and nature: read them all
-        from ..store.verifications import study_selection
+        from ..commands import study_selection
 
         sel = study_selection(scope.store, scope.select(dataclasses.replace(flt, family=None)))
     else:

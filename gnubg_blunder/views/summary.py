@@ -15,7 +15,7 @@ from ..metrics.vocabulary import metric as metric_named
 from .plan import plan_card, plan_card_html, plan_card_text
 from .study import study_card, study_card_html, study_card_text
 from .biases import interval_text
-from .formatting import DASH, POOLED, elo_text, folded, html_text, interval, num, scope_text, table_html
+from ..formatting import DASH, POOLED, elo_text, folded, html_text, interval, num, scope_text, table_html
 from .positions import DEFAULT_LIMIT, decisions_table, listing, parse_limit, positions_object, positions_text
 
 
@@ -286,7 +286,7 @@ SUMMARY_COLUMNS = ("error", "difficulty", "kind", "game_plan")
 
 
 def compute(scope) -> dict:
-    from ..metrics.arrays import release_columns
+    from ..arrays import release_columns
     from ..metrics.summary import TOP_N, summary_figures
     from .positions import attach_moves
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from html import escape
 
 from ..commands import View
-from .formatting import Table, html_cell, num, scope_text, table
+from ..formatting import Table, html_cell, num, scope_text, table
 
 CONDITIONS = ("after-blunder", "after-bad-roll", "late-in-match")  # metrics/tilt.py's, without importing numpy
 TITLES = {"after-blunder": "after a blunder", "after-bad-roll": "after a bad roll",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from html import escape
 
 from ..commands import UserError, View, closest_names
-from .formatting import DASH, Table, html_text, interval, num, safe_text, scope_text, table, table_html
+from ..formatting import DASH, Table, html_text, interval, num, safe_text, scope_text, table, table_html
 
 EMPTY_KEYS = ("event", "date", "player", "player_rule", "usual", "tournament", "delta_pr", "sigma_pr",
               "delta_pr_ci", "verdict_pr", "why_pr", "delta_l7", "sigma_l7", "delta_l7_ci", "verdict_l7",

@@ -14,7 +14,7 @@ import datetime as _dt
 from html import escape
 
 from ..commands import UserError, View
-from .formatting import (DASH, Table, num, percent, safe_text, scope_text, table, table_html,
+from ..formatting import (DASH, Table, num, percent, safe_text, scope_text, table, table_html,
                          without_empty_periods)
 
 LOG_NOTE = "The filter restricts the matches only: quiz answers and Anki reviews have no player."

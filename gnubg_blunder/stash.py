@@ -6,7 +6,7 @@ ask the same questions of the same arrays: which decisions count (SPEC §2),
 ℓ and d in MWC of each decision (SPEC §1, §6), which matches are money, the
 biases and the plan of the whole selection.  Each answer is kept in the
 ``stash`` of the object it was computed from (a
-:class:`~gnubg_blunder.metrics.arrays.Selection`, its decision arrays, a
+:class:`~gnubg_blunder.arrays.Selection`, its decision arrays, a
 :class:`~gnubg_blunder.commands.Scope`, a report's context), so that it
 goes with that object: no module keeps state about objects it does not own.
 The rules themselves stay where they are (``counting.py``, ``kernel.py``),
