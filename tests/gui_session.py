@@ -155,7 +155,8 @@ class GnubgGui:
             [GNUBG, "-q"], env=screen.env(env), cwd=str(cwd), stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         )
-        self.main = wait_for(lambda: self._main_window(), timeout=60, what="gnubg's main window")
+        # up in 2-5 s alone; a machine whose two cores run other gnubg processes too took over 60 s once
+        self.main = wait_for(lambda: self._main_window(), timeout=120, what="gnubg's main window")
         # gnubg is ready for the keyboard once it has read its rc files (the plugin's hook among them)
         # and saved its first settings file
         autorc = Path(env["HOME"]) / ".gnubg" / "gnubgautorc"
