@@ -243,6 +243,33 @@ def add_format(parser, csv: bool = False) -> None:
                         help="output format (JSON: an object with the filter it used)")
 
 
+@dataclass(frozen=True)
+class OutputFormat:
+    """A format a view writes its object in (hookspecs.register_output_formats)."""
+
+    name: str
+    render: Callable  # (view, obj) -> str
+    table: bool = False
+    order: int = 100
+    listed: bool = True
+
+
+def output_formats(pm=None) -> dict:
+    """{name: :class:`OutputFormat`} of every plugin, by order then name;
+    the first registered under a name is kept (pluggy calls the plugins
+    registered last first: an installed plugin's replaces a built-in)."""
+    from .plugins import get_plugin_manager
+
+    pm = pm or get_plugin_manager()
+    found: dict = {}
+
+    def register(name: str, render: Callable, table: bool = False, order: int = 100, listed: bool = True):
+        found.setdefault(name, OutputFormat(name, render, table, order, listed))
+
+    pm.hook.register_output_formats(register=register)
+    return {f.name: f for f in sorted(found.values(), key=lambda f: (f.order, f.name))}
+
+
 def add_metric(parser, help: Optional[str] = None) -> None:
     """``--metric pr|mwc|mwc7``, read from the one metric table (``help``:
     what the metric means where it is not the figures' one, e.g. the study
@@ -462,21 +489,14 @@ class View:
         add_filter_arguments(parser, decision_type=self.decision_type)
         if self.metric:
             add_metric(parser)
-        add_format(parser, csv=self.table is not None)
+        formats = [f.name for f in output_formats().values() if f.listed and (self.table is not None or not f.table)]
+        parser.add_argument("--format", choices=formats, default="text",
+                            help="output format (JSON: an object with the filter it used)")
 
     def render(self, obj: dict, fmt: str) -> str:
-        """The object as ``fmt``: json, csv, html or text."""
-        if fmt == "json":
-            from .formatting import to_json
-
-            return to_json(obj)
-        if fmt == "csv":
-            return self.table(obj).csv()
-        if fmt == "html":  # no raw control or bidi character left (docs/reliability.md, "Hostile text")
-            from .formatting import html_visible
-
-            return html_visible(self.html(obj) if self.html is not None else self.table(obj).html())
-        return self.text(obj)
+        """The object in the registered format ``fmt`` (:func:`output_formats`:
+        text, json, csv, html, a plugin's)."""
+        return output_formats()[fmt].render(self, obj)
 
     def run(self, args, ctx: Context) -> int:
         scope = Scope(args, ctx)

@@ -28,7 +28,9 @@ The hooks, by the phase in which they are called:
 1. importing: :func:`register_importers`
 2. storing, and after a new analysis is stored: :func:`store_match`,
    :func:`post_analysis`
-3. commands and views: :func:`register_commands`
+3. commands and views: :func:`register_commands`, and the formats a
+   view writes: :func:`register_output_formats`, the cards of the
+   summary: :func:`register_summary_cards`
 4. metrics: :func:`register_metrics`
 5. the HTML report's sections: :func:`register_report_sections`
 """
@@ -171,6 +173,58 @@ def register_commands(registry: "Registry") -> None:
     Raise ``gnubg_blunder.UserError`` for the user's mistakes: one
     line, exit status 2, no traceback.  A name already registered raises
     ``ValueError``: a plugin's command cannot take a built-in command's name.
+    """
+
+
+@hookspec
+def register_output_formats(register: Callable[..., None]) -> None:
+    """Add formats in which every view writes its object (``--format NAME``
+    of each ``View``; a ``Command`` keeps its own ``add_format``).
+
+    :param register: call ``register(name, render, table=False, order=100, listed=True)``:
+
+        - ``name: str``: the word after ``--format``;
+        - ``render(view, obj) -> str``: the view's JSON-ready object
+          (``obj``, what ``compute`` returned, its ``filter`` in it) written
+          in this format; ``view`` is the ``gnubg_blunder.View`` (its
+          ``text``, ``table``, ``html`` functions);
+        - ``table: bool``: the format writes the view's one table
+          (``view.table(obj)``, a ``gnubg_blunder.Table``), so only views
+          that have one offer it (the built-in ``csv``);
+        - ``order: int``: the choices are listed by order, then name; the
+          built-in ones: text 10, json 20, csv 30;
+        - ``listed: bool``: False for a format the program uses inside
+          only (the built-in ``html``: the report's sections).
+
+    The built-in formats are registered by ``gnubg_blunder/output_formats.py``;
+    pluggy calls the plugins registered last first, and the first format
+    registered under a name is the one used, so an installed plugin's
+    format of a built-in's name replaces it.
+    """
+
+
+@hookspec
+def register_summary_cards(register: Callable[..., None]) -> None:
+    """Add cards to ``summary`` (its text, its JSON, the report's summary
+    section): a few lines each, under the counts.
+
+    :param register: call ``register(name, compute, text, html, order=100)``:
+
+        - ``name: str``: the card's key in the summary's JSON object;
+        - ``compute(scope) -> dict``: the card's JSON-ready object over the
+          summary's scope (a ``gnubg_blunder.Scope``: ``selection``,
+          ``thresholds``, ``filter``, ``metric``, ``store``); an empty dict
+          or None: no card;
+        - ``text(card) -> str`` and ``html(card) -> str``: the card written
+          in the summary's text and in the report (escape every name);
+        - ``order: int``: cards are laid out by order, then name; the
+          built-in ones: signed biases 10, the study plan 20, progress with
+          study 30.
+
+    The built-in cards are registered by
+    ``gnubg_blunder/default_plugins/summary_commands.py``; the first card
+    registered under a name is kept (pluggy calls the plugins registered
+    last first: an installed plugin's card of a built-in's name replaces it).
     """
 
 

@@ -19,6 +19,7 @@ DEFAULT_PLUGINS = (
     "gnubg_blunder.importing",
     "gnubg_blunder.gnubg_commands",
     "gnubg_blunder.plugins_command",
+    "gnubg_blunder.output_formats",
     "gnubg_blunder.default_plugins.stats_commands",
     "gnubg_blunder.board_command",
     "gnubg_blunder.settings",
