@@ -258,14 +258,10 @@ def output_formats(pm=None) -> dict:
     """{name: :class:`OutputFormat`} of every plugin, by order then name;
     the first registered under a name is kept (pluggy calls the plugins
     registered last first: an installed plugin's replaces a built-in)."""
-    from .plugins import get_plugin_manager
+    from .plugins import first_registered, get_plugin_manager
 
     pm = pm or get_plugin_manager()
-    found: dict = {}
-
-    def register(name: str, render: Callable, table: bool = False, order: int = 100, listed: bool = True):
-        found.setdefault(name, OutputFormat(name, render, table, order, listed))
-
+    found, register = first_registered(OutputFormat)
     pm.hook.register_output_formats(register=register)
     return {f.name: f for f in sorted(found.values(), key=lambda f: (f.order, f.name))}
 

@@ -16,10 +16,11 @@ installed plugin is loaded from the ``gnubg_blunder`` entry-point group::
 command, a view and a metric).  ``gnubg-blunder plugins`` lists what is
 loaded; ``GNUBG_BLUNDER_NO_PLUGINS=1`` loads none but the built-in ones.
 
-The built-in importers, the store step, the console summary, every command
-and the report's sections are plugins of these same hooks
-(``gnubg_blunder/default_plugins/``, which only register; the code lives in
-``importers/``, ``store/``, ``views/``).  They are registered first; pluggy
+The built-in importers, the store step, the console summary, every command,
+the output formats, the summary's cards and the report's sections are
+plugins of these same hooks: the modules of ``plugins.DEFAULT_PLUGINS``
+(the feature modules that carry their own hookimpls, and
+``gnubg_blunder/default_plugins/``, which registers the views of ``views/``).  They are registered first; pluggy
 calls the plugins registered last first, so an installed plugin is called
 before the built-in ones.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from typing import Callable
 
 import pluggy
 
@@ -138,15 +139,26 @@ def importers(pm=None) -> dict:
     return found
 
 
+def first_registered(make: Callable) -> tuple:
+    """``(found, register)`` for a hook whose plugins call ``register(name,
+    ...)``: pass ``register`` to the hook; ``found`` is then ``{name:
+    make(name, ...)}``, the first registered under a name kept — pluggy
+    calls the plugins registered last first, so an installed plugin's
+    replaces a built-in's (metrics, output formats, summary cards)."""
+    found: dict = {}
+
+    def register(name, *args, **kwargs):
+        if name not in found:
+            found[name] = make(name, *args, **kwargs)
+
+    return found, register
+
+
 def metrics(pm=None) -> dict:
     """{name: function} of the plugins' metrics (``register_metrics``):
     ``function(selection, thresholds, decision_type) -> dict``, pure (``stats``
     calls it by position); the plugin registered last wins a name."""
     pm = pm or get_plugin_manager()
-    found: dict = {}
-
-    def register(name, function):
-        found.setdefault(name, function)
-
+    found, register = first_registered(lambda name, function: function)
     pm.hook.register_metrics(register=register)
     return found

@@ -256,6 +256,19 @@ def _plugin_free_manager():
     return pm
 
 
+@pytest.fixture
+def register_plugin(monkeypatch):
+    """``register_plugin(plugin, name)``: ``plugin`` (a module or any object
+    with hookimpls) registered for this test alone on a plugin-free manager
+    (GNUBG_BLUNDER_NO_PLUGINS set), which is built again afterwards."""
+    from gnubg_blunder import plugins
+
+    monkeypatch.setenv("GNUBG_BLUNDER_NO_PLUGINS", "1")
+    plugins.reset_plugin_manager()
+    yield lambda plugin, name: plugins.get_plugin_manager().register(plugin, name=name)
+    plugins.reset_plugin_manager()
+
+
 def run_cli_inprocess(*args, db=None, env=None, input=None, check=True) -> CliResult:
     """``gnubg-blunder [--db DB] ARGS`` in this process, plugins off, like
     :func:`run_cli`: ``commands.run(argv, Context(out=StringIO(), err=StringIO()))``.

@@ -26,14 +26,8 @@ class TabSeparated:
 
 
 @pytest.fixture
-def with_formats(monkeypatch):
-    from gnubg_blunder import plugins
-
-    monkeypatch.setenv("GNUBG_BLUNDER_NO_PLUGINS", "1")
-    plugins.reset_plugin_manager()
-    plugins.get_plugin_manager().register(TabSeparated(), name="tab-separated")
-    yield
-    plugins.reset_plugin_manager()
+def with_formats(register_plugin):
+    register_plugin(TabSeparated(), "tab-separated")
 
 
 def test_the_built_in_formats_are_registered_in_order(monkeypatch):

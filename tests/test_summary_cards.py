@@ -25,14 +25,8 @@ class MatchesCard:
 
 
 @pytest.fixture
-def with_card(monkeypatch):
-    from gnubg_blunder import plugins
-
-    monkeypatch.setenv("GNUBG_BLUNDER_NO_PLUGINS", "1")
-    plugins.reset_plugin_manager()
-    plugins.get_plugin_manager().register(MatchesCard(), name="matches-card")
-    yield
-    plugins.reset_plugin_manager()
+def with_card(register_plugin):
+    register_plugin(MatchesCard(), "matches-card")
 
 
 def test_the_built_in_cards_are_registered_in_order(monkeypatch):

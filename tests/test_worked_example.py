@@ -30,23 +30,17 @@ def _blocks() -> dict:
 
 
 @pytest.fixture
-def kinds_view(monkeypatch):
+def kinds_view(monkeypatch, register_plugin):
     """The example's module as the package would hold it, registered on the
     plugin manager for this test only."""
-    from gnubg_blunder import plugins
-
-    monkeypatch.setenv("GNUBG_BLUNDER_NO_PLUGINS", "1")
     spec = importlib.util.spec_from_loader(MODULE, loader=None)
     module = importlib.util.module_from_spec(spec)
     module.__package__ = "gnubg_blunder.views"
     exec(compile(_blocks()["gnubg_blunder/views/kinds.py"], "docs/architecture.md: kinds.py", "exec"),
          module.__dict__)
     monkeypatch.setitem(sys.modules, MODULE, module)
-    plugins.reset_plugin_manager()
-    pm = plugins.get_plugin_manager()
-    pm.register(module, name=MODULE)
-    yield module
-    plugins.reset_plugin_manager()
+    register_plugin(module, MODULE)
+    return module
 
 
 def test_the_example_has_its_two_package_files_and_its_test():

@@ -162,14 +162,10 @@ class SummaryCard:
 def summary_cards(pm=None) -> list:
     """The cards of every plugin, by order then name; the first registered
     under a name is kept (an installed plugin's replaces a built-in)."""
-    from ..plugins import get_plugin_manager
+    from ..plugins import first_registered, get_plugin_manager
 
     pm = pm or get_plugin_manager()
-    found: dict = {}
-
-    def register(name: str, compute: Callable, text: Callable, html: Callable, order: int = 100):
-        found.setdefault(name, SummaryCard(name, compute, text, html, order))
-
+    found, register = first_registered(SummaryCard)
     pm.hook.register_summary_cards(register=register)
     return sorted(found.values(), key=lambda c: (c.order, c.name))
 
