@@ -236,9 +236,10 @@ def run_line(line: str, ctx: Optional[Context] = None) -> int:
 FORMATS = ("text", "json", "csv")
 
 
-def add_format(parser, csv: bool = False) -> None:
-    """``--format text|json`` (``|csv`` for a view with one table)."""
-    choices = FORMATS if csv else FORMATS[:2]
+def add_format(parser, csv: bool = False, choices=None) -> None:
+    """``--format text|json`` (``|csv`` for a command with one table), or
+    ``choices`` (a view's: the registered formats it fits)."""
+    choices = choices or (FORMATS if csv else FORMATS[:2])
     parser.add_argument("--format", choices=choices, default="text",
                         help="output format (JSON: an object with the filter it used)")
 
@@ -350,7 +351,6 @@ def unknown_collection(store, name: str) -> UserError:
     return UserError(f"no collection '{safe_text(name)}'{hint}")
 
 
-# the study half of the selection last asked for (Scope.study_rows): (that selection, its study half)
 def study_selection(store, sel):
     """``sel`` with each verified decision at its deepest evaluation (SPEC
     §16: what the study half reads): the stored verifications
@@ -365,6 +365,7 @@ def study_selection(store, sel):
     return deepest_selection(sel, verifications.deepest(store, [int(r) for r in sel.decisions.row_id]))
 
 
+# the study half of the selection last asked for (Scope.study_rows): (that selection, its study half)
 STUDY_ROWS: StashKey[tuple] = StashKey("study rows")
 
 
@@ -485,9 +486,8 @@ class View:
         add_filter_arguments(parser, decision_type=self.decision_type)
         if self.metric:
             add_metric(parser)
-        formats = [f.name for f in output_formats().values() if f.listed and (self.table is not None or not f.table)]
-        parser.add_argument("--format", choices=formats, default="text",
-                            help="output format (JSON: an object with the filter it used)")
+        add_format(parser, choices=[f.name for f in output_formats().values()
+                                    if f.listed and (self.table is not None or not f.table)])
 
     def render(self, obj: dict, fmt: str) -> str:
         """The object in the registered format ``fmt`` (:func:`output_formats`:
