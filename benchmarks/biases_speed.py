@@ -35,7 +35,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from gnubg_blunder.filters import Filter  # noqa: E402
 from gnubg_blunder.metrics.biases import biases, blot_rows  # noqa: E402
-from gnubg_blunder.store import open_store  # noqa: E402
+from gnubg_blunder.database import open_store  # noqa: E402
 from gnubg_blunder.store.boards import checker_results  # noqa: E402
 from gnubg_blunder.views.biases import compute  # noqa: E402
 

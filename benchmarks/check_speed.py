@@ -56,7 +56,7 @@ if check != "1":
     import gnubg_blunder.store.check as c
     c.quick_check = lambda conn, limit=20: []
 if check == "2":
-    from gnubg_blunder.store.sqlite import SQLiteStore
+    from gnubg_blunder.store.sqlite import SQLiteStore  # the class open_store makes
     connect = SQLiteStore._connect
     def checking(self, *a, **k):
         conn = connect(self, *a, **k)

@@ -44,7 +44,7 @@ def main():
     from gnubg_blunder.commands import Scope, get_registry
     from gnubg_blunder.db_settings import thresholds_for
     from gnubg_blunder.filters import Filter
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
     from gnubg_blunder.views import report
 
     def forget():

@@ -64,7 +64,7 @@ import gnubg
 from gnubg_blunder.board.moves import clear_cache
 from gnubg_blunder.gnubg.console import Bdb
 from gnubg_blunder.importers.gnubg_match import match_from_dict
-from gnubg_blunder.store import SQLiteStore
+from gnubg_blunder.database import SQLiteStore
 
 files, repeat, tmp, out, big, pg = %(files)r, %(repeat)d, %(tmp)r, %(out)r, %(big)r, %(pg)r
 kinds = ("empty", "big") + (("pg_empty", "pg_big") if pg else ())
@@ -92,7 +92,7 @@ def fresh(kind, name):
 def checked_before(db, match):
     # the once-a-process integrity check (store/check.py), made before the clock: timed apart
     # (PostgreSQL: no check; the first connection and the schema's look-up, timed apart the same way)
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
     t0 = time.perf_counter()
     with open_store(db) as st:
         st.analysis_stored(match)
@@ -210,7 +210,7 @@ def postgres_templates(args) -> dict:
     the empty template made (the schema) when missing, the big one's matches counted."""
     import psycopg
 
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     base = args.postgres.rsplit("/", 1)[0]
     with psycopg.connect(args.postgres, autocommit=True) as admin:
@@ -272,7 +272,7 @@ def main(argv=None) -> int:
     big = Path(args.big)
     if not big.exists():
         sys.exit(f"error: {big} not found: make it with benchmarks/make_synthetic_db.py 10000 (a while)")
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     open_store(str(big)).close()  # at this code's schema once, not an upgrade of every copy (before the clock)
     with sqlite3.connect(big) as con:  # one file to copy: its WAL written into it

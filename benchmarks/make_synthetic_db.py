@@ -26,7 +26,7 @@ from gnubg_blunder.board.features import classify  # noqa: E402
 from gnubg_blunder.board.position import Board  # noqa: E402
 from gnubg_blunder.model import Analysis, Candidate, Decision, Game, Match, Roll  # noqa: E402
 from gnubg_blunder.met import default_met  # noqa: E402
-from gnubg_blunder.store import SQLiteStore  # noqa: E402
+from gnubg_blunder.database import SQLiteStore  # noqa: E402
 
 FALLBACK_POSITIONS = ["4HPwATDgc/ABMA", "sOfgASiwZ/ABMA", "w+bBAyDgOTiCFQ", "mAca4EYbt01AAA",
                       "uPuREADNAgAAAA", "mAcM8EY73icAAA", "tF2JwQAtzR0GAA", "PTYAAGAeMIQ7AA"]

@@ -63,7 +63,7 @@ def _parts(db: Path, repeat: int):
     from gnubg_blunder.db_settings import thresholds_for
     from gnubg_blunder.filters import Filter
     from gnubg_blunder.metrics.plan import member_lists, plan_mask, study_plan
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     store = open_store(str(db))
     thresholds = thresholds_for(store)

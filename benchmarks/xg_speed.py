@@ -17,7 +17,7 @@ sys.path.insert(0, str(HERE.parent))
 from gnubg_blunder.importers.build import build_match  # noqa: E402
 from gnubg_blunder.importers.xg import source_from_xg  # noqa: E402
 from gnubg_blunder.importers.xg_format import read_xg  # noqa: E402
-from gnubg_blunder.store import SQLiteStore  # noqa: E402
+from gnubg_blunder.database import SQLiteStore  # noqa: E402
 
 REPEAT = 5
 

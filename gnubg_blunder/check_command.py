@@ -19,7 +19,7 @@ def _run(args, ctx):
     from pathlib import Path
 
     from .store import default_db_path, is_database_url
-    from .store.check import check_database
+    from .database import check_database
     from .formatting import to_json
 
     path = str(ctx.db_path or default_db_path())

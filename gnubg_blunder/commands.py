@@ -92,7 +92,7 @@ class Context:
 
     def store(self):
         if self._store is None:
-            from .store import open_store
+            from .database import open_store
 
             self._store = open_store(self.db_path, report=self.error)  # its notes (a backup made) go with the errors
         return self._store

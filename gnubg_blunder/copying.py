@@ -653,7 +653,8 @@ def _plural(n: int, one: str, many: Optional[str] = None) -> str:
 
 def _open(target, role: str, ctx):
     """The store at ``target`` (SRC or DST), or a one-line error naming it."""
-    from .store import StoreError, open_store, shown_database
+    from .database import open_store
+    from .store import StoreError, shown_database
 
     try:
         return open_store(str(target), report=ctx.error)

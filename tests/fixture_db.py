@@ -186,7 +186,7 @@ def build_matches(dates: dict = None, matches: list = None) -> list:
 def build_fixture_db(path, dates: dict = None):
     """Write the fixture database at ``path`` (``dates``: see
     :func:`build_matches`); returns the path."""
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     with SQLiteStore(path) as st:
         for match in build_matches(dates):

@@ -188,7 +188,7 @@ NOTES = []
 
 def open_store(path):
     """SQLiteStore(path), its notes (a backup written) kept in NOTES."""
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     try:
         return SQLiteStore(path, report=NOTES.append)

@@ -102,7 +102,7 @@ def _hand_match(column: int, depth: float):
 
 @pytest.fixture(scope="module")
 def two_analyses(tmp_path_factory):
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     path = tmp_path_factory.mktemp("agreement") / "two.db"
     with SQLiteStore(path) as st:

@@ -216,7 +216,7 @@ def test_the_played_move_is_found_by_its_board_for_every_checker_play(real):
     same played-found flag and first board as parsing the stored list."""
     import sqlite3
 
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
     from gnubg_blunder.store.boards import checker_results
 
     plays = 0
@@ -245,7 +245,7 @@ def _cached_and_read_blots_agree(db):
     the boards read row by row (store/boards.py), for every decision type,
     and the view gives them."""
     from gnubg_blunder.metrics.biases import biases, blot_rows
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
     from gnubg_blunder.store.boards import checker_results
     from gnubg_blunder.views.biases import compute
 

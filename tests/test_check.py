@@ -158,7 +158,7 @@ from gnubg_blunder.store.column_cache import encode_bundle  # noqa: E402
 
 def _cache(db):
     """(the store, the dtype of its cached decision records)."""
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     store = open_store(db)
     _spec, dec, _rol = store._record_dtypes()
@@ -316,7 +316,7 @@ def test_a_comment_of_several_mb_is_stored_once(tmp_path, cli):
     assert [t for t in tags["tag"] if "bigtag" in json.dumps(t)] and tags["tagged_decisions"] == 1
     found = json.loads(cli("positions", "--tag", "bigtag", "--format", "json", db=big_db).stdout)
     assert found["total"] == 1
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     with open_store(big_db) as store:
         sel = store.select()
@@ -335,7 +335,7 @@ def _store_seen(path, match) -> tuple:
     """Store ``match`` into ``path`` through a new store (as every
     ``bdb.store()`` opens one): (the result or the refusal, whether the
     store's connection ran quick_check), from SQLite's own statement trace."""
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
     from gnubg_blunder.store.check import DamagedDatabase
 
     seen = []
@@ -394,7 +394,8 @@ def test_a_store_kept_open_writes_into_the_file_now_at_its_path(real_db, tmp_pat
     import os
 
     from gnubg_blunder.importers import sgf, xg
-    from gnubg_blunder.store import SQLiteStore, check
+    from gnubg_blunder.database import SQLiteStore
+    from gnubg_blunder.store import check
 
     runs = []  # the real quick_check, counted (the store may open a new connection: no trace to follow)
     real_quick_check = check.quick_check

@@ -317,7 +317,7 @@ def test_failure_midway_leaves_nothing(charlot, empty_db, tmp_path, monkeypatch)
     monkeypatch.setenv("GNUBG_BLUNDER_NO_PLUGINS", "1")
     from gnubg_blunder import plugins
     from gnubg_blunder.commands import Context, run
-    from gnubg_blunder.store.sqlite import SQLiteStore
+    from gnubg_blunder.store import SQLiteStore  # the class open_store makes: patched, not constructed
 
     plugins.reset_plugin_manager()  # built again without installed plugins
 

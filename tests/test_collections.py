@@ -64,7 +64,7 @@ def test_schema_step_9_from_version_8(tmp_path):
     """The v8 fixture (real matches, written by the last commit at schema 8)
     upgrades with its matches whole and the three tables; a SIGKILL before
     each statement of step 9 loses nothing (test_store_reliability's sweep)."""
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
     from gnubg_blunder.store.schema import SCHEMA_VERSION
     from test_store_reliability import helper
 
@@ -176,7 +176,7 @@ def test_from_plan_files_the_family_members(real_copy, cli):
     from gnubg_blunder.filters import Filter
     from gnubg_blunder.metrics.counting import Thresholds
     from gnubg_blunder.metrics.plan import family_members, plan_mask
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     for k, family in enumerate(families[:3]):
         name = f"plan {k}"
@@ -261,7 +261,7 @@ def test_errors_to_collection_files_the_listed_rows_positions(db_copy, cli):
 # -- already studied -------------------------------------------------------------------------------
 
 def test_a_filed_position_is_already_studied_for_references(real_copy, cli):
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     before = _json(cli, "references", "--limit", "0", db=real_copy)
     first = before["positions"][0]["position_id"]
@@ -289,7 +289,7 @@ def test_the_gnubg_id_of_a_take_is_the_double_offered(real_db):
     keeps gnubg.positionid(), the match ID gets doubled and the turn)."""
     from gnubg_blunder.board.ids import MatchState
     from gnubg_blunder.board.position import Board
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
     from gnubg_blunder.views.collections import _gnubg_id
 
     with open_store(real_db) as store:

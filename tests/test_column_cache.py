@@ -9,7 +9,7 @@ import pytest
 
 from gnubg_blunder.filters import Filter
 from gnubg_blunder.arrays import DecisionArrays, RollArrays
-from gnubg_blunder.store import open_store
+from gnubg_blunder.database import open_store
 from gnubg_blunder.store.check import DamagedDatabase
 from gnubg_blunder.store.column_cache import (BUNDLE_DECISIONS, BlobSource, _Blobs, decode_columns,
                                               encode_columns, gather, merges, _take_runs)

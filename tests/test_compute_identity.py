@@ -124,7 +124,7 @@ def test_players_at_once_are_each_players_own_selection(db):
     from gnubg_blunder.filters import Filter
     from gnubg_blunder.metrics.figures import aggregate, aggregates
     from gnubg_blunder.metrics.players import Subsets, players_of
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     with open_store(db) as store:
         sel = store.select(Filter())

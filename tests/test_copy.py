@@ -34,7 +34,7 @@ def _add_study_data(path: Path, cli) -> None:
     """Marks, collections, an alias, the settings (through the commands),
     quiz answers naming their decisions, Anki notes (as the quiz and
     ``anki export`` store them)."""
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
     from gnubg_blunder.store.anki_notes import record_notes
 
     cli("alias", "add", "charlot1", "Charlot One", db=path)
@@ -335,7 +335,7 @@ def test_a_path_kept_as_bytes_by_an_older_file_arrives_in_the_text_form(tmp_path
     hold (docs/postgres.md "Text"), and back in SQLite it stays that text."""
     import os
 
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
     from gnubg_blunder.codec.text import decode_text
 
     src = tmp_path / "src.db"

@@ -437,7 +437,7 @@ def test_positions_show_d_and_every_figure_adds_up_from_them(name, tmp_path):
 def test_relabel_makes_d_again_from_the_stored_rows(tmp_path):
     """``relabel`` recomputes d with the labels, from the stored candidate
     lists: a d wiped in the rows comes back as it was."""
-    from gnubg_blunder.store.sqlite import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     db = tmp_path / "x.db"
     run_cli_inprocess("import", XG / "match_with_comment.xg", db=db)

@@ -139,7 +139,7 @@ def _matches(expected, cell) -> bool:
 
 
 def test_every_stored_decision_is_where_gnubg_lists_it(gnubg_lists, stored):
-    from gnubg_blunder.store.sqlite import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     store = SQLiteStore(stored)
     try:
@@ -187,7 +187,7 @@ def test_the_selection_gives_the_stores_rows(stored, monkeypatch):
 
     from gnubg_blunder import game_record
     from gnubg_blunder.filters import Filter
-    from gnubg_blunder.store.sqlite import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     store = SQLiteStore(stored)
     try:
@@ -256,7 +256,7 @@ def test_the_quiz_and_the_match_page_name_gnubgs_row(gnubg_lists, stored, tmp_pa
     from gnubg_blunder.filters import Filter
     from gnubg_blunder.metrics.counting import Thresholds
     from gnubg_blunder.quiz.core import Grade, choose, feedback_text, question_text
-    from gnubg_blunder.store.sqlite import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     store = SQLiteStore(stored)
     try:
@@ -287,7 +287,7 @@ def test_the_anki_cards_name_gnubgs_row(gnubg_lists, stored, tmp_path):
     """The back of each exported card (rendered by the real Anki) names the
     row and column of gnubg's list that holds its decision."""
     from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
-    from gnubg_blunder.store.sqlite import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     apkg = tmp_path / "deck.apkg"
     run_cli("anki", "export", "--errors", apkg, db=stored)

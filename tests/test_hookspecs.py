@@ -49,7 +49,7 @@ def test_a_report_section_as_documented(db, tmp_path):
     from gnubg_blunder.filters import Filter
     from gnubg_blunder.hookspecs import hookimpl
     from gnubg_blunder.plugins import get_plugin_manager
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
     from gnubg_blunder.views import errors
     from gnubg_blunder.views.report import ReportContext, write_report
 

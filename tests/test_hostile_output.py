@@ -104,7 +104,7 @@ def _hostile_matches() -> list:
 @pytest.fixture(scope="module")
 def hostile_db(tmp_path_factory) -> Path:
     from conftest import run_cli_inprocess
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     folder = tmp_path_factory.mktemp("hostile")
     path = folder / "hostile.db"
@@ -294,7 +294,7 @@ def test_the_report_has_no_executable_html(hostile_db, cli, tmp_path):
 
 def test_the_console_match_summary_is_safe(hostile_db):
     """The summary printed inside gnubg after >bdb.analyse()."""
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
     from gnubg_blunder.views.match_summary import match_summary_text
 
     with SQLiteStore(hostile_db) as st:
@@ -331,7 +331,7 @@ def test_csv_writes_identifiers_as_the_id_and_free_text_under_the_formula_rule(c
     """An identifier column (formatting.ID_COLUMNS) holds the ID itself, "+"
     first or not; a name "=1+1" or "+1+1" beside it still gets the "'"."""
     from gnubg_blunder.board.position import Board
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
     from gnubg_blunder.formatting import csv_text
 
     assert Board.from_position_id(PLUS_POSITION).position_id() == PLUS_POSITION  # a real position
@@ -421,7 +421,7 @@ def check_isolated(page: str, where) -> int:
 
 @pytest.fixture(scope="module")
 def bidi_db(tmp_path_factory) -> Path:
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     path = tmp_path_factory.mktemp("bidi") / "bidi.db"
     m = build_matches()[0]
@@ -525,7 +525,7 @@ def test_the_quiz_shows_hostile_names_escaped(hostile_db):
     from gnubg_blunder.db_settings import thresholds_for
     from gnubg_blunder.filters import Filter
     from gnubg_blunder.quiz.core import choose, feedback_text, grade, question_text
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     with SQLiteStore(hostile_db, upgrade=False) as st:
         items = choose(st, Filter(), thresholds_for(st), count=0, seed=1, errors_only=False)

@@ -117,31 +117,11 @@ def test_every_module_and_package_has_one_layer():
     assert sorted(set(table) - units) == [], "docs/architecture.md ## Layers names units that do not exist"
 
 
-# The upward imports not yet gone, each named (module, imported module): the store still runs three
-# metric rules when it writes a derived column — SPEC §6's difficulty at insert and at the schema's
-# upgrade, SPEC §2's counted flag and SPEC §12's blots on roll in the array cache — and the --family
-# restriction of SPEC §9 inside select.  Issue 30 asks them gone (the columns passed in, or computed
-# in metrics/); until then the list may only shrink: a new upward import fails, and so does an entry
-# that no longer happens (take it out).
-PENDING_UPWARD = {
-    ("gnubg_blunder.store.array_cache", "gnubg_blunder.metrics.counting"),
-    ("gnubg_blunder.store.array_cache", "gnubg_blunder.metrics.biases"),
-    ("gnubg_blunder.store.insert", "gnubg_blunder.metrics.difficulty"),
-    ("gnubg_blunder.store.matches", "gnubg_blunder.metrics.difficulty"),
-    ("gnubg_blunder.store.schema", "gnubg_blunder.metrics.counting"),
-    ("gnubg_blunder.store.schema", "gnubg_blunder.metrics.difficulty"),
-    ("gnubg_blunder.store.selection", "gnubg_blunder.metrics.plan"),
-}
-
-
 def test_a_module_imports_only_its_own_layer_or_the_layers_below():
     table = layer_table()
     upward = [(mod, target, line, a, b) for a, b, mod, target, line in _edges() if table[b][0] < table[a][0]]
-    new = [f"{mod}:{line} imports {target} (layer {table[a][0]} {table[a][1]} -> layer {table[b][0]} {table[b][1]})"
-           for mod, target, line, a, b in upward if (mod, target) not in PENDING_UPWARD]
-    assert new == []
-    gone = PENDING_UPWARD - {(mod, target) for mod, target, *_ in upward}
-    assert gone == set(), "no longer imported upward: take these out of PENDING_UPWARD"
+    assert [f"{mod}:{line} imports {target} (layer {table[a][0]} {table[a][1]} -> layer {table[b][0]} {table[b][1]})"
+            for mod, target, line, a, b in upward] == []
 
 
 def test_no_package_imports_another_that_imports_it_back():

@@ -16,7 +16,7 @@ import pytest
 from conftest import FIXTURES, gnubg_match_dump, needs_gnubg
 from gnubg_blunder.importers.gnubg_match import match_from_dict
 from gnubg_blunder.importers.sgf import read_match
-from gnubg_blunder.store import SQLiteStore
+from gnubg_blunder.database import SQLiteStore
 
 # what differs by nature between two stores of one match: row ids, the file's path, when it was stored
 EXCLUDED = {"id", "analysis_id", "decision_id", "source", "source_path", "imported_at"}

@@ -40,7 +40,7 @@ def matches(db):
 def _object(db, which):
     from gnubg_blunder.db_settings import thresholds_for
     from gnubg_blunder.filters import Filter
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
     from gnubg_blunder.views.match_report import build
 
     with SQLiteStore(db, upgrade=False) as st:

@@ -140,7 +140,7 @@ def plan_matches() -> list:
 
 @pytest.fixture(scope="module")
 def plan_db(tmp_path_factory):
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     path = tmp_path_factory.mktemp("plan") / "plan.db"
     with SQLiteStore(path) as st:

@@ -57,7 +57,7 @@ def _fill(target, cli, monkeypatch) -> None:
     """The files, then the fixture matches, into ``target``, on one clock."""
     from fixture_db import build_matches
 
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     use_one_clock(monkeypatch)
     for f in FILES:

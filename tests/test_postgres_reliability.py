@@ -219,7 +219,8 @@ def test_a_writer_waiting_for_the_lock_finds_the_tables_another_made(pg_url):
     a table was taken since, so the other writer's invalidations were not
     read), so it makes the tables again: 'relation "meta" already exists'
     (8 importers and 2 gnubg sessions on a new database: 2 runs in 9)."""
-    from gnubg_blunder.store import open_store, pg_schema
+    from gnubg_blunder.database import open_store
+    from gnubg_blunder.store import pg_schema
     from gnubg_blunder.store.pg_sql import PgConnection
 
     other = PgConnection(pg_url)  # another process making the tables
@@ -349,7 +350,7 @@ def _fill(target, monkeypatch) -> None:
     clock ticking a second a match (both engines get the same times)."""
     from test_postgres_parity import use_one_clock
 
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     use_one_clock(monkeypatch)
     with open_store(str(target)) as store:
@@ -380,7 +381,7 @@ def _both(cli, lite, url):
 def test_hostile_names_and_sql_read_back_exactly_as_on_sqlite(pg_server, pg_url, tmp_path, cli, monkeypatch):
     from fixture_db import P_OPEN
 
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
     from gnubg_blunder.codec.text import MARK, decode_text, encode_text
 
     lite = tmp_path / "hostile.db"
@@ -473,7 +474,7 @@ def test_collections_are_listed_in_the_order_sqlite_gives(pg_url, tmp_path, cli,
 def test_a_file_name_that_is_not_utf8_is_stored_and_read_back_exactly(pg_url, tmp_path):
     import sqlite3
 
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
     from gnubg_blunder.codec.text import MARK, decode_text, encode_text
 
     folder = os.fsencode(tmp_path) + b"/d\xe9j\xe0 \xff"

@@ -82,7 +82,7 @@ def _items(db, player, decision_type="all"):
     from gnubg_blunder.db_settings import thresholds_for
     from gnubg_blunder.filters import Filter
     from gnubg_blunder.quiz.core import choose
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     with SQLiteStore(db, upgrade=False) as st:
         return choose(st, Filter(player=player, decision_type=decision_type), thresholds_for(st), count=0, seed=1,

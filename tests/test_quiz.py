@@ -279,7 +279,7 @@ def test_quiz_inside_gnubg(quiz_db):
     from gnubg_blunder.filters import Filter
     from gnubg_blunder.quiz.core import choose
     from gnubg_blunder.quiz.gnubg_board import target
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     st = open_store(str(quiz_db))
     items = choose(st, Filter(player="Harmand/Unger", decision_type="cube"), thresholds_for(st), count=2, seed=4,
@@ -302,7 +302,7 @@ def test_plan_top_picks_the_plan_families(tmp_path, cli):
     from gnubg_blunder.db_settings import thresholds_for
     from gnubg_blunder.filters import Filter
     from gnubg_blunder.quiz.core import choose
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     path = tmp_path / "plan.db"
     with SQLiteStore(path) as st:
@@ -346,7 +346,7 @@ def test_take_question_names_the_doubler_on_roll_and_the_taker(tmp_path):
     from gnubg_blunder.db_settings import thresholds_for
     from gnubg_blunder.filters import Filter
     from gnubg_blunder.quiz.core import choose, question_text
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     db = tmp_path / "q.db"
     run_cli_inprocess("--no-config", "import", committed_selfplay_file(23, 3), db=db)
@@ -382,7 +382,7 @@ def test_feedback_names_only_seen_moves_suggests_a_legal_play_and_prints_the_sto
     from gnubg_blunder.metrics.study import quiz_error
     from gnubg_blunder.metrics.kernel import rate
     from gnubg_blunder.quiz.core import Session, choose, feedback_text, grade, record
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     with SQLiteStore(quiz_db, upgrade=False) as st:
         items = [i for i in choose(st, Filter(player=PLAYER, decision_type="checker"), thresholds_for(st),

@@ -549,7 +549,7 @@ def test_the_day_of_a_mark_is_its_utc_day(real_copy, cli):
     mark written at 22:30 the day before at UTC-2 is of today (UTC)."""
     import datetime as dt
 
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     now = dt.datetime.now(dt.timezone.utc)
     yesterday = (now - dt.timedelta(days=1)).isoformat(timespec="seconds")
@@ -574,7 +574,7 @@ def test_mark_studied_on_postgresql(pg_url, cli):
     """The store's rule is shared: the same refusals on the server."""
     from fixture_db import P_HOLD, build_matches
 
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     with open_store(pg_url) as store:
         for match in build_matches():
@@ -588,7 +588,7 @@ def test_mark_studied_on_postgresql(pg_url, cli):
 
 
 def test_a_comment_in_the_imported_file_makes_a_position_studied(real_db):
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     with open_store(real_db) as store:
         studied = store.studied_positions()
@@ -602,7 +602,7 @@ def test_a_comment_in_the_imported_file_makes_a_position_studied(real_db):
 
 def test_the_lean_read_holds_the_candidates_of_the_full_selection(real_db):
     from gnubg_blunder.filters import Filter
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     with open_store(real_db) as store:
         full = store.select(Filter())
@@ -620,7 +620,7 @@ def test_the_lean_read_holds_the_candidates_of_the_full_selection(real_db):
 
 
 def test_second_costs_are_the_second_candidate_of_the_stored_list(real_db):
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     with open_store(real_db) as store:
         ids = [i for (i,) in store.conn.execute("SELECT decision_id FROM decision_candidates LIMIT 200")]
@@ -655,7 +655,7 @@ def _cube_match(nd, dt, dp, engine, depth):
 
 
 def test_an_unstable_cube_verdict_is_read_from_the_other_analysis_and_halved(tmp_path, cli):
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     db = tmp_path / "cube.db"
     with open_store(db) as store:
@@ -702,7 +702,7 @@ def test_schema_step_8_from_version_7(tmp_path):
     import shutil
     import sqlite3
 
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
     from gnubg_blunder.store.schema import SCHEMA_VERSION
 
     src = Path(__file__).parent / "fixtures" / "schema" / "v7.db"

@@ -298,7 +298,7 @@ def _luck_db(path):
     - match 2: charlot1's luck −1.0 EMG (−0.5 MWC): A = 0 on both sides
       (lost to the dice, won by the dice)."""
     from fixture_db import P_HOLD, P_OPEN, build_matches
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     def match(mid, luck):
         return dict(id=mid, date=f"2025-05-0{mid}", event=None, length=5, players=("charlot1", "charlot2"),
@@ -475,7 +475,7 @@ def test_an_xg_match_has_no_gnubg_row(cli, tmp_path):
     rows = json.loads(cli("--no-config", "review", "--transcript", "--format", "json", db=db).stdout)["transcript"]
     assert len(rows) > 100 and all(r["gnubg_row"] is None and r["gnubg_column"] is None for r in rows)
     from gnubg_blunder.game_record import selection_gnubg_rows
-    from gnubg_blunder.store.sqlite import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     store = SQLiteStore(db)
     try:  # the report's rows, from its arrays: none either

@@ -33,7 +33,7 @@ def _listed(cli, db) -> list:
 
 def _keys(db, decisions) -> set:
     from gnubg_blunder.anki.notes import note_key
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     length = {d["row_id"]: d["length"] for d in decisions}
     store = open_store(str(db))

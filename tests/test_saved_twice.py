@@ -85,7 +85,8 @@ def test_a_later_save_keeps_the_study_data_and_the_other_analyses_on_their_decis
     longer file's rows of the same decisions; another analysis (another
     depth) of the early save stays as it was, its decision ids unchanged."""
     from gnubg_blunder.pipeline import read_match_file
-    from gnubg_blunder.store import ALREADY_STORED, ANALYSIS_ADDED, EXTENDED, STORED, SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
+    from gnubg_blunder.store import ALREADY_STORED, ANALYSIS_ADDED, EXTENDED, STORED
 
     early, _, final = _saves(tmp_path)
     first = read_match_file(early)[0]
@@ -154,7 +155,7 @@ def test_an_older_database_gets_the_opening_keys_of_its_matches(tmp_path):
     the match's own file gives (tests/fixtures/schema: written from m23-3)."""
     from gnubg_blunder.model import match_identity, opening_keys
     from gnubg_blunder.pipeline import read_match_file
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     db = Path(shutil.copy(FIXTURES / "schema" / "v8.db", tmp_path / "v8.db"))
     m23 = read_match_file(FIXTURES / "selfplay" / "m23-3.sgf")[0]
@@ -205,7 +206,8 @@ def test_analyse_asks_before_analysing_an_earlier_save_of_a_stored_match(tmp_pat
     of: the store's answer to its question (stored_analysis) is "already
     stored", as for the file itself."""
     from gnubg_blunder.pipeline import read_match_file
-    from gnubg_blunder.store import ALREADY_STORED, SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
+    from gnubg_blunder.store import ALREADY_STORED
 
     saves = _saves(tmp_path)
     with SQLiteStore(tmp_path / "analyse.db") as st:

@@ -161,7 +161,7 @@ def test_a_selection_read_by_a_view_is_freed_with_it(db):
     from gnubg_blunder.commands import Scope
     from gnubg_blunder.db_settings import thresholds_for
     from gnubg_blunder.filters import Filter
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
     from gnubg_blunder.views import biases, plan, report, study
 
     with open_store(db) as store:

@@ -11,7 +11,8 @@ import pytest
 from conftest import needs_gnubg, run_cli
 from gnubg_blunder.filters import Filter
 from gnubg_blunder.importers.sgf import read_match
-from gnubg_blunder.store import ALREADY_STORED, STORED, SQLiteStore, StoreError
+from gnubg_blunder.database import SQLiteStore
+from gnubg_blunder.store import ALREADY_STORED, STORED, StoreError
 from gnubg_blunder.store.schema import SCHEMA_VERSION
 from gnubg_blunder.codec.candidates import decode_row
 

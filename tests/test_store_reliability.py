@@ -25,7 +25,8 @@ import pytest
 
 import other_user
 from conftest import DATA, FIXTURES, gnubg_available, run_cli, run_cli_inprocess
-from gnubg_blunder.store import SQLiteStore, StoreError
+from gnubg_blunder.database import SQLiteStore
+from gnubg_blunder.store import StoreError
 from gnubg_blunder.store.schema import MIGRATIONS, SCHEMA_VERSION, _statements
 
 SCHEMA_FIXTURES = FIXTURES / "schema"
@@ -541,7 +542,7 @@ def test_a_read_only_folder_with_changes_left_in_the_wal_is_read_whole(ro_place)
     subprocess.run([sys.executable, "-c", (
         "import os, sys\n"
         "from gnubg_blunder.importers.sgf import read_match\n"
-        "from gnubg_blunder.store import SQLiteStore\n"
+        "from gnubg_blunder.database import SQLiteStore\n"
         "st = SQLiteStore(sys.argv[1])\n"
         "st.add_match(read_match(sys.argv[2]))\n"
         "os._exit(0)  # no close: the match stays in the -wal\n"), str(db), str(SGF / "luck_inf_gnubg108_excerpt.sgf")],

@@ -130,7 +130,7 @@ def study_matches() -> list:
 
 @pytest.fixture(scope="module")
 def study_db(tmp_path_factory):
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     path = tmp_path_factory.mktemp("study") / "study.db"
     with SQLiteStore(path) as st:
@@ -271,7 +271,7 @@ def test_the_study_clock_starts_only_on_a_members_position(tmp_path, cli):
     whose members (three missed doubles of 100 mpt) are at another position,
     is not — until a study action on one of its members' positions."""
     from fixture_db import LABELS
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     phase, plan = LABELS[P_HOLD]
     missed = f"{plan}/cube/missed double"
@@ -336,7 +336,7 @@ def test_progress_study_text_csv_and_family_filter(study_db, cli):
 
 
 def test_a_family_without_study_is_listed_as_not_studied(tmp_path, cli):
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     path = tmp_path / "s.db"
     with SQLiteStore(path) as st:
@@ -398,7 +398,7 @@ def test_training_over_years_leaves_the_empty_windows_out_of_the_text(tmp_path, 
     to 2025-04, 28 months, 5 with something, 23 left out.  JSON and CSV keep
     every window."""
     from fixture_db import YEARS_APART, build_fixture_db
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     db = build_fixture_db(tmp_path / "years.db", YEARS_APART)
     with SQLiteStore(db) as st:

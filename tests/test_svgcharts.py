@@ -119,7 +119,7 @@ def test_report_of_one_date(tmp_path):
     """The whole report on a database whose matches share one date."""
     from fixture_db import build_matches
     from gnubg_blunder.commands import Context, run
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
     import io
 
     db = tmp_path / "one-day.db"

@@ -74,7 +74,7 @@ def _matches() -> list:
 
 @pytest.fixture(scope="module")
 def tilt_db(tmp_path_factory):
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     path = tmp_path_factory.mktemp("tilt") / "tilt.db"
     with SQLiteStore(path) as st:
@@ -85,7 +85,7 @@ def tilt_db(tmp_path_factory):
 
 def _selection(path, player=None):
     from gnubg_blunder.filters import Filter
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     st = SQLiteStore(path)
     return st.select(Filter(player=player))
@@ -222,7 +222,7 @@ def test_a_cube_blunder_opens_a_window_over_the_checker_plays(tmp_path):
     premature double of 0.150 (a cube blunder) opens a window over the
     checker plays after it."""
     from gnubg_blunder.metrics.tilt import tilt
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     m = {"id": 9, "length": 7}
     game = Game(number=0, score=(0, 0), winner=0, points=1)

@@ -105,7 +105,7 @@ def _match(n, key, date, event, length, players, side, errors, round_):
 
 
 def build_store(path):
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     with SQLiteStore(path) as st:
         for n, row in enumerate(MATCHES):
@@ -215,7 +215,7 @@ def test_insufficient_under_5_usual_matches(tdb):
     """U1 and U2 left out of the selection: 4 usual matches (20 decisions,
     intervals on both sides) — "insufficient", the figures still there."""
     from gnubg_blunder.metrics.tournament import tournament_review
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     keep = [i + 1 for i, row in enumerate(MATCHES) if row[0] not in ("U1", "U2")]
     with SQLiteStore(tdb) as st:

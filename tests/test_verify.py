@@ -279,7 +279,7 @@ def test_anki_cards_and_quiz_take_the_deeper_evaluation(verified_db, tmp_path):
     from gnubg_blunder.filters import Filter
     from gnubg_blunder.metrics.counting import Thresholds
     from gnubg_blunder.quiz.core import choose
-    from gnubg_blunder.store import open_store
+    from gnubg_blunder.database import open_store
 
     with open_store(str(db)) as store:
         items = choose(store, Filter(), Thresholds(), count=0, row_ids=list(deep))

@@ -25,7 +25,7 @@ def _rows(cli, db) -> list:
 
 
 def test_the_csv_says_when_an_elo_is_only_a_bound(db_copy, cli):
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     with SQLiteStore(db_copy) as st:
         (match,) = build_matches(matches=[ONE_POINT_BLUNDER])

@@ -45,7 +45,7 @@ AT_DEADLINE = INTERCEPT + SLOPE * 169      # 54.545
 def db_goal(db_copy):
     """The fixture with a goal "PR < 5" set on 2025-04-05 for 12 weeks."""
     from gnubg_blunder.db_settings import set_goal
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     with SQLiteStore(db_copy) as st:
         set_goal(st, "PR < 5", 12, today=dt.date(2025, 4, 5))
@@ -115,7 +115,7 @@ def test_progression_everyone_one_player_per_tournament(db):
 
 def test_progression_main_player(db_copy):
     from gnubg_blunder.db_settings import set_main_player
-    from gnubg_blunder.store import SQLiteStore
+    from gnubg_blunder.database import SQLiteStore
 
     path = db_copy
     with SQLiteStore(path) as st:

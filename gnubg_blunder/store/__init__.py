@@ -44,17 +44,19 @@ def default_db_path():
     return Path(base) / "gnubg-blunder" / "gnubg-blunder.db"
 
 
-def open_store(path=None, report=None, upgrade: bool = True) -> SQLiteStore:
+def open_store(path=None, report=None, upgrade: bool = True, *, rules) -> SQLiteStore:
     """The store at ``path`` (default: :func:`default_db_path`), its schema
     brought up to date.  ``report(line)`` takes its one-line notes for the
     user (a backup written before an upgrade, a read-only database read from
     a copy); default: standard error.  ``upgrade=False`` opens it as it is
-    (``check``).  docs/reliability.md."""
+    (``check``).  ``rules``: the metric rules of its derived columns
+    (store/derived.py); ``gnubg_blunder.database.open_store`` gives the
+    metrics' own.  docs/reliability.md."""
     target = path if path is not None else default_db_path()
     if is_database_url(target):
         try:
             from .postgres import PostgresStore
         except ImportError:  # pragma: no cover - psycopg is an optional dependency
             raise StoreError("PostgreSQL needs psycopg: pip install 'gnubg-blunder[postgres]'") from None
-        return PostgresStore(str(target), report=report, upgrade=upgrade)
-    return SQLiteStore(target, report=report, upgrade=upgrade)
+        return PostgresStore(str(target), report=report, upgrade=upgrade, rules=rules)
+    return SQLiteStore(target, report=report, upgrade=upgrade, rules=rules)

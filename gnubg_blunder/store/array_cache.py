@@ -40,12 +40,11 @@ def _close_sources(sources: dict, conn=None) -> None:
         conn.close()
 
 
-def _counted_flags(records: np.ndarray) -> np.ndarray:
+def _counted_flags(records: np.ndarray, counted_by_rule) -> np.ndarray:
     """SPEC §2's counted flag of an analysis' cached decisions (1/0), kept
     beside them so that a view reads one small column instead of the ten
-    the rule reads (metrics/counting.py: the same rule)."""
-    from ..metrics.counting import counted_by_rule
-
+    the rule reads (``counted_by_rule``: the store's derived rule,
+    store/derived.py, metrics/counting.py's)."""
     names = [n for n in records.dtype.names if n in DecisionArrays.SPEC and n not in ("position", "counted")]
     return counted_by_rule(DecisionArrays(**{n: records[n] for n in names})).astype(np.int8)
 
@@ -114,7 +113,7 @@ class ArrayCache:
             dec["position"] = np.array(cols[-2], dtype="S16")
             comments = [k for k, has in enumerate(cols[-1]) if has]
             self._pack_blots(analysis_id, dec)
-            dec["counted"] = _counted_flags(dec)
+            dec["counted"] = _counted_flags(dec, self.rules.counted_by_rule)
         else:
             comments = []
         rrows = self.conn.execute(
@@ -129,13 +128,12 @@ class ArrayCache:
 
     def _pack_blots(self, analysis_id: int, dec: np.ndarray) -> None:
         """The blots the analysis' wrong checker plays (e > 0) leave, for the
-        blot bias (SPEC §12, metrics/biases.py): ``blots_played``, the
+        blot bias (SPEC §12; counted by the store's derived rule, metrics/biases.py's): ``blots_played``, the
         blots of the player on roll on the board the played move left, -1
         where that board is not one of the candidates' (not reproduced) or
         unknown; ``blots_best``, on the board of the analysis' first
         candidate, -1 unknown; -1 for every other decision.  The boards are
         read as :func:`boards.checker_results` reads them (one query)."""
-        from ..metrics.biases import blots_on_roll
         from .boards import wrong_play_results
 
         for name in BLOT_COLUMNS:
@@ -146,7 +144,7 @@ class ArrayCache:
         where = {int(r): k for k, r in enumerate(dec["row_id"].tolist())}
         idx = np.array([where[r] for r in results], dtype=np.int64)
         got = list(results.values())
-        blots = blots_on_roll([g[0] for g in got] + [g[2] for g in got])  # one decoding for both boards
+        blots = self.rules.blots_on_roll([g[0] for g in got] + [g[2] for g in got])  # one decoding for both boards
         dec["blots_played"][idx] = np.where([g[1] for g in got], blots[:len(got)], -1)
         dec["blots_best"][idx] = blots[len(got):]
 

@@ -303,9 +303,11 @@ class CheckReport:
 # -- checking ------------------------------------------------------------------------
 
 
-def check_database(path, repair: bool = False) -> CheckReport:
+def check_database(path, repair: bool = False, *, rules) -> CheckReport:
     """Check the database at ``path`` (which must exist); with ``repair``,
-    rebuild what can be rebuilt from the rows and check again."""
+    rebuild what can be rebuilt from the rows and check again.  ``rules``:
+    the store's derived rules (store/derived.py), by which the array cache
+    and the difficulties are compared and rebuilt."""
     path = str(path)
     from . import is_database_url, open_store, shown_database
 
@@ -314,7 +316,7 @@ def check_database(path, repair: bool = False) -> CheckReport:
         # array cache, the labels and the study rows are checked as on SQLite (docs/postgres.md)
         report = CheckReport(shown_database(path))
         report.checked["engine"] = "postgresql"
-        with open_store(path) as store:
+        with open_store(path, rules=rules) as store:
             _check_rows(store, report, repair)
         return report
     report = CheckReport(path)
@@ -334,7 +336,7 @@ def check_database(path, repair: bool = False) -> CheckReport:
     if problems:
         forget_whole(path)  # found damaged: this process's next write checks it again
         if repair:
-            _repair_file(path, report)
+            _repair_file(path, report, rules)
         return report
     if version > SCHEMA_VERSION or (version < SCHEMA_VERSION and not repair):
         # check writes nothing unasked: an older schema is upgraded by the next command (or --repair)
@@ -345,7 +347,7 @@ def check_database(path, repair: bool = False) -> CheckReport:
         return report
     from .sqlite import SQLiteStore
 
-    with SQLiteStore(path) as store:
+    with SQLiteStore(path, rules=rules) as store:
         _check_rows(store, report, repair)
     return report
 
@@ -656,7 +658,7 @@ def _check_labels(store, analyses: dict, report: CheckReport) -> bool:
 # -- repairing a damaged file ---------------------------------------------------------
 
 
-def _repair_file(path: str, report: CheckReport) -> None:
+def _repair_file(path: str, report: CheckReport, rules) -> None:
     """Rebuild a damaged file from its tables of rows, when they all read
     whole: a new file, indexes and the array cache remade, then written over
     the damaged one (SQLite's backup API, under its locks).  The damaged
@@ -676,7 +678,7 @@ def _repair_file(path: str, report: CheckReport) -> None:
         counts = _copy_rows(path, tmp)
         from .sqlite import SQLiteStore
 
-        with SQLiteStore(tmp) as store:
+        with SQLiteStore(tmp, rules=rules) as store:
             # another file for every process's caches of this path, though written back into the same inode
             store.set_meta(REBUILT_KEY, f"{stamp} {secrets.token_hex(8)}")
             ids = [a for (a,) in store.conn.execute("SELECT id FROM analyses")]
@@ -707,7 +709,7 @@ def _repair_file(path: str, report: CheckReport) -> None:
     rows = sum(counts.values())
     report.repaired.append(f"the file rebuilt from its {rows} rows ({len(counts)} tables); indexes and the array "
                            f"cache of {len(ids)} analyses remade; the damaged file kept as {kept}")
-    report.after = check_database(path, repair=False)
+    report.after = check_database(path, repair=False, rules=rules)
 
 
 class _suppress:

@@ -184,8 +184,9 @@ class StoreConnection:
         self._manifests, self._found_whole, self._damage = {}, False, None
         self._open(upgrade=True)
 
-    def _start(self, path: str, report) -> None:
+    def _start(self, path: str, report, rules) -> None:
         """The store's state before its connection is made (both engines)."""
+        self.rules = rules  # the metric rules of its derived columns (store/derived.py)
         self.path = path  # how messages name the database
         self.report = report if report is not None else _say
         self.busy_timeout = busy_timeout()  # seconds a write waits for another program's lock
@@ -280,7 +281,8 @@ class StoreConnection:
             return
         from .schema import SCHEMA_VERSION
 
-        found = migrate(self.conn, path=None if self.path == ":memory:" else self.path, report=self.report)
+        found = migrate(self.conn, path=None if self.path == ":memory:" else self.path, report=self.report,
+                        rules=self.rules)
         # compacted once the array cache is built again (the first selection): not while opening
         self._compact_pending = 0 < found < SCHEMA_VERSION and self.path != ":memory:"
 
@@ -336,7 +338,7 @@ class StoreConnection:
                 self.conn.close()
                 self.conn, self.memory_copy = mem, True
                 self.conn.execute("PRAGMA foreign_keys = ON")
-            migrate(self.conn)
+            migrate(self.conn, rules=self.rules)
             if not self.labels_current():
                 self.relabel(only_if_stale=True)
             self._ensure_arrays([a for (a,) in self.conn.execute("SELECT id FROM analyses")])

@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as _dt
 
 from ..codec.paths import stored_path
-from ..metrics.difficulty import difficulties
 from ..model import LazyCandidates, Match
 from ..codec.candidates import encode_many, probs_text
 
@@ -30,7 +29,10 @@ def insert_analysis(conn, match_id: int, match: Match) -> int:
     )
     return cur.lastrowid
 
-def insert_decisions(conn, analysis_id: int, match: Match) -> None:
+def insert_decisions(conn, analysis_id: int, match: Match, difficulties) -> None:
+    """The match's decisions, each with its difficulty d (``difficulties``:
+    the store's derived rule, store/derived.py, SPEC §6), their candidate
+    lists."""
     cols = ("analysis_id, game, seq, player, kind, position_id, cube_value, cube_owner, score_self, "
             "score_opp, crawford, dice1, dice2, played_move, best_move, error, mwc_per_emg, nd, dt, dp, "
             "n_legal, n_candidates, equity_spread, played_index, xg_counted, beaver_take, gnubg_dead_cube, "

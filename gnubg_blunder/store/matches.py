@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..codec.paths import stored_path
-from ..metrics.difficulty import difficulties
 from ..model import Match, match_identity, match_moves, move_token, opening_keys
 from ..codec import candidates as candidate_lists
 from . import insert
@@ -271,7 +270,7 @@ class MatchRecords:
         return insert_analysis(self.conn, match_id, match)
 
     def _insert_decisions(self, analysis_id: int, match: Match) -> None:
-        insert_decisions(self.conn, analysis_id, match)
+        insert_decisions(self.conn, analysis_id, match, self.rules.difficulties)
 
     # -- players and aliases ------------------------------------------------
     def aliases(self) -> dict:
@@ -340,8 +339,8 @@ class MatchRecords:
                 hard_rows.append({"kind": kind, "error": err, "n_legal": n_legal, "n_candidates": n_cands,
                                   "equity_spread": spread, "xg_counted": xg, "nd": nd, "dt": dt, "dp": dp,
                                   "beaver_take": beaver, "equities": cands.equities()})
-            # the difficulty of SPEC §6 is made again from the same rows (metrics/difficulty.py)
-            hard = difficulties(hard_rows)
+            # the difficulty of SPEC §6 is made again from the same rows (the store's derived rule, metrics/difficulty.py's)
+            hard = self.rules.difficulties(hard_rows)
             updates = [u[:3] + h + u[3:] for u, h in zip(updates, hard)]
             self.conn.executemany("UPDATE decisions SET phase=?, game_plan=?, theme=?, difficulty=?, "
                                   "difficulty_truncated=? WHERE id=?", updates)

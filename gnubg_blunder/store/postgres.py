@@ -17,6 +17,7 @@ once).  Readers never wait.
 
 from __future__ import annotations
 
+from .derived import DerivedRules
 from .pg_sql import PgConnection, PgUniqueViolation, redacted
 from .schema import StoreError
 from .sqlite import ALREADY_STORED, SQLiteStore, StoreResult
@@ -27,11 +28,11 @@ class PostgresStore(SQLiteStore):
 
     engine = "postgresql"
 
-    def __init__(self, url: str, report=None, upgrade: bool = True):
+    def __init__(self, url: str, report=None, upgrade: bool = True, *, rules: DerivedRules):
         from . import pg_schema
 
         self.url = url
-        self._start(redacted(url), report)  # messages name it without its password
+        self._start(redacted(url), report, rules)  # messages name it without its password
         self._found_whole = True  # the server keeps its pages whole: no quick_check before writing
         self.conn = PgConnection(url)
         try:

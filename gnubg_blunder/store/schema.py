@@ -93,11 +93,12 @@ def _stored_equities(texts: list) -> tuple:
     return flat, np.array([len(eqs) for eqs in lists], dtype=np.int64)
 
 
-def _difficulty(conn: sqlite3.Connection) -> None:
+def _difficulty(conn: sqlite3.Connection, rules) -> None:
     """SPEC §6: each counted decision carries its difficulty d (EMG) and
     whether it stands on a truncated candidate list.  Databases stored
     before get both computed here from the stored candidate lists and cube
-    figures (metrics/difficulty.py, the one rule), without re-import; the
+    figures (``rules``: the store's derived rules, store/derived.py, whose
+    difficulty is metrics/difficulty.py's one rule), without re-import; the
     ``duration`` column (seconds) exists since step 1.  The array cache is
     rebuilt when read (its format changed with the columns).
 
@@ -111,8 +112,8 @@ def _difficulty(conn: sqlite3.Connection) -> None:
     import numpy as np
 
     from ..arrays import KIND_CODES, DecisionArrays
-    from ..metrics.counting import K_CHECKER, counted
-    from ..metrics.difficulty import difficulty_columns
+
+    K_CHECKER = KIND_CODES["checker"]
 
     conn.execute("ALTER TABLE decisions ADD COLUMN difficulty REAL")
     conn.execute("ALTER TABLE decisions ADD COLUMN difficulty_truncated INTEGER")
@@ -132,7 +133,7 @@ def _difficulty(conn: sqlite3.Connection) -> None:
         ids = np.array(cols[0], dtype=np.int64)
         dec = DecisionArrays(**{name: np.array(col, dtype=DecisionArrays.SPEC[name][0])  # NULL float: NaN
                                 for name, col in zip(names, cols[1:])})
-        cnt = counted(dec)
+        cnt = rules.counted_by_rule(dec)  # no cached flag in the rows: the rule itself (SPEC §2)
         lists = cnt & (dec.kind == K_CHECKER)
         want = ids[lists]
         lens = np.zeros(len(ids), dtype=np.int64)
@@ -142,7 +143,7 @@ def _difficulty(conn: sqlite3.Connection) -> None:
                 "SELECT decision_id, candidates FROM decision_candidates WHERE decision_id BETWEEN ? AND ?",
                 (int(want[0]), int(want[-1]))).fetchall())
             flat, lens[lists] = _stored_equities([stored.get(i) for i in want.tolist()])
-        d, truncated = difficulty_columns(dec, flat, lens, cnt)
+        d, truncated = rules.difficulty_columns(dec, flat, lens, cnt)
         # one statement a slice and truncation (not one a row): the step stays a handful of statements
         for flag in (0, 1):
             rows = truncated == flag
@@ -262,7 +263,8 @@ def _cube_probs(conn: sqlite3.Connection) -> None:
 
 
 # A step is SQL (statements separated by ";"), or a function of the
-# connection for what SQL cannot do.
+# connection for what SQL cannot do (of the connection and the store's
+# derived rules, store/derived.py, for a step in NEEDS_RULES).
 MIGRATIONS: list[tuple[int, Union[str, Callable[[sqlite3.Connection], None]]]] = [
     (
         1,
@@ -530,6 +532,9 @@ CREATE TABLE verifications (
     (14, _cube_probs),
 ]
 
+# the steps that compute a derived column with the store's rules (called as step(conn, rules))
+NEEDS_RULES = {_difficulty}
+
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
@@ -553,8 +558,11 @@ def _refuse_newer(version: int) -> None:
         )
 
 
-def migrate(conn: sqlite3.Connection, path: Optional[str] = None, report: Optional[Callable] = None) -> int:
+def migrate(conn: sqlite3.Connection, path: Optional[str] = None, report: Optional[Callable] = None,
+            rules=None) -> int:
     """Bring the database to SCHEMA_VERSION; returns the version found before.
+    ``rules``: the store's derived rules (store/derived.py), which a step
+    that computes a derived column reads (``NEEDS_RULES``).
 
     Each step is one transaction: ``BEGIN IMMEDIATE`` (waiting for any other
     process' step), the version read again (another process may have made
@@ -596,7 +604,7 @@ def migrate(conn: sqlite3.Connection, path: Optional[str] = None, report: Option
                     if path:
                         _backup(conn, path, now, report)
                 first_step = False
-                _run_step(conn, step)
+                _run_step(conn, step, rules)
                 conn.execute(
                     "INSERT INTO meta(key, value) VALUES('schema_version', ?) "
                     "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
@@ -625,9 +633,16 @@ def _upgrade_from(conn: sqlite3.Connection) -> Optional[str]:
     return row[0] if row else None
 
 
-def _run_step(conn: sqlite3.Connection, step) -> None:
+def _run_step(conn: sqlite3.Connection, step, rules) -> None:
+    """One step: its statements, or a function of the connection (and of the
+    store's derived rules, store/derived.py, when it takes two arguments)."""
     if callable(step):
-        step(conn)
+        if step in NEEDS_RULES:
+            if rules is None:
+                raise TypeError(f"schema step {step.__name__} needs the store's derived rules (migrate(rules=...))")
+            step(conn, rules)
+        else:
+            step(conn)
         return
     for stmt in _statements(step):
         try:

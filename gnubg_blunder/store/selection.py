@@ -132,10 +132,8 @@ class DecisionSelection:
             sides = np.ones((len(infos), 2), dtype=bool)
         sel = self._arrays(infos, np.array(sides, dtype=bool).reshape(-1, 2), flt.player and canon(flt.player),
                            keep=keep)
-        if flt.family:  # --family: only that study-plan family's decisions (metrics/plan.py, SPEC §9)
-            from ..metrics.plan import restrict_to_family
-
-            sel = restrict_to_family(sel, flt.family)
+        if flt.family:  # --family: only that study-plan family's decisions (SPEC §9: the store's derived rule)
+            sel = self.rules.restrict_to_family(sel, flt.family)
         if getattr(flt, "collection", None):  # --collection: only decisions at a position filed in it
             sel = self._restrict_to_collection(sel, flt.collection)
         return sel

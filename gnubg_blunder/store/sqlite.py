@@ -17,6 +17,7 @@ responsibility is a module of its own (docs/architecture.md "The store"):
 from __future__ import annotations
 
 from .array_cache import ARRAYS_FORMAT, ArrayCache
+from .derived import DerivedRules
 from .connection import BUSY_TIMEOUT, StoreConnection, busy_timeout, write_transaction
 from .matches import ALREADY_STORED, ANALYSIS_ADDED, EXTENDED, STORED, MatchRecords, StoreResult
 from .selection import DecisionSelection
@@ -33,7 +34,7 @@ class SQLiteStore(StoreConnection, MatchRecords, DecisionSelection, ArrayCache, 
 
     engine = "sqlite"
 
-    def __init__(self, path, report=None, upgrade: bool = True):
+    def __init__(self, path, report=None, upgrade: bool = True, *, rules: DerivedRules):
         """Open (or create) the database at ``path``, migrated to the current
         schema (``upgrade=False``: as it is, for ``check``).  ``report`` takes
         the one-line notes the opening has for the user (a backup made before
@@ -42,6 +43,9 @@ class SQLiteStore(StoreConnection, MatchRecords, DecisionSelection, ArrayCache, 
         Any number of processes may open one database at once.  A database
         that cannot be written (its file, folder or mount read-only) is
         opened read-only: every read works, a write says why it cannot be
-        made (``read_only_reason``).  docs/reliability.md."""
-        self._start(str(path), report)
+        made (``read_only_reason``).  docs/reliability.md.
+
+        ``rules``: the metric rules of its derived columns (store/derived.py;
+        ``gnubg_blunder.database`` gives the metrics' own)."""
+        self._start(str(path), report, rules)
         self._open(upgrade)
