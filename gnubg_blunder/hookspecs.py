@@ -18,9 +18,10 @@ loaded; ``GNUBG_BLUNDER_NO_PLUGINS=1`` loads none but the built-in ones.
 
 The built-in importers, the store step, the console summary, every command,
 the output formats, the summary's cards and the report's sections are
-plugins of these same hooks: the modules of ``plugins.DEFAULT_PLUGINS``
-(the feature modules that carry their own hookimpls, and
-``gnubg_blunder/default_plugins/``, which registers the views of ``views/``).  They are registered first; pluggy
+plugins of these same hooks: the modules of ``plugins.DEFAULT_PLUGINS``,
+each a feature module carrying its own hookimpls (a view's module
+registers its command, report section and summary card itself, e.g.
+``views/plan.py``).  They are registered first; pluggy
 calls the plugins registered last first, so an installed plugin is called
 before the built-in ones.
 
@@ -222,8 +223,8 @@ def register_summary_cards(register: Callable[..., None]) -> None:
           built-in ones: signed biases 10, the study plan 20, progress with
           study 30.
 
-    The built-in cards are registered by
-    ``gnubg_blunder/default_plugins/summary_commands.py``; the first card
+    The built-in cards are registered by their views' modules
+    (``views/summary.py``, ``views/plan.py``, ``views/study.py``); the first card
     registered under a name is kept (pluggy calls the plugins registered
     last first: an installed plugin's card of a built-in's name replaces it).
     """

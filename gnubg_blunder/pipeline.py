@@ -273,30 +273,31 @@ def store_error(exc: Exception, ctx, subject: str = "this file", again: str = "i
     """(reason, per_file) for an error of the database met storing
     ``subject``: one line with SQLite's own words and what to do.
     ``per_file`` is False when the database cannot be used at all (damaged,
-    of a newer schema: the remaining files are not tried)."""
-    from .store import ConnectionLost, StoreError, default_db_path, shown_database
+    of a newer schema: the remaining files are not tried).  What the error
+    is comes from its kind (store/error_kinds.py), never from its text."""
+    from .store import StoreError, default_db_path, shown_database
+    from .store.error_kinds import error_kind
 
     db = shown_database(ctx.db_path or default_db_path())
-    code = getattr(exc, "sqlite_errorcode", None)
-    code = None if code is None else code & 0xFF
+    kind = error_kind(exc)
     text = str(exc)
-    if code in (5, 6) or "database is locked" in text or "database table is locked" in text:
+    if kind == "busy":
         store = ctx._store
         wait = store.busy_timeout if store is not None else _busy_timeout()
         return (f"database is locked (database {db}): another program has held it for more than {wait:g} s, "
                 "a gnubg storing a match (bdb.analyse(), bdb.store()) or another gnubg-blunder import; "
                 f"nothing of {subject} was stored, {again} when that program is done"), True
-    if isinstance(exc, ConnectionLost):
+    if kind == "connection-lost":
         return (f"database {db}: {text}; {subject} is stored whole or not at all: {again} when the server "
                 "answers (what was stored is said already stored)"), False
     if isinstance(exc, StoreError):
         return f"database {db}: {text}", False
-    if code == 13 or "database or disk is full" in text:
+    if kind == "full":
         return f"{text} (database {db}): nothing of {subject} was stored; free some space, then {again}", True
-    if code == 8 or "readonly database" in text:
+    if kind == "read-only":
         return (f"{text} (database {db} is read-only: check the permissions of the file and of its folder); "
                 f"nothing of {subject} was stored"), True
-    if code in (11, 26) or "malformed" in text or "not a database" in text:
+    if kind == "damaged":
         return f"database {db}: {text}{_check_hint()}", False
     return f"{text} (database {db}): nothing of {subject} was stored", True
 

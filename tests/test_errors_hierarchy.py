@@ -135,3 +135,46 @@ def test_no_translation_of_our_own_errors_remains():
                 caught = ast.unparse(node.type)
                 assert not any(c in caught for c in ("QuizError", "FilterError", "CollectionError")), (
                     path.relative_to(PACKAGE), node.lineno, caught)
+
+
+# -- store errors classified by kind (store/error_kinds.py), not by their text --------------------
+
+def test_sqlite_errors_are_classified_by_their_code(tmp_path):
+    import sqlite3
+
+    from gnubg_blunder.store.error_kinds import error_kind
+
+    db = tmp_path / "locked.db"
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("CREATE TABLE t(x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    other = sqlite3.connect(db, timeout=0, isolation_level=None)
+    try:
+        with pytest.raises(sqlite3.OperationalError) as busy:
+            other.execute("SELECT * FROM t")
+    finally:
+        other.close()
+        holder.close()
+    assert error_kind(busy.value) == "busy"
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"this is not an SQLite file" * 100)
+    with pytest.raises(sqlite3.DatabaseError) as damaged:
+        sqlite3.connect(junk).execute("SELECT * FROM sqlite_master")
+    assert error_kind(damaged.value) == "damaged"
+    # an error made without SQLite's code (every one of Python 3.9 and 3.10): SQLite's words for the kind
+    assert error_kind(sqlite3.OperationalError("database or disk is full")) == "full"
+    assert error_kind(sqlite3.OperationalError("disk I/O error (simulated)")) is None
+    assert error_kind(ValueError("database is locked")) is None  # not a database error at all
+
+
+def test_the_store_s_own_errors_carry_their_kind_and_the_words_do_not_decide():
+    from gnubg_blunder.commands import Context
+    from gnubg_blunder.pipeline import store_error
+    from gnubg_blunder.store.error_kinds import error_kind
+
+    ctx = Context(db_path="/nonexistent/x.db")
+    assert error_kind(StoreError("cannot set it to WAL mode (database is locked)", kind="busy")) == "busy"
+    assert store_error(StoreError("x", kind="busy"), ctx)[0].startswith("database is locked (database ")
+    # a store error without a kind is the store's one line, whatever words it holds
+    reason, per_file = store_error(StoreError("the words 'database is locked' inside"), ctx)
+    assert (reason, per_file) == ("database /nonexistent/x.db: the words 'database is locked' inside", False)

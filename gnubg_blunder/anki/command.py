@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections import Counter
 
+from ..hookspecs import hookimpl
 from ..commands import Command, Scope, UserError, add_decision_criteria, add_filter_arguments, add_format
 
 
@@ -165,3 +166,10 @@ def _run(args, ctx) -> int:
 def anki_command() -> Command:
     return Command("anki", "Anki: `anki export [filter] OUT.apkg` (one note per decision key), "
                    "`anki sync PATH/collection.anki2` (your reviews, read from a copy)", _run, _configure)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+@hookimpl
+def register_commands(registry):
+    registry.add(anki_command())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 
+from ..hookspecs import hookimpl
 from ..commands import Command, Scope, UserError, add_filter_arguments, add_format
 from ..formatting import Table, safe_text, table as text_table
 
@@ -205,3 +206,10 @@ def run(args, ctx) -> int:
 
 
 COMMAND = Command(NAME, HELP, run, configure)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+@hookimpl
+def register_commands(registry):
+    registry.add(COMMAND)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from ..hookspecs import hookimpl
 from ..commands import Command, Scope, UserError, add_filter_arguments, add_metric
 from . import DEFAULT_COUNT
 
@@ -99,3 +100,10 @@ def ask(ctx, store, items: list, who: str) -> int:
 
 def command() -> Command:
     return Command("quiz", HELP, run, configure)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+@hookimpl
+def register_commands(registry):
+    registry.add(command())

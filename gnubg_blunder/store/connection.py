@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Optional
 
 from .check import file_identity, store_identity
+from .error_kinds import sqlite_kind
 from .schema import StoreError, migrate
 
 
@@ -96,8 +97,7 @@ def _is_read_only_error(exc: sqlite3.Error) -> bool:
 
 
 def _is_busy(exc: sqlite3.Error) -> bool:
-    code = _error_code(exc)
-    return code in (5, 6) if code is not None else "locked" in str(exc)  # SQLITE_BUSY, SQLITE_LOCKED
+    return sqlite_kind(exc) == "busy"  # SQLITE_BUSY, SQLITE_LOCKED
 
 
 def _use_wal(conn: sqlite3.Connection, timeout: float) -> None:
@@ -113,13 +113,13 @@ def _use_wal(conn: sqlite3.Connection, timeout: float) -> None:
                 mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if mode.lower() == "wal":
                 return
-            problem = f"its journal mode stays {mode}"
+            problem, kind = f"its journal mode stays {mode}", None
         except sqlite3.OperationalError as exc:
             if not _is_busy(exc):
                 raise
-            problem = str(exc)
+            problem, kind = str(exc), "busy"
         if time.monotonic() >= deadline:
-            raise StoreError(f"cannot set it to WAL mode ({problem})")
+            raise StoreError(f"cannot set it to WAL mode ({problem})", kind=kind)
         time.sleep(delay)
         delay = min(delay * 2, 0.1)
 

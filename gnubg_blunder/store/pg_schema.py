@@ -264,7 +264,7 @@ def migrate(conn, read_only: bool = False, report: Optional[Callable] = None) ->
     found = current_version(conn)
     if found > SCHEMA_VERSION:
         raise StoreError(f"database schema version {found} is newer than this gnubg-blunder ({SCHEMA_VERSION}); "
-                         "upgrade it")
+                         "upgrade it", kind="newer-schema")
     if found == SCHEMA_VERSION:
         return found
     if read_only:

@@ -104,6 +104,8 @@ class PgError(StoreError):
 class PgUniqueViolation(PgError):
     """A row another writer stored first (a match's identity is unique)."""
 
+    kind = "unique"
+
 
 class PgConnectionLost(PgError, ConnectionLost):
     """The connection to the server is gone (the server stopped or crashed,

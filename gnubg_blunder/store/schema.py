@@ -554,8 +554,8 @@ def current_version(conn: sqlite3.Connection) -> int:
 def _refuse_newer(version: int) -> None:
     if version > SCHEMA_VERSION:
         raise StoreError(
-            f"database schema version {version} is newer than this gnubg-blunder ({SCHEMA_VERSION}); upgrade it"
-        )
+            f"database schema version {version} is newer than this gnubg-blunder ({SCHEMA_VERSION}); upgrade it",
+            kind="newer-schema")
 
 
 def migrate(conn: sqlite3.Connection, path: Optional[str] = None, report: Optional[Callable] = None,
@@ -671,13 +671,22 @@ def _holds_matches(conn: sqlite3.Connection) -> bool:
     return bool(has) and conn.execute("SELECT 1 FROM matches LIMIT 1").fetchone() is not None
 
 
+def _busy_kind(exc: BaseException):
+    """"busy" for one of SQLite's busy errors (what a StoreError made of it
+    says: another program held the lock), else None."""
+    from .error_kinds import sqlite_kind
+
+    return "busy" if isinstance(exc, sqlite3.Error) and sqlite_kind(exc) == "busy" else None
+
+
 def _quick_check(conn: sqlite3.Connection, version: int) -> None:
     """Refuse to upgrade a damaged file (the upgrade would rewrite tables
     from damaged pages)."""
+    kind = "damaged"
     try:
         rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check(5)")]
     except sqlite3.DatabaseError as exc:
-        rows = [str(exc)]
+        rows, kind = [str(exc)], _busy_kind(exc) or kind
     lines = [line.strip() for row in rows for line in row.splitlines()]
     lines = [line for line in lines if line and not line.startswith("*** in database")]
     if lines != ["ok"]:
@@ -685,7 +694,7 @@ def _quick_check(conn: sqlite3.Connection, version: int) -> None:
         more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
         raise StoreError(
             f"the database file is damaged (PRAGMA quick_check: {first}{more}); it was left at schema version "
-            f"{version}, not upgraded to {SCHEMA_VERSION}: `gnubg-blunder check` says what is damaged"
+            f"{version}, not upgraded to {SCHEMA_VERSION}: `gnubg-blunder check` says what is damaged", kind=kind
         )
 
 
@@ -730,7 +739,7 @@ def _backup(conn: sqlite3.Connection, path: str, version: int, report: Optional[
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise StoreError(
             f"cannot write the backup {target} before upgrading from schema version {version} "
-            f"({reason}); the database was not changed"
+            f"({reason}); the database was not changed", kind=_busy_kind(exc)
         ) from exc
     line = (f"gnubg-blunder: database {path}: saved a copy as {target} (schema version {version}) "
             f"before upgrading it to version {SCHEMA_VERSION}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from html import escape
 
+from ..hookspecs import hookimpl
 from ..commands import View, count_option
 from .errors import scope_line
 from ..formatting import DASH, Table, num, percent, safe_text, table, table_html
@@ -249,3 +250,18 @@ def agreement_section(ctx) -> str:
     """The report's section (a ``register_report_sections`` function):
     empty unless some match of the scope has two analyses."""
     return agreement_html(ctx.view_object(VIEW))
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+SECTION_ORDER = 57  # after the signed biases, before the players
+
+
+@hookimpl
+def register_commands(registry):
+    registry.add(VIEW)
+
+
+@hookimpl
+def register_report_sections(register):
+    register("agreement", agreement_section, SECTION_ORDER)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
+from ..hookspecs import hookimpl
 from ..commands import View
 from ..stash import StashKey, compute_once
 from .errors import scope_line
@@ -125,3 +126,10 @@ def biases_html(obj: dict) -> str:
 
 VIEW = View("biases", "signed biases: take/pass, doubles (by score), blots (docs/biases.md)", compute, biases_text,
             table=biases_table, html=biases_html)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+@hookimpl
+def register_commands(registry):
+    registry.add(VIEW)

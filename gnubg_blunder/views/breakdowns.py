@@ -7,6 +7,7 @@ interval says why.
 
 from __future__ import annotations
 
+from ..hookspecs import hookimpl
 from ..commands import View
 from ..metrics.vocabulary import metric as metric_named
 from .errors import ci_text, scope_line, small_mark
@@ -156,3 +157,10 @@ def compute(scope) -> dict:
 
 VIEW = View("breakdowns", "PR by phase, game plan, #tag and score, with intervals", compute, breakdowns_text,
             table=breakdowns_table, html=breakdowns_html, options=_options, metric=True)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+@hookimpl
+def register_commands(registry):
+    registry.add(VIEW)

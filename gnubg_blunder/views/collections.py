@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..hookspecs import hookimpl
 from ..commands import Command, Scope, UserError, add_filter_arguments, add_format, unknown_collection
 from ..formatting import DASH, Table, safe_text, scope_text, table, to_json
 
@@ -444,3 +445,10 @@ def filed_text(filed: dict) -> str:
     return (f"Filed into collection {safe_text(filed['collection'])}{made}: the {filed['positions']} positions of the "
             f"{filed['errors']} errors of the rows above — {filed['added']} added"
             + (f", {filed['already']} already in it" if filed["already"] else "") + ".")
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+@hookimpl
+def register_commands(registry):
+    registry.add(collection_command())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..hookspecs import hookimpl
 from ..commands import Scope, UserError, View
 from ..metrics.vocabulary import metric as metric_named
 from ..formatting import DASH, Table, cube_action_text, folded, num, percent, safe_text, table, scope_text, table_html
@@ -326,3 +327,10 @@ class ErrorsView(View):
 VIEW = ErrorsView("errors", "where the errors come from: recurring errors, cube actions and directions, checker vs "
             "cube, error sizes", compute, _text, table=errors_table, html=errors_html, options=_options,
             metric=True)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+@hookimpl
+def register_commands(registry):
+    registry.add(VIEW)

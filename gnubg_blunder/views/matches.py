@@ -3,6 +3,7 @@ other checks read are documented in docs/commands.md)."""
 
 from __future__ import annotations
 
+from ..hookspecs import hookimpl
 from ..commands import View, count_option
 from ..formatting import AVOIDABLE_NOTE, DASH, Table, avoidable_text, elo_text, num, safe_text, scope_text, table, \
     table_html
@@ -195,3 +196,10 @@ def matches_table(obj: dict) -> Table:
 
 VIEW = View("matches", "list stored matches with each side's figures", compute, matches_text, table=matches_table,
             html=matches_html, options=options)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+@hookimpl
+def register_commands(registry):
+    registry.add(VIEW)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import shlex
 from html import escape
 
+from ..hookspecs import hookimpl
 from ..commands import View, add_metric
 from ..stash import StashKey, compute_once
 from ..filters import command_flags
@@ -348,3 +349,23 @@ def plan_card_html(card: dict) -> str:
 VIEW = View("plan", "the study plan: families of errors (game plan, checker/cube, theme) by their recoverable cost "
             "(--metric pr: e − d in mpt, the default; mwc, mwc7; docs/plan.md)", compute, plan_text,
             table=plan_table, html=plan_html, options=_options)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+SECTION_ORDER = 45  # after the errors (40), before the breakdowns (50)
+
+
+@hookimpl
+def register_commands(registry):
+    registry.add(VIEW)
+
+
+@hookimpl
+def register_report_sections(register):
+    register("plan", plan_section, SECTION_ORDER)
+
+
+@hookimpl
+def register_summary_cards(register):
+    register("plan", plan_card, plan_card_text, plan_card_html, order=20)

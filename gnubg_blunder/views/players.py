@@ -14,6 +14,7 @@ from typing import Optional
 import dataclasses
 from dataclasses import dataclass
 
+from ..hookspecs import hookimpl
 from ..commands import UserError, View
 from ..metrics.vocabulary import metric as metric_named
 from .. import formatting
@@ -678,3 +679,11 @@ VIEWS = (
     View("windows", "PR per rolling calendar window (1, 3, 6 or 12 months)",
          windows_compute, windows_text, table=windows_table, options=_windows_options, metric=True),
 )
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+@hookimpl
+def register_commands(registry):
+    for view in VIEWS:
+        registry.add(view)

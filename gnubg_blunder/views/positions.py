@@ -8,6 +8,7 @@ A view never computes a figure.
 
 from __future__ import annotations
 
+from ..hookspecs import hookimpl
 from ..commands import UserError, View, add_decision_criteria, count_option
 from ..formatting import DASH, Table, folded, html_cell, safe_text, scope_text, table, table_html
 
@@ -218,3 +219,10 @@ def positions_view_text(obj: dict) -> str:
 
 VIEW = View("positions", "the decisions behind a count (drill-down)", compute, positions_view_text,
             table=positions_table, html=positions_html, options=_options)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+@hookimpl
+def register_commands(registry):
+    registry.add(VIEW)

@@ -4,6 +4,7 @@ computes nothing."""
 
 from __future__ import annotations
 
+from ..hookspecs import hookimpl
 from ..commands import View
 from ..metrics.vocabulary import metric as metric_named
 from ..formatting import DASH, POOLED, Table, interval, num, safe_text, table, table_html
@@ -217,3 +218,10 @@ def goal_suggestion(store, args, ctx) -> str:
     perspective = sel.player_filter or (store.canonical_name(main) if main else None)
     s = goal_suggestion_figures(sel, thresholds_for(store), flt.decision_type, perspective)
     return suggestion_text(s)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+@hookimpl
+def register_commands(registry):
+    registry.add(VIEW)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
+from ..hookspecs import hookimpl
 from ..game_record import place_text
 from ..commands import Command, UserError, View, add_format, add_metric, count_option
 from ..formatting import DASH, folded, safe_text, scope_text, table, to_json
@@ -451,3 +452,19 @@ def _mark_run(args, ctx) -> int:
 def mark_command() -> Command:
     return Command("mark", "study marks: `mark studied POSITION_ID` (references stops proposing it), `mark list`, "
                    "`mark remove POSITION_ID`", _mark_run, _mark_configure)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+SECTION_ORDER = 47  # after the study plan (45), before the breakdowns (50)
+
+
+@hookimpl
+def register_commands(registry):
+    registry.add(VIEW)
+    registry.add(mark_command())
+
+
+@hookimpl
+def register_report_sections(register):
+    register("references", references_section, SECTION_ORDER)

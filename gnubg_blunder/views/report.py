@@ -1,9 +1,9 @@
 """The standalone HTML report: one file, no scripts at all, no external
 images or styles; charts and boards as inline SVG; every name and comment
 escaped (SPEC §14).  Also the ``report`` command and the automatic report
-after each stored match (``report --auto FILE``), which
-``default_plugins/report_sections.py`` registers.  ``report --match ID|last``
-writes one match's page instead (``views/match_report.py``).
+after each stored match (``report --auto FILE``), which this module
+registers as a plugin (its hookimpls, at the end).  ``report --match
+ID|last`` writes one match's page instead (``views/match_report.py``).
 
 The page is made of sections.  Each is a plugin's ``register_report_sections``
 (the built-in ones are below): a name, an order and a function
@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Callable, Optional
 
+from ..hookspecs import hookimpl
 from .. import __version__
 from .. import formatting
 from ..formatting import table_html  # noqa: F401  (a plugin's section may use it: the report's table style)
@@ -290,19 +291,6 @@ def lists_section(ctx: ReportContext) -> str:
     return "".join(html)
 
 
-BUILT_IN_SECTIONS = (
-    ("headline", headline_section, 10),
-    ("summary", summary_section, 20),
-    ("progression", progression_section, 30),
-    ("errors", errors_section, 40),
-    ("breakdowns", breakdowns_section, 50),
-    ("biases", biases_section, 55),
-    ("players", players_section, 60),
-    ("matches", matches_section, 90),
-    ("lists", lists_section, 95),
-)
-
-
 # -- the command and the automatic report ------------------------------------------------------
 
 def _configure(p) -> None:
@@ -389,3 +377,30 @@ def auto_report(store, context) -> None:
         context.print(f"report updated: {path}")
     except Exception as exc:  # the match is stored; the report is a convenience
         context.error(f"report not written ({type(exc).__name__}: {exc})")
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+@hookimpl
+def register_report_sections(register):
+    """The built-in sections this module renders (each with its view's ``html``)."""
+    register("headline", headline_section, 10)
+    register("summary", summary_section, 20)
+    register("progression", progression_section, 30)
+    register("errors", errors_section, 40)
+    register("breakdowns", breakdowns_section, 50)
+    register("biases", biases_section, 55)
+    register("players", players_section, 60)
+    register("matches", matches_section, 90)
+    register("lists", lists_section, 95)
+
+
+@hookimpl
+def register_commands(registry):
+    registry.add(command())
+
+
+@hookimpl
+def post_analysis(store, match, result, context):
+    """The optional automatic report (``report --auto FILE``)."""
+    auto_report(store, context)

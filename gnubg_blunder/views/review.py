@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from html import escape
 
+from ..hookspecs import hookimpl
 from ..commands import UserError, View
 from ..filters import Filter
 from ..game_record import place_text
@@ -466,3 +467,10 @@ def match_review_text(store, match_id: int, boards: bool = True) -> str:
     sel = select_match(scope, str(match_id))
     obj = review_object(store, sel, _sides(scope, sel), thresholds_for(store), Filter().to_json())
     return review_text(obj, boards=boards)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+@hookimpl
+def register_commands(registry):
+    registry.add(VIEW)

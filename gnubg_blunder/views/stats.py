@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..hookspecs import hookimpl
 from ..commands import View
 from ..metrics.levels import level_band
 from ..formatting import (AVOIDABLE_NOTE, DASH, POOLED, Table, avoidable_text, elo_text, interval, num, safe_text,
@@ -162,3 +163,10 @@ def stats_table(obj: dict) -> Table:
 
 VIEW = View("stats", "figures over a selection of matches", compute, stats_text, table=stats_table,
             html=stats_html)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+@hookimpl
+def register_commands(registry):
+    registry.add(VIEW)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from html import escape
 
+from ..hookspecs import hookimpl
 from ..commands import View, add_metric
 from ..stash import StashKey, compute_once
 from ..formatting import DASH, Table, num, safe_text, scope_text, table, table_html
@@ -282,3 +283,23 @@ VIEW = View("progress-study", "before / after study: each studied family's error
             "study action, the change with its interval, in the study half's cost (--metric pr: e in mpt per 100 "
             "decisions, the default; mwc, mwc7; docs/study.md)", compute, study_text, table=study_table,
             html=study_html, options=_options)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+SECTION_ORDER = 46  # after the study plan (45), before the breakdowns (50)
+
+
+@hookimpl
+def register_commands(registry):
+    registry.add(VIEW)
+
+
+@hookimpl
+def register_report_sections(register):
+    register("study", study_section, SECTION_ORDER)
+
+
+@hookimpl
+def register_summary_cards(register):
+    register("study", study_card, study_card_text, study_card_html, order=30)

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from ..hookspecs import hookimpl
 from ..commands import UserError, View
 from ..game_record import place_text
 from ..metrics.vocabulary import metric as metric_named
@@ -353,3 +354,15 @@ def biases_card(scope) -> dict:
 
 VIEW = View("summary", "level, rolling PR and the costliest decisions of a selection", compute, summary_text,
             html=summary_html, options=_options, metric=True)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+@hookimpl
+def register_commands(registry):
+    registry.add(VIEW)
+
+
+@hookimpl
+def register_summary_cards(register):
+    register("biases", biases_card, biases_card_text, biases_card_html, order=10)

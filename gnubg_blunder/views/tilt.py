@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
+from ..hookspecs import hookimpl
 from ..commands import View
 from ..formatting import Table, html_cell, num, scope_text, table
 
@@ -200,3 +201,18 @@ def report_section(ctx) -> str:
 
 VIEW = View("tilt", "errors after a blunder, after bad dice, late in a match (docs/tilt.md)", compute, tilt_text,
             table=tilt_table, html=tilt_html, options=_options)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+REPORT_ORDER = 57  # after the biases (55), before the players (60)
+
+
+@hookimpl
+def register_commands(registry):
+    registry.add(VIEW)
+
+
+@hookimpl
+def register_report_sections(register):
+    register("tilt", report_section, REPORT_ORDER)

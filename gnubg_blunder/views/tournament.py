@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
+from ..hookspecs import hookimpl
 from ..commands import UserError, View, closest_names
 from ..formatting import DASH, Table, html_text, interval, num, safe_text, scope_text, table, table_html
 
@@ -249,3 +250,18 @@ def report_section(ctx) -> str:
 
 VIEW = View("tournament", "a tournament against the player's usual level (docs/tournament.md)", compute, tournament_text,
             table=tournament_table, html=tournament_html, options=_options)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+REPORT_ORDER = 35  # after the progression (30), before the errors (40)
+
+
+@hookimpl
+def register_commands(registry):
+    registry.add(VIEW)
+
+
+@hookimpl
+def register_report_sections(register):
+    register("tournament", report_section, REPORT_ORDER)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as _dt
 from html import escape
 
+from ..hookspecs import hookimpl
 from ..commands import UserError, View
 from ..formatting import (DASH, Table, num, percent, safe_text, scope_text, table, table_html,
                          without_empty_periods)
@@ -287,3 +288,20 @@ def list_section(ctx) -> str:
 
 LIST = View("list", "list --type study --days N: study vs play per game plan — positions reviewed, PR before, PR "
             "since (docs/study.md)", list_compute, list_text, table=list_table, html=list_html, options=_list_options)
+
+
+# -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
+
+SECTION_ORDER = 47  # after progress with study (46), before the breakdowns (50)
+
+
+@hookimpl
+def register_commands(registry):
+    registry.add(TRAINING)
+    registry.add(LIST)
+
+
+@hookimpl
+def register_report_sections(register):
+    register("training", training_section, SECTION_ORDER)
+    register("study-vs-play", list_section, SECTION_ORDER + 1)
