@@ -321,6 +321,10 @@ class Selection:
     # every decision and roll of each match's analysis (not narrowed by --family, --collection or a
     # select_rows): what gnubg's game-record rows can be read from (game_record.selection_gnubg_rows)
     whole_analyses: bool = False
+    # the depth check's evaluations a study selection stands on ({decision row id: evaluation},
+    # metrics/verify.py; SPEC §16), None for any other; not an argument: a selection made from
+    # another (dataclasses.replace) has none
+    verified: Optional[dict] = field(default=None, init=False, repr=False, compare=False)
 
     @cached_property
     def stash(self) -> Stash:

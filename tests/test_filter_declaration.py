@@ -139,3 +139,25 @@ def test_a_family_is_checked_without_a_metric_rule_or_numpy():
             "'gnubg_blunder.store', 'gnubg_blunder.views'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_store_has_one_rule_for_every_criterion():
+    from gnubg_blunder.store.filter_sql import AFTER_QUERY, SQL_CONDITIONS
+
+    names = [f.name for f in dataclasses.fields(Filter) if f.name != "saved_from"]
+    assert not set(SQL_CONDITIONS) & set(AFTER_QUERY)  # one rule a criterion
+    assert sorted([*SQL_CONDITIONS, *AFTER_QUERY]) == sorted(names)
+
+
+def test_a_filter_compiles_to_one_condition_per_criterion_set():
+    from gnubg_blunder.store.filter_sql import compile_filter
+
+    flt = Filter(player="charlot1", date_from="2024-01-01", lengths=(7, 0), tournaments=("Aachen Open",),
+                 engine="xg")
+    got = compile_filter(flt, "match", [3, 5])
+    assert got.where == ("kind = ?", "id IN (?,?)", "date >= ?", "length IN (?,?)", "lower(event) IN (?)")
+    assert got.args == ("match", 3, 5, "2024-01-01", 7, 0, "aachen open")
+    assert (got.player, got.any_analysis, got.family, got.collection) == ("charlot1", False, None, None)
+    bare = compile_filter(Filter(), None)
+    assert (bare.where, bare.args, bare.any_analysis) == ((), (), True)
+    assert compile_filter(Filter(), "match", []).where == ("kind = ?", "id IN (NULL)")  # no id asked: no match

@@ -220,8 +220,13 @@ def test_the_report_forgets_a_sections_arrays_but_the_shared_ones():
 def test_the_report_context_keeps_what_sections_share():
     from gnubg_blunder.views.report import ReportContext
 
+    from gnubg_blunder.views.plan import PLAN_LISTS
+
     ctx = ReportContext(store=None, filter=None, selection=None, thresholds=None)
     calls = []
-    assert ctx.once("plan-lists", lambda: calls.append(1) or {"a": 1}) == {"a": 1}
-    assert ctx.once("plan-lists", lambda: calls.append(1) or {"a": 2}) == {"a": 1} and calls == [1]
-    assert ctx.once(("view", "x"), lambda: 5) == 5  # any hashable key
+    assert ctx.once(PLAN_LISTS, lambda: calls.append(1) or {"a": 1}) == {"a": 1}
+    assert ctx.once(PLAN_LISTS, lambda: calls.append(1) or {"a": 2}) == {"a": 1} and calls == [1]
+    assert PLAN_LISTS in ctx.stash  # one cache: the report's stash, by typed key
+    # a plugin's section of the older API names its value: kept apart from every typed key
+    assert ctx.once("plan-lists", lambda: 5) == 5 and ctx.once("plan-lists", lambda: 6) == 5
+    assert ctx.once(PLAN_LISTS, lambda: 7) == {"a": 1}

@@ -147,7 +147,7 @@ def deepest_selection(sel: Selection, deepest: dict) -> Selection:
     out.verified_plies = plies
     new = Selection(matches=sel.matches, decisions=out, rolls=sel.rolls, sides=sel.sides,
                     player_filter=sel.player_filter, positions=sel.positions, whole_analyses=sel.whole_analyses)
-    new.__dict__["verified"] = deepest  # the evaluations it stands on, for the views that read more of them
+    new.verified = deepest  # the evaluations it stands on, for the views that read more of them
     return new
 
 

@@ -13,6 +13,7 @@ from ..arrays import DecisionArrays, LazyPositions, MatchInfo, RollArrays, Selec
 from ..text import closest_names
 from .array_cache import _close_sources
 from .check import CHECK_HINT, DamagedDatabase
+from .filter_sql import compile_filter
 from .column_cache import CacheReader
 from .schema import StoreError
 
@@ -67,40 +68,21 @@ class DecisionSelection:
         def canon(name):
             return aliases.get((name or "").lower(), name)
 
-        where, args = [], []
-        if kind is not None:
-            where.append("kind = ?")
-            args.append(kind)
-        if match_ids is not None:
-            ids = [int(i) for i in match_ids]
-            where.append(f"id IN ({','.join('?' * len(ids)) or 'NULL'})")
-            args.extend(ids)
-        if flt.date_from:
-            where.append("date >= ?")
-            args.append(flt.date_from)
-        if flt.date_to:
-            where.append("date <= ?")
-            args.append(flt.date_to)
-        if flt.lengths is not None:
-            where.append(f"length IN ({','.join('?' * len(flt.lengths))})")
-            args.extend(flt.lengths)
-        if flt.tournaments:
-            where.append(f"lower(event) IN ({','.join('?' * len(flt.tournaments))})")
-            args.extend(t.lower() for t in flt.tournaments)
+        compiled = compile_filter(flt, kind, match_ids)  # each field's one rule (store/filter_sql.py)
         sql = (
             "SELECT id, player0, player1, length, date, event, round, winner, final_score0, final_score1, "
             "source, imported_at FROM matches"
         )
-        if where:
-            sql += " WHERE " + " AND ".join(where)
+        if compiled.where:
+            sql += " WHERE " + " AND ".join(compiled.where)
         sql += " ORDER BY COALESCE(date, '9999'), imported_at, id"
         # a few matches asked for (a store's summary and review): their rows only, not the database's (issue 29)
         few = [int(i) for i in match_ids] if match_ids is not None and len(match_ids) <= 900 else None
         analyses = self._analyses_by_match(few)
-        wanted = canon(flt.player).lower() if flt.player else None
-        any_analysis = flt.engine is None and flt.min_depth is None
+        wanted = canon(compiled.player).lower() if compiled.player else None
+        any_analysis = compiled.any_analysis
         infos, sides = [], []
-        for row in self.conn.execute(sql, args).fetchall():
+        for row in self.conn.execute(sql, compiled.args).fetchall():
             mid = row[0]
             names = (canon(row[1]), canon(row[2])) if aliases else (row[1], row[2])
             if wanted is not None and wanted not in (names[0].lower(), names[1].lower()):
@@ -130,12 +112,12 @@ class DecisionSelection:
                 info.n_games, info.start_score = games.get(info.id, (0, None))
         if wanted is None:
             sides = np.ones((len(infos), 2), dtype=bool)
-        sel = self._arrays(infos, np.array(sides, dtype=bool).reshape(-1, 2), flt.player and canon(flt.player),
-                           keep=keep)
-        if flt.family:  # --family: only that study-plan family's decisions (SPEC §9: the store's derived rule)
-            sel = self.rules.restrict_to_family(sel, flt.family)
-        if getattr(flt, "collection", None):  # --collection: only decisions at a position filed in it
-            sel = self._restrict_to_collection(sel, flt.collection)
+        sel = self._arrays(infos, np.array(sides, dtype=bool).reshape(-1, 2),
+                           compiled.player and canon(compiled.player), keep=keep)
+        if compiled.family:  # --family: only that study-plan family's decisions (SPEC §9: the store's derived rule)
+            sel = self.rules.restrict_to_family(sel, compiled.family)
+        if compiled.collection:  # --collection: only decisions at a position filed in it
+            sel = self._restrict_to_collection(sel, compiled.collection)
         return sel
 
     def _first_games(self, few) -> dict:

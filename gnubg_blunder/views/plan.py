@@ -57,6 +57,7 @@ def _options(parser) -> None:
 
 # once per selection, decision type, thresholds and metric: the summary's card and the report share it
 PLAN_OBJECT: StashKey[dict] = StashKey("plan view")  # .at(decision type, thresholds, metric)
+PLAN_LISTS: StashKey[dict] = StashKey("plan lists")  # the report's members of each family (plan_section)
 
 
 def compute(scope) -> dict:
@@ -75,7 +76,7 @@ def compute(scope) -> dict:
                        lambda: study_plan(sel, plan_mask(sel, decision_type), thresholds, scope.metric))
     out = {"filter": scope.filter_json, "metric": obj["metric"], "unit": obj["unit"], "families": obj["families"],
            "outside": obj["outside"]}
-    if sel.__dict__.get("verified"):  # SPEC §16: what the depth check has confirmed of each family
+    if sel.verified:  # SPEC §16: what the depth check has confirmed of each family
         out["families"] = [dict(fam) for fam in obj["families"]]  # each given its "verified" count
         out["verification"] = verification_counts(sel, thresholds, decision_type, scope.metric, out["families"])
     return out
@@ -292,7 +293,7 @@ def plan_section(ctx) -> str:
     """The report's section: the plan of the report's scope, each member
     count linked to the list of the family's decisions in the page."""
     obj = ctx.view_object(VIEW, metric=ctx.metric)
-    lists = ctx.once("plan-lists", lambda: member_records(ctx.store, ctx.selection, ctx.filter, ctx.thresholds, obj))
+    lists = ctx.once(PLAN_LISTS, lambda: member_records(ctx.store, ctx.selection, ctx.filter, ctx.thresholds, obj))
     return plan_html(obj, lists)
 
 

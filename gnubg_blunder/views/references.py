@@ -70,7 +70,7 @@ def second_costs(store, sel, rows: np.ndarray) -> np.ndarray:
 def _verified_deepest(store, sel, ids) -> dict:
     """The deepest verified evaluation of the decisions ``ids`` when ``sel``
     is the study half's (SPEC §16: the ones it was made from), else {}."""
-    deepest = sel.__dict__.get("verified") or {}
+    deepest = sel.verified or {}
     return {int(i): deepest[int(i)] for i in ids if int(i) in deepest}
 
 

@@ -24,6 +24,7 @@ from typing import Callable, Optional
 from ..hookspecs import hookimpl
 from .. import __version__
 from .. import formatting
+from ..stash import Stash, StashKey, compute_once
 from ..formatting import table_html  # noqa: F401  (a plugin's section may use it: the report's table style)
 
 STYLE = """
@@ -49,13 +50,19 @@ details>summary .k{color:#57606a;font-size:12px}details.board>summary{color:inhe
 """
 
 
+# a view's object over the report's scope, by view and arguments (ReportContext.view_object)
+VIEW_OBJECT: StashKey[dict] = StashKey("the report's view object")
+# what a section keeps under a name of its own (ReportContext.once with a name, not a StashKey)
+SECTION_VALUE: StashKey = StashKey("a report section's named value")
+
+
 @dataclass
 class ReportContext:
     """What every section gets: the store (for drill-down rows), the filter,
     its selection and thresholds, the metric asked for (``--metric``: the
     progression chart's and the study half's cost, metrics/study_cost.py;
-    the other built-in sections show PR); ``cache`` holds what sections
-    share.
+    the other built-in sections show PR); ``stash`` holds what sections
+    share (stash.py: typed keys, e.g. ``views/plan.py``'s ``PLAN_LISTS``).
 
     :meth:`view_object` gives a view's JSON object over this one scope (the
     object ``gnubg-blunder VIEW --format json`` prints), computed once: a
@@ -66,19 +73,22 @@ class ReportContext:
     selection: object
     thresholds: object
     metric: str = "pr"
-    cache: dict = field(default_factory=dict)
+    stash: Stash = field(default_factory=Stash)
 
-    def once(self, key: str, compute: Callable):
-        if key not in self.cache:
-            self.cache[key] = compute()
-        return self.cache[key]
+    def once(self, key, compute: Callable):
+        """``compute()`` once for this report under ``key``: a
+        :class:`~gnubg_blunder.stash.StashKey`, or (a plugin's section of
+        an older API) any hashable name, kept apart from every typed key."""
+        if not isinstance(key, StashKey):
+            key = SECTION_VALUE.at(key)
+        return compute_once(self.stash, key, compute)
 
     def view_object(self, view, **args) -> dict:
         """``view.compute`` (a :class:`gnubg_blunder.commands.View`) over
         this report's filter and selection, its options at their defaults
         but for ``args`` (e.g. ``sort="decisions:desc"``), once per view and
         arguments; with its ``filter`` as the command writes it."""
-        key = ("view", view.name, tuple(sorted(args.items())))
+        key = VIEW_OBJECT.at(view.name, tuple(sorted(args.items())))
 
         def compute():
             from ..commands import Scope
