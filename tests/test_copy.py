@@ -299,7 +299,7 @@ def test_a_copy_that_stops_leaves_whole_matches_and_goes_on(tmp_path, cli, monke
     second batch) rolls back that batch: DST holds the first batch's
     matches whole and nothing of the second; the same copy run again
     copies the rest."""
-    from gnubg_blunder import copying
+    from gnubg_blunder.store import copy as copying  # the row-for-row copy (store/copy.py)
 
     src = build_fixture_db(tmp_path / "src.db")
     cli("import", REAL_FILES[2], db=src)
