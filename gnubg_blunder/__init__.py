@@ -34,6 +34,8 @@ _PUBLIC = {
     "add_format": "commands",
     "add_metric": "commands",
     "filter_from_args": "commands",
+    "Option": "options",
+    "param": "options",
     "Table": "formatting",
     "table_html": "formatting",
     # what metrics and report sections are given

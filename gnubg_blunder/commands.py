@@ -30,6 +30,7 @@ from typing import Callable, Optional, TextIO
 from .errors import UserError  # noqa: F401  (re-exported: plugins import it from here)
 from .stash import Stash, StashKey
 from .model import DECISION_KINDS
+from .options import add_options, from_args
 from .text import closest_names  # noqa: F401  (views name it from here: the command kit)
 
 
@@ -468,7 +469,14 @@ class View:
     ``--format csv``); ``html(obj) -> str`` where the view has a richer HTML
     form (the report's sections); ``options(parser)`` adds the view's own
     arguments; ``metric``: takes ``--metric``; ``decision_type``: takes
-    ``--decision-type``."""
+    ``--decision-type``.
+
+    ``params``: a dataclass of the view's own options (``options.param``
+    fields, docs/plugins.md "A view's parameters"): its flags are made from
+    it, and ``compute(scope, params)`` is given them typed, read from the
+    arguments once (:meth:`evaluate`).  A view without it (``options``,
+    today's API of a plugin) gets ``compute(scope)`` and reads
+    ``scope.args``."""
 
     name: str
     help: str
@@ -479,8 +487,11 @@ class View:
     options: Optional[Callable] = None
     metric: bool = False
     decision_type: bool = True
+    params: Optional[type] = None
 
     def configure(self, parser) -> None:
+        if self.params is not None:
+            add_options(parser, self.params, defaults=True)
         if self.options:
             self.options(parser)
         add_filter_arguments(parser, decision_type=self.decision_type)
@@ -494,9 +505,21 @@ class View:
         text, json, csv, html, a plugin's)."""
         return output_formats()[fmt].render(self, obj)
 
+    def params_of(self, args):
+        """The view's parameters from parsed arguments (None: it declares none)."""
+        return None if self.params is None else from_args(self.params, args)
+
+    def evaluate(self, scope) -> dict:
+        """The view's object over ``scope``: ``compute(scope, params)`` with
+        its parameters read from ``scope.args``, or ``compute(scope)`` for a
+        view that declares none."""
+        if self.params is None:
+            return self.compute(scope)
+        return self.compute(scope, self.params_of(scope.args))
+
     def run(self, args, ctx: Context) -> int:
         scope = Scope(args, ctx)
-        obj = self.compute(scope)
+        obj = self.evaluate(scope)
         if not isinstance(obj, dict):
             raise TypeError(f"view {self.name}: compute() must return a dict, not {type(obj).__name__}")
         obj.setdefault("filter", scope.filter_json)

@@ -168,7 +168,7 @@ def test_a_selection_read_by_a_view_is_freed_with_it(db):
         flt = Filter()
         sel = store.select(flt)
         for view in (biases.VIEW, plan.VIEW, study.VIEW):
-            view.compute(Scope.over(report._view_args(view, {}), store, flt, sel, thresholds_for(store)))
+            view.evaluate(Scope.over(report._view_args(view, {}), store, flt, sel, thresholds_for(store)))
         assert biases.BIASES_OBJECT.at("all") in sel.stash
         ref = weakref.ref(sel)
         del sel

@@ -10,10 +10,12 @@ reads them.  A view never computes a figure.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 
 from ..hookspecs import hookimpl
 from ..commands import View, count_option
+from ..options import Option, param
 from .errors import scope_line
 from ..formatting import DASH, Table, num, percent, safe_text, table, table_html
 
@@ -22,9 +24,13 @@ CANDIDATES_SHOWN = 5
 PARTS = (("all", "all decisions"), ("checker", "checker plays"), ("cube", "cube decisions"))
 
 
-def _options(p) -> None:
-    p.add_argument("--top", default=str(DEFAULT_TOP), metavar="N",
-                   help=f"the N pairs that disagree most, largest |Δe| first (default {DEFAULT_TOP}; 0 = all)")
+@dataclass
+class AgreementParams:
+    """``agreement``'s own option."""
+
+    top: str = param(Option(("--top",), metavar="N", help=f"the N pairs that disagree most, largest |Δe| first "
+                                                          f"(default {DEFAULT_TOP}; 0 = all)"),
+                     default=str(DEFAULT_TOP))  # as written: count_option reads it (0 = all)
 
 
 def _analysis(info) -> dict:
@@ -53,13 +59,13 @@ def _side(record: dict, row: dict) -> dict:
             "best": row.get("best_move"), "move": record["move"], "candidates": _candidates(row)}
 
 
-def compute(scope) -> dict:
+def compute(scope, params: AgreementParams) -> dict:
     from ..metrics.agreement import UNPAIRED_REASONS, agreement, first_and_second
     from ..metrics.summary import decision_records
     from ..units import mpt
 
     store, flt, thresholds = scope.store, scope.filter, scope.thresholds
-    top = count_option(getattr(scope.args, "top", str(DEFAULT_TOP)), "--top")
+    top = count_option(params.top, "--top")
     obj = {"filter": scope.filter_json, "threshold_mpt": mpt(thresholds.error),
            "matches": 0, "compared": [], "analyses": [], "units": None,
            "pairs": 0, "unpaired": {}, "unpaired_reasons": UNPAIRED_REASONS,
@@ -243,7 +249,7 @@ def agreement_html(obj: dict) -> str:
 
 VIEW = View("agreement", "two analyses of the same matches compared: verdicts, kappa, PR under each "
             "(docs/agreement.md)", compute, agreement_text, table=agreement_table, html=agreement_html,
-            options=_options, decision_type=False)
+            params=AgreementParams, decision_type=False)
 
 
 def agreement_section(ctx) -> str:

@@ -7,8 +7,11 @@ interval says why.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..hookspecs import hookimpl
 from ..commands import View
+from ..options import Option, param
 from ..metrics.vocabulary import metric as metric_named
 from .errors import ci_text, scope_line, small_mark
 from ..formatting import DASH, Table, num, table, table_html
@@ -142,21 +145,24 @@ BREAKDOWN_CHOICES = {"phase": ("phase",), "game-plan": ("game_plan",), "tag": ("
                      "all": ("phase", "game_plan", "tag", "score")}
 
 
-def _options(p):
-    p.add_argument("--by", choices=tuple(BREAKDOWN_CHOICES), default="all",
-                   help="one breakdown (default: all four)")
+@dataclass
+class BreakdownsParams:
+    """``breakdowns``' own option."""
+
+    by: str = param(Option(("--by",), choices=tuple(BREAKDOWN_CHOICES), help="one breakdown (default: all four)"),
+                    default="all")
 
 
-def compute(scope) -> dict:
+def compute(scope, params: BreakdownsParams) -> dict:
     from ..metrics.breakdowns import breakdowns
 
-    axes = BREAKDOWN_CHOICES[scope.args.by]
+    axes = BREAKDOWN_CHOICES[params.by]
     figures = breakdowns(scope.selection, scope.thresholds, scope.filter.decision_type, axes)
     return breakdowns_object(figures, scope.filter, scope.metric, axes)
 
 
 VIEW = View("breakdowns", "PR by phase, game plan, #tag and score, with intervals", compute, breakdowns_text,
-            table=breakdowns_table, html=breakdowns_html, options=_options, metric=True)
+            table=breakdowns_table, html=breakdowns_html, params=BreakdownsParams, metric=True)
 
 
 # -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------

@@ -7,10 +7,12 @@ measured, never 0.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Optional
 
 from ..hookspecs import hookimpl
 from ..commands import Scope, UserError, View
+from ..options import Option, param
 from ..metrics.vocabulary import metric as metric_named
 from ..formatting import DASH, Table, cube_action_text, folded, num, percent, safe_text, table, scope_text, table_html
 
@@ -236,17 +238,17 @@ def errors_html(obj: dict) -> str:
     return "".join(html)
 
 
-def compute(scope) -> dict:
+def compute(scope, params: ErrorsParams) -> dict:
     from ..metrics.errors import error_figures
 
     figures = error_figures(scope.selection, scope.thresholds, scope.filter.decision_type, metric=scope.metric)
     obj = errors_object(figures, scope.filter, scope.metric, scope.thresholds)
-    if getattr(scope.args, "to_collection", None):  # the rows' action: file their positions (views/collections.py)
+    if params.to_collection:  # the rows' action: file their positions (views/collections.py)
         from .collections import file_listed_errors
 
-        obj["filed"] = file_listed_errors(scope, scope.args.to_collection)
-    if getattr(scope.args, "deck", None):  # the rows' action: an Anki deck of their decisions (docs/anki.md)
-        obj["deck"] = _deck(scope, scope.args.deck)
+        obj["filed"] = file_listed_errors(scope, params.to_collection)
+    if params.deck:  # the rows' action: an Anki deck of their decisions (docs/anki.md)
+        obj["deck"] = _deck(scope, params.deck)
     return obj
 
 
@@ -284,14 +286,20 @@ def _quiz(scope) -> int:
     return ask(scope.ctx, scope.store, items, who)
 
 
-def _options(p):
-    p.add_argument("--to-collection", metavar="NAME",
-                   help="file the positions of the errors of the recurring-error rows into collection NAME "
-                        "(made when new; docs/collections.md)")
-    p.add_argument("--deck", metavar="OUT.apkg",
-                   help="write the decisions behind the recurring-error rows as an Anki deck (docs/anki.md)")
-    p.add_argument("--quiz", action="store_true",
-                   help="after the table, the terminal quiz over the decisions behind those rows (docs/quiz.md)")
+@dataclass
+class ErrorsParams:
+    """``errors``' own options: the actions on its recurring-error rows."""
+
+    to_collection: Optional[str] = param(Option(
+        ("--to-collection",), metavar="NAME",
+        help="file the positions of the errors of the recurring-error rows into collection NAME "
+             "(made when new; docs/collections.md)"))
+    deck: Optional[str] = param(Option(
+        ("--deck",), metavar="OUT.apkg",
+        help="write the decisions behind the recurring-error rows as an Anki deck (docs/anki.md)"))
+    quiz: bool = param(Option(
+        ("--quiz",), action="store_true",
+        help="after the table, the terminal quiz over the decisions behind those rows (docs/quiz.md)"), default=False)
 
 
 def _text(obj: dict) -> str:
@@ -312,20 +320,20 @@ class ErrorsView(View):
     """The view, then ``--quiz``: the quiz over the rows' decisions."""
 
     def run(self, args, ctx) -> int:
-        if getattr(args, "quiz", False) and ctx.inside_gnubg:
+        if self.params_of(args).quiz and ctx.inside_gnubg:
             raise UserError('inside gnubg the quiz is bdb.quiz("OPTIONS"), answered with bdb.answer("13/7 8/7")')
         scope = Scope(args, ctx)
-        obj = self.compute(scope)
+        obj = self.evaluate(scope)
         obj.setdefault("filter", scope.filter_json)
         ctx.print(self.render(obj, getattr(args, "format", "text")))
-        if getattr(args, "quiz", False):
+        if self.params_of(args).quiz:
             ctx.print("")
             return _quiz(scope)
         return 0
 
 
 VIEW = ErrorsView("errors", "where the errors come from: recurring errors, cube actions and directions, checker vs "
-            "cube, error sizes", compute, _text, table=errors_table, html=errors_html, options=_options,
+            "cube, error sizes", compute, _text, table=errors_table, html=errors_html, params=ErrorsParams,
             metric=True)
 
 

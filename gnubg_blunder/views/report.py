@@ -94,7 +94,7 @@ class ReportContext:
             from ..commands import Scope
 
             scope = Scope.over(_view_args(view, args), self.store, self.filter, self.selection, self.thresholds)
-            obj = view.compute(scope)
+            obj = view.evaluate(scope)
             obj.setdefault("filter", self.filter.to_json())
             return obj
 

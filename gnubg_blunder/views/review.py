@@ -9,10 +9,12 @@ the match and the played/best actions from the store and writes them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 
 from ..hookspecs import hookimpl
 from ..commands import UserError, View
+from ..options import Option, param
 from ..filters import Filter
 from ..game_record import place_text
 from ..formatting import DASH, Table, html_text, num, percent, safe_text, scope_text, table
@@ -22,13 +24,16 @@ KIND_WORDS = {"checker": "checker play", "nodouble": "no double", "double": "dou
               "pass": "pass"}
 
 
-def _options(parser) -> None:
-    parser.add_argument("match", nargs="?", default="last", metavar="MATCH_ID|last",
-                        help="the stored match to review (default: last, the most recently stored one "
-                             "the filter keeps)")
-    parser.add_argument("--transcript", action="store_true",
-                        help="every decision of the match in order with e, MWC loss, difficulty and the "
-                             "cumulative MWC lost of each side")
+@dataclass
+class ReviewParams:
+    """``review``'s own options."""
+
+    match: str = param(Option(("match",), nargs="?", metavar="MATCH_ID|last",
+                              help="the stored match to review (default: last, the most recently stored one "
+                                   "the filter keeps)"), default="last")
+    transcript: bool = param(Option(("--transcript",), action="store_true",
+                                    help="every decision of the match in order with e, MWC loss, difficulty and "
+                                         "the cumulative MWC lost of each side"), default=False)
 
 
 def _match_id(text, what: str = "review") -> int:
@@ -257,10 +262,10 @@ def review_object(store, sel, players, thresholds, flt_json: dict, transcript: b
     return obj
 
 
-def compute(scope) -> dict:
-    sel = select_match(scope, getattr(scope.args, "match", "last"))
+def compute(scope, params: ReviewParams) -> dict:
+    sel = select_match(scope, params.match)
     return review_object(scope.store, sel, _sides(scope, sel), scope.thresholds, scope.filter_json,
-                         transcript=bool(getattr(scope.args, "transcript", False)))
+                         transcript=bool(params.transcript))
 
 
 # -- text ------------------------------------------------------------------------------
@@ -454,7 +459,7 @@ def review_html(obj: dict) -> str:
 
 VIEW = View("review", "the match review: three decisions to review, the luck-adjusted result, the pace "
             "(docs/review.md; default: the last stored match, the main player's side)", compute,
-            review_text, table=review_table, html=review_html, options=_options, decision_type=False)
+            review_text, table=review_table, html=review_html, params=ReviewParams, decision_type=False)
 
 
 def match_review_text(store, match_id: int, boards: bool = True) -> str:

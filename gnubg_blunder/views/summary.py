@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Optional
 
 from ..hookspecs import hookimpl
 from ..commands import UserError, View
+from ..options import Option, param
 from ..game_record import place_text
 from ..metrics.vocabulary import metric as metric_named
 from .biases import interval_text
@@ -293,26 +294,30 @@ def summary_html(obj: dict, details: dict = None) -> str:
 _LIST = re.compile(r"decisions|errors|blunders|top|last(\d+)")
 
 
-def _options(p):
-    p.add_argument("--list", nargs="?", const="errors", metavar="WHAT",
-                   help="also list the decisions behind a count: errors (default), blunders, decisions, "
-                        "top, or lastN (e.g. last50: the decisions of a rolling figure)")
-    p.add_argument("--limit", default=str(DEFAULT_LIMIT), metavar="N",
-                   help=f"at most N listed decisions (default {DEFAULT_LIMIT}; 0 = all)")
+@dataclass
+class SummaryParams:
+    """``summary``'s own options."""
+
+    list: Optional[str] = param(Option(
+        ("--list",), nargs="?", const="errors", metavar="WHAT",
+        help="also list the decisions behind a count: errors (default), blunders, decisions, "
+             "top, or lastN (e.g. last50: the decisions of a rolling figure)"))
+    limit: str = param(Option(("--limit",), metavar="N",
+                              help=f"at most N listed decisions (default {DEFAULT_LIMIT}; 0 = all)"),
+                       default=str(DEFAULT_LIMIT))  # as written: parse_limit reads it (0 = all)
 
 
 # the decision columns the summary's figures, biases and plan cards all read (kept between them)
 SUMMARY_COLUMNS = ("error", "difficulty", "kind", "game_plan")
 
 
-def compute(scope) -> dict:
+def compute(scope, params: SummaryParams) -> dict:
     from ..arrays import release_columns
     from ..metrics.summary import TOP_N, summary_figures
     from .positions import attach_moves
 
-    args = scope.args
-    limit = parse_limit(args.limit)
-    what = args.list
+    limit = parse_limit(params.limit)
+    what = params.list
     m = _LIST.fullmatch(what.lower()) if what else None
     if what and not m:
         raise UserError(f"--list {what!r}: choose errors, blunders, decisions, top or lastN (e.g. last50)")
@@ -353,7 +358,7 @@ def biases_card(scope) -> dict:
 
 
 VIEW = View("summary", "level, rolling PR and the costliest decisions of a selection", compute, summary_text,
-            html=summary_html, options=_options, metric=True)
+            html=summary_html, params=SummaryParams, metric=True)
 
 
 # -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------

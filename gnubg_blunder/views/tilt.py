@@ -5,10 +5,13 @@ nothing.  The rules: docs/tilt.md."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
+from typing import Optional
 
 from ..hookspecs import hookimpl
 from ..commands import View
+from ..options import Option, param
 from ..formatting import Table, html_cell, num, scope_text, table
 
 CONDITIONS = ("after-blunder", "after-bad-roll", "late-in-match")  # metrics/tilt.py's, without importing numpy
@@ -21,23 +24,27 @@ NOTE = ("An association, not a cause: a condition's decisions differ from the re
 DEFAULT_LIMIT = 50
 
 
-def _options(parser) -> None:
-    parser.add_argument("--list", choices=CONDITIONS, metavar="CONDITION",
-                        help="list the decisions behind a condition: " + ", ".join(CONDITIONS))
-    parser.add_argument("--limit", default=str(DEFAULT_LIMIT), metavar="N",
-                        help=f"with --list: at most N decisions, in play order (default {DEFAULT_LIMIT}; 0 = all)")
+@dataclass
+class TiltParams:
+    """``tilt``'s own options."""
+
+    list: Optional[str] = param(Option(("--list",), choices=CONDITIONS, metavar="CONDITION",
+                                       help="list the decisions behind a condition: " + ", ".join(CONDITIONS)))
+    limit: str = param(Option(("--limit",), metavar="N", help=f"with --list: at most N decisions, in play order "
+                                                              f"(default {DEFAULT_LIMIT}; 0 = all)"),
+                       default=str(DEFAULT_LIMIT))  # as written: parse_limit reads it (0 = all)
 
 
-def compute(scope) -> dict:
+def compute(scope, params: TiltParams) -> dict:
     from ..metrics import tilt as T
 
     sel, flt = scope.selection, scope.filter
-    condition = getattr(scope.args, "list", None)
+    condition = params.list
     if condition:
         from ..metrics.summary import decision_records
         from .positions import attach_moves, parse_limit, positions_object
 
-        limit = parse_limit(getattr(scope.args, "limit", str(DEFAULT_LIMIT)))
+        limit = parse_limit(params.limit)
         idx = T.condition_decisions(sel, condition, scope.thresholds, flt.decision_type or "all")
         shown = idx[:limit] if limit else idx
         records = attach_moves(decision_records(sel, shown, scope.thresholds), scope.store)
@@ -200,7 +207,7 @@ def report_section(ctx) -> str:
 
 
 VIEW = View("tilt", "errors after a blunder, after bad dice, late in a match (docs/tilt.md)", compute, tilt_text,
-            table=tilt_table, html=tilt_html, options=_options)
+            table=tilt_table, html=tilt_html, params=TiltParams)
 
 
 # -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------

@@ -5,10 +5,13 @@ The rules: docs/tournament.md."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
+from typing import Optional
 
 from ..hookspecs import hookimpl
 from ..commands import UserError, View, closest_names
+from ..options import Option, param
 from ..formatting import DASH, Table, html_text, interval, num, safe_text, scope_text, table, table_html
 
 EMPTY_KEYS = ("event", "date", "player", "player_rule", "usual", "tournament", "delta_pr", "sigma_pr",
@@ -16,10 +19,14 @@ EMPTY_KEYS = ("event", "date", "player", "player_rule", "usual", "tournament", "
               "why_l7")
 
 
-def _options(parser) -> None:
-    parser.add_argument("event", nargs="?", metavar="EVENT",
-                        help="the tournament (an event name, any case; default: the latest tournament of the "
-                             "filter's player, else of the main player, else the latest of all)")
+@dataclass
+class TournamentParams:
+    """``tournament``'s own argument."""
+
+    event: Optional[str] = param(Option(
+        ("event",), nargs="?", metavar="EVENT",
+        help="the tournament (an event name, any case; default: the latest tournament of the "
+             "filter's player, else of the main player, else the latest of all)"))
 
 
 def _empty(note: str) -> dict:
@@ -30,7 +37,7 @@ def _empty(note: str) -> dict:
     return out
 
 
-def compute(scope) -> dict:
+def compute(scope, params: TournamentParams) -> dict:
     from ..db_settings import main_player
     from ..filters import Filter
     from ..metrics import tournament as T
@@ -40,7 +47,7 @@ def compute(scope) -> dict:
     main = main_player(scope.store)
     main = scope.store.canonical_name(main) if main else None
     asked = scope.store.canonical_name(flt.player) if flt.player else None
-    event = getattr(scope.args, "event", None)
+    event = params.event
     event_of_filter = event is None and flt.tournaments and len(flt.tournaments) == 1
     if event_of_filter:
         event = flt.tournaments[0]
@@ -249,7 +256,7 @@ def report_section(ctx) -> str:
 
 
 VIEW = View("tournament", "a tournament against the player's usual level (docs/tournament.md)", compute, tournament_text,
-            table=tournament_table, html=tournament_html, options=_options)
+            table=tournament_table, html=tournament_html, params=TournamentParams)
 
 
 # -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
