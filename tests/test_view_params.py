@@ -53,7 +53,7 @@ def test_a_plugins_view_gets_its_parameters_typed(echo, cli, db):
     assert bad.returncode == 2 and "invalid choice: 'pass'" in bad.stderr
 
 
-VIEWS_WITH_PARAMS = ("agreement", "breakdowns", "errors", "review", "summary", "tilt", "tournament")
+VIEWS_WITH_PARAMS = ("agreement", "breakdowns", "errors", "matches", "references", "review", "summary", "tilt", "tournament")
 
 
 @pytest.mark.parametrize("name", VIEWS_WITH_PARAMS)

@@ -3,8 +3,11 @@ other checks read are documented in docs/commands.md)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..hookspecs import hookimpl
 from ..commands import View, count_option
+from ..options import Option, param
 from ..formatting import AVOIDABLE_NOTE, DASH, Table, avoidable_text, elo_text, num, safe_text, scope_text, table, \
     table_html
 
@@ -41,11 +44,11 @@ def match_objects(selection, thresholds, last: int = 0) -> list:
     return out
 
 
-def compute(scope) -> dict:
+def compute(scope, params: MatchesParams) -> dict:
     """``matches``: {"matches": [one object per match], "filter"}; with
     ``--last N`` also "last" (N) and "in_scope" (how many matches the scope
     holds: the ones left out are the earlier ones)."""
-    last = count_option(getattr(scope.args, "last", 0), "--last")
+    last = count_option(params.last, "--last")
     obj = {"matches": match_objects(scope.selection, scope.thresholds, last)}
     if last:
         obj.update(last=last, in_scope=scope.selection.n_matches)
@@ -53,9 +56,13 @@ def compute(scope) -> dict:
     return obj
 
 
-def options(parser) -> None:
-    parser.add_argument("--last", default="0", metavar="N",
-                        help="only the N most recent matches of the scope (default 0: all)")
+@dataclass
+class MatchesParams:
+    """``matches``' own option."""
+
+    last: str = param(Option(("--last",), metavar="N", help="only the N most recent matches of the scope "
+                                                            "(default 0: all)"),
+                      default="0")  # as written: count_option reads it (0 = all)
 
 
 def _screen(value, digits: int, signed: bool = False, negated: bool = False, percent: bool = False) -> str:
@@ -195,7 +202,7 @@ def matches_table(obj: dict) -> Table:
 
 
 VIEW = View("matches", "list stored matches with each side's figures", compute, matches_text, table=matches_table,
-            html=matches_html, options=options)
+            html=matches_html, params=MatchesParams)
 
 
 # -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------

@@ -11,12 +11,14 @@ never computes a figure.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
 from ..game_record import place_text
 from ..commands import Command, UserError, View, add_format, add_metric, count_option
+from ..options import Option, param
 from ..formatting import DASH, folded, safe_text, scope_text, table, to_json
 
 if TYPE_CHECKING:  # numpy is imported where a function needs it: building the CLI's parser does without
@@ -26,11 +28,18 @@ DEFAULT_LIMIT = 20
 SHOWN_ERRORS = 5  # errors listed under each position in the text
 
 
+@dataclass
+class ReferencesParams:
+    """``references``' own option (its ``--metric`` is the study half's cost: :func:`_options`)."""
+
+    limit: str = param(Option(("--limit",), metavar="N", help=f"at most N positions, largest gain first "
+                                                              f"(default {DEFAULT_LIMIT}; 0 = all with a gain)"),
+                       default=str(DEFAULT_LIMIT))  # as written: count_option reads it (0 = all)
+
+
 def _options(p):
     from ..metrics.study_cost import option_help
 
-    p.add_argument("--limit", default=str(DEFAULT_LIMIT), metavar="N",
-                   help=f"at most N positions, largest gain first (default {DEFAULT_LIMIT}; 0 = all with a gain)")
     add_metric(p, option_help())
 
 
@@ -203,8 +212,8 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
     }
 
 
-def compute(scope) -> dict:
-    limit = count_option(getattr(scope.args, "limit", DEFAULT_LIMIT), "--limit")
+def compute(scope, params: ReferencesParams) -> dict:
+    limit = count_option(params.limit, "--limit")
     sel = lean_selection(scope)
     return references_object(scope.store, sel, scope.filter, scope.thresholds,
                               scope.filter.decision_type or "all", limit, scope.metric)
@@ -391,7 +400,7 @@ REPORT_LIMIT = 10
 
 VIEW = View("references", "reference positions to study (docs/references.md): the few positions whose study covers the most "
             "excess of their family's errors (--metric pr: e − d in mpt, the default; mwc: ℓ − d; mwc7)", compute, references_text, table=references_table,
-            html=references_html, options=_options)
+            html=references_html, params=ReferencesParams, options=_options)
 
 
 # -- mark studied | list | remove ------------------------------------------------------------
