@@ -379,21 +379,24 @@ class Scope:
     parts are already known (the report computes every view over its one
     selection)."""
 
-    def __init__(self, args, ctx: Context):
-        self.args = args
-        self.ctx = ctx
-        self.store = ctx.store()
-        self.filter = filter_from_args(args, ctx)
-        check_player(self.store, self.filter)
-        self._selection = None
-        self._thresholds = None
+    def __init__(self, args, ctx: Optional[Context] = None, *, store=None, filter=None, selection=None,
+                 thresholds=None):
+        """A command's scope (``Scope(args, ctx)``: the store of its context,
+        the filter of its flags over the saved one, its player checked), or
+        one whose parts are given (``store`` and ``filter``, and the
+        selection and thresholds when already read)."""
+        self.args, self.ctx = args, ctx
+        if store is None:
+            store = ctx.store()
+            filter = filter_from_args(args, ctx)
+            check_player(store, filter)
+        self.store, self.filter = store, filter
+        self._selection, self._thresholds = selection, thresholds
 
     @classmethod
     def over(cls, args, store, flt, selection=None, thresholds=None) -> "Scope":
-        scope = cls.__new__(cls)
-        scope.args, scope.ctx, scope.store, scope.filter = args, None, store, flt
-        scope._selection, scope._thresholds = selection, thresholds
-        return scope
+        """A scope whose parts are known (the report's: one selection for every view)."""
+        return cls(args, store=store, filter=flt, selection=selection, thresholds=thresholds)
 
     @property
     def thresholds(self):
