@@ -162,7 +162,7 @@ def tilt_html(obj: dict, lists: dict = None) -> str:
     if "decisions" in obj:
         from .positions import positions_html
 
-        return (f'<section id="tilt"><h2>Tilt</h2>'
+        return ('<section id="tilt"><h2>Tilt</h2>'
                 + positions_html(obj, heading=LIST_HEADINGS[obj["condition"]]) + "</section>")
     lists = lists or {}
     html = ['<section id="tilt"><h2>Tilt: errors after errors, bad dice and late in a match</h2>']
