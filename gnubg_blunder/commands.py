@@ -30,7 +30,7 @@ from typing import Callable, Optional, TextIO
 from .errors import UserError  # noqa: F401  (re-exported: plugins import it from here)
 from .stash import Stash, StashKey
 from .model import DECISION_KINDS
-from .options import add_options, from_args
+from .options import Option, add_options, from_args, param
 from .text import closest_names  # noqa: F401  (views name it from here: the command kit)
 
 
@@ -288,18 +288,36 @@ def add_filter_arguments(parser, decision_type: bool = True) -> None:
                         help="ignore the saved filter for this run")
 
 
-def add_decision_criteria(p) -> None:
+@dataclass
+class DecisionCriteria:
     """The options that pick decisions within the filter: ``positions``'
     own, and those of every command that works on its decisions (``anki
-    export``), declared once here."""
-    sev = p.add_mutually_exclusive_group()
-    sev.add_argument("--errors", action="store_true", help="errors only (e ≥ the error threshold)")
-    sev.add_argument("--blunders", action="store_true", help="blunders only (e ≥ the blunder threshold)")
-    p.add_argument("--phase", metavar="PHASE", help="opening, middle game, race or bear-off")
-    p.add_argument("--game-plan", metavar="PLAN", help="a game plan (e.g. \"holding game\", race, blitz)")
-    p.add_argument("--theme", metavar="THEME", help="an error theme (e.g. \"too many blots\", \"missed double\")")
-    p.add_argument("--tag", metavar="WORD", help="decisions whose comment holds #WORD")
-    p.add_argument("--kind", choices=DECISION_KINDS, help="one kind of decision")
+    export``, ``collection add --from positions``), declared once here."""
+
+    errors: bool = param(Option(("--errors",), action="store_true", group="severity",
+                                help="errors only (e ≥ the error threshold)"), default=False)
+    blunders: bool = param(Option(("--blunders",), action="store_true", group="severity",
+                                  help="blunders only (e ≥ the blunder threshold)"), default=False)
+    phase: Optional[str] = param(Option(("--phase",), metavar="PHASE", help="opening, middle game, race or bear-off"))
+    game_plan: Optional[str] = param(Option(("--game-plan",), metavar="PLAN",
+                                            help="a game plan (e.g. \"holding game\", race, blitz)"))
+    theme: Optional[str] = param(Option(("--theme",), metavar="THEME",
+                                        help="an error theme (e.g. \"too many blots\", \"missed double\")"))
+    tag: Optional[str] = param(Option(("--tag",), metavar="WORD", help="decisions whose comment holds #WORD"))
+    kind: Optional[str] = param(Option(("--kind",), choices=DECISION_KINDS, help="one kind of decision"))
+
+    def criteria(self) -> dict:
+        """The criteria as a listing names them (``positions``' JSON ``criteria``)."""
+        return {
+            "severity": "errors" if self.errors else ("blunders" if self.blunders else "decisions"),
+            "phase": self.phase, "game_plan": self.game_plan, "theme": self.theme,
+            "tag": self.tag.lstrip("#") if self.tag else None, "kind": self.kind,
+        }
+
+
+def add_decision_criteria(p) -> None:
+    """:class:`DecisionCriteria`'s options, for a command that is no view."""
+    add_options(p, DecisionCriteria, defaults=True)
 
 
 def filter_from_args(args, ctx: Optional[Context] = None):

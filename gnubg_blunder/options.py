@@ -35,6 +35,7 @@ class Option:
     action: Optional[str] = None  # e.g. "store_true"
     nargs: Optional[str] = None  # e.g. "?": an optional value (with ``const`` when given bare)
     const: object = None
+    group: Optional[str] = None  # options of one group name: at most one of them given (mutually exclusive)
 
     @property
     def positional(self) -> bool:
@@ -71,9 +72,13 @@ def add_options(parser, cls, leave_out: tuple = (), defaults: bool = False) -> N
     order, but for the fields named in ``leave_out``; ``defaults``: each
     with its field's default (a view's parameters)."""
     fields = {f.name: f for f in dataclasses.fields(cls)}
+    groups: dict = {}  # a mutually exclusive group, made where its first option comes
     for name, opt in options(cls):
         if name not in leave_out:
-            opt.add_to(parser, name, _default(fields[name]) if defaults else None)
+            target = parser
+            if opt.group is not None:
+                target = groups.get(opt.group) or groups.setdefault(opt.group, parser.add_mutually_exclusive_group())
+            opt.add_to(target, name, _default(fields[name]) if defaults else None)
 
 
 def param(option: Option, default=None):

@@ -53,7 +53,7 @@ def test_a_plugins_view_gets_its_parameters_typed(echo, cli, db):
     assert bad.returncode == 2 and "invalid choice: 'pass'" in bad.stderr
 
 
-VIEWS_WITH_PARAMS = ("agreement", "breakdowns", "errors", "matches", "references", "review", "summary", "tilt", "tournament")
+VIEWS_WITH_PARAMS = ("agreement", "breakdowns", "errors", "matches", "positions", "references", "review", "summary", "tilt", "tournament")
 
 
 @pytest.mark.parametrize("name", VIEWS_WITH_PARAMS)
@@ -92,3 +92,10 @@ def test_the_python_api_gives_what_the_command_line_prints(cli, db):
     obj.setdefault("filter", flt.to_json())
     assert json.loads(json.dumps(obj)) == printed
     assert (printed["condition"], printed["limit"], printed["total"]) == ("after-blunder", 3, len(printed["decisions"]))
+
+
+def test_options_of_one_group_exclude_each_other(cli, db):
+    """``positions``' --errors and --blunders (DecisionCriteria, group "severity"): one of them at most."""
+    both = cli("positions", "--errors", "--blunders", db=db, check=False)
+    assert both.returncode == 2 and "not allowed with argument" in both.stderr
+    assert "[--errors | --blunders]" in cli("positions", "--help", db=db).stdout

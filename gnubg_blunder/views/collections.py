@@ -50,7 +50,7 @@ def _configure(p):
                      help="the member positions of a study-plan family under the filter (`plan` lists them)")
     add.add_argument("--position", dest="position_id", metavar="POSITION_ID",
                      help="one position (a gnubg position ID, 14 characters)")
-    positions._options(add)  # --errors, --blunders, --phase, --theme, --kind, --limit ... as `positions` takes them
+    positions.add_own_options(add)  # --errors, --blunders, --phase, --theme, --kind, --limit ... as `positions` takes them
     add_filter_arguments(add)
     frm = add._option_string_actions["--from"]
     frm.__class__ = _FromAction  # --from positions | --from DATE
@@ -140,7 +140,7 @@ def positions_pairs(scope) -> tuple:
     criteria, decisions listed, decisions matching)."""
     from . import positions
 
-    obj = positions.compute(scope)
+    obj = positions.VIEW.evaluate(scope)
     return pairs_of_records(obj["decisions"]), obj["criteria"], obj["shown"], obj["total"]
 
 

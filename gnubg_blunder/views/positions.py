@@ -8,8 +8,11 @@ A view never computes a figure.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..hookspecs import hookimpl
-from ..commands import UserError, View, add_decision_criteria, count_option
+from ..commands import DecisionCriteria, UserError, View, count_option
+from ..options import Option, add_options, param
 from ..formatting import DASH, Table, folded, html_cell, safe_text, scope_text, table, table_html
 
 COLUMNS = ("position_id", "match_id", "date", "game", "move", "player", "kind", "played", "best", "error_mpt",
@@ -193,20 +196,22 @@ def listing(scope, criteria: dict, limit: int, order: str = "cost") -> dict:
     return obj
 
 
-def _options(p):
-    add_decision_criteria(p)
-    p.add_argument("--limit", default=str(DEFAULT_LIMIT), metavar="N",
-                   help=f"at most N decisions, costliest first (default {DEFAULT_LIMIT}; 0 = all)")
+@dataclass
+class PositionsParams(DecisionCriteria):
+    """``positions``' own options: the decision criteria, then ``--limit``."""
+
+    limit: str = param(Option(("--limit",), metavar="N", help=f"at most N decisions, costliest first "
+                                                              f"(default {DEFAULT_LIMIT}; 0 = all)"),
+                       default=str(DEFAULT_LIMIT))  # as written: parse_limit reads it (0 = all)
 
 
-def compute(scope) -> dict:
-    args = scope.args
-    criteria = {
-        "severity": "errors" if args.errors else ("blunders" if args.blunders else "decisions"),
-        "phase": args.phase, "game_plan": args.game_plan, "theme": args.theme,
-        "tag": args.tag.lstrip("#") if args.tag else None, "kind": args.kind,
-    }
-    return listing(scope, criteria, parse_limit(args.limit))
+def add_own_options(p) -> None:
+    """``positions``' own options on another command's parser (``collection add --from positions``)."""
+    add_options(p, PositionsParams, defaults=True)
+
+
+def compute(scope, params: PositionsParams) -> dict:
+    return listing(scope, params.criteria(), parse_limit(params.limit))
 
 
 def positions_view_text(obj: dict) -> str:
@@ -218,7 +223,7 @@ def positions_view_text(obj: dict) -> str:
 
 
 VIEW = View("positions", "the decisions behind a count (drill-down)", compute, positions_view_text,
-            table=positions_table, html=positions_html, options=_options)
+            table=positions_table, html=positions_html, params=PositionsParams)
 
 
 # -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
