@@ -377,7 +377,8 @@ def empty_db(tmp_path) -> Path:
 # in one process (fresh clone, tests of the time of this list; a file not
 # listed takes under 5 s).
 SLOWEST_FILES = {
-    "test_store_reliability.py": 70, "test_gnubg_gui.py": 60, "test_postgres_reliability.py": 55,
+    "test_store_reliability.py": 70, "test_gnubg_gui.py": 60, "test_postgres_reliability.py": 30,
+    "test_postgres_lost_server.py": 25,
     "test_difficulty.py": 38, "test_import_reliability.py": 34, "test_verify.py": 28,
     "test_gnubg_console.py": 20, "test_review.py": 20, "test_after_a_kill.py": 20, "test_report.py": 18,
     "test_saved_twice.py": 18, "test_watch.py": 18, "test_example_plugin.py": 16, "test_gnubg_agreement.py": 15,
