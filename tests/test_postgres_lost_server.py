@@ -11,8 +11,9 @@ by default).
 
 from __future__ import annotations
 
-import os
-import socket
+import re
+import secrets
+import shutil
 import subprocess
 import sys
 import threading
@@ -20,7 +21,7 @@ import time
 
 import pytest
 
-from conftest import DATA, FIXTURES, needs_gnubg, run_cli, without_progress
+from conftest import DATA, FIXTURES, needs_gnubg, without_progress
 from pg_processes import signature
 from test_postgres_reliability import (CHARLOT_SGF, MONEY_SGF, SMALL_SGF, STORED_LINE, _cli_env, _figures,
                                        _importer, _matches_json)
