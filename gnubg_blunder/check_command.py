@@ -3,9 +3,11 @@ array cache and the labels agree with the rows (store/check.py,
 docs/reliability.md)."""
 
 from __future__ import annotations
+from pathlib import Path
 
 from .commands import Command, UserError, add_format
 from .hookspecs import hookimpl
+from .formatting import to_json
 
 
 def _configure(p):
@@ -16,11 +18,8 @@ def _configure(p):
 
 
 def _run(args, ctx):
-    from pathlib import Path
-
     from .store import default_db_path, is_database_url
     from .database import check_database
-    from .formatting import to_json
 
     path = str(ctx.db_path or default_db_path())
     if not is_database_url(path) and not Path(path).is_file():

@@ -32,6 +32,10 @@ from .stash import Stash, StashKey
 from .model import DECISION_KINDS
 from .options import Option, add_options, from_args, param
 from .text import closest_names  # noqa: F401  (views name it from here: the command kit)
+from .filters import add_filter_options
+from .metrics import vocabulary
+from .plugins import first_registered, get_plugin_manager
+from .text import safe_text
 
 
 def count_option(value, option: str) -> int:
@@ -116,8 +120,6 @@ class _Parser(argparse.ArgumentParser):
 
 
 def get_registry(pm=None) -> Registry:
-    from .plugins import get_plugin_manager
-
     pm = pm or get_plugin_manager()
     reg = Registry()
     # built-in plugins were registered first; pluggy calls them last
@@ -260,8 +262,6 @@ def output_formats(pm=None) -> dict:
     """{name: :class:`OutputFormat`} of every plugin, by order then name;
     the first registered under a name is kept (pluggy calls the plugins
     registered last first: an installed plugin's replaces a built-in)."""
-    from .plugins import first_registered, get_plugin_manager
-
     pm = pm or get_plugin_manager()
     found, register = first_registered(OutputFormat)
     pm.hook.register_output_formats(register=register)
@@ -272,8 +272,6 @@ def add_metric(parser, help: Optional[str] = None) -> None:
     """``--metric pr|mwc|mwc7``, read from the one metric table (``help``:
     what the metric means where it is not the figures' one, e.g. the study
     half's cost, metrics/study_cost.py)."""
-    from .metrics import vocabulary
-
     parser.add_argument("--metric", choices=vocabulary.CHOICES, default=vocabulary.DEFAULT,
                         help=help or vocabulary.option_help())
 
@@ -281,8 +279,6 @@ def add_metric(parser, help: Optional[str] = None) -> None:
 def add_filter_arguments(parser, decision_type: bool = True) -> None:
     """The one filter of every view (SPEC §14).  Flags apply to this run,
     over the saved filter (``filter set``; ``--no-config`` ignores it)."""
-    from .filters import add_filter_options
-
     add_filter_options(parser, leave_out=() if decision_type else ("decision_type",))
     parser.add_argument("--no-config", dest="no_saved_filter", action="store_true",
                         help="ignore the saved filter for this run")
@@ -335,8 +331,6 @@ def filter_from_args(args, ctx: Optional[Context] = None):
 def unknown_player(name: str, names: list, what: str = "stored match") -> UserError:
     """The one-line refusal of a player name that no match has (names shown
     as text output shows user data: escaped and cut, ``safe_text``)."""
-    from .text import safe_text
-
     if not names:
         return UserError(f"no player '{safe_text(name)}': the database has no {what} yet")
     near = closest_names(name, names)
@@ -359,8 +353,6 @@ def check_player(store, flt) -> None:
 def unknown_collection(store, name: str) -> UserError:
     """The one-line refusal of a collection name that does not exist, with
     the closest names."""
-    from .text import safe_text
-
     names = [c["name"] for c in store.collections()]
     if not names:
         return UserError(f"no collection '{safe_text(name)}': the database has no collection yet "

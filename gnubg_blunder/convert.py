@@ -8,6 +8,7 @@ from pathlib import Path
 
 from .commands import Command, UserError
 from .hookspecs import hookimpl
+from .text import safe_text
 
 
 def convert(src, out) -> object:
@@ -44,7 +45,6 @@ def _run(args, ctx):
         match = convert(args.input, args.output)
     except ConvertError as exc:
         from .importers.files import shown_path
-        from .text import safe_text
 
         ctx.error(f"error: {shown_path(args.input)}: {safe_text(str(exc), None)}")
         return 1

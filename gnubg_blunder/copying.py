@@ -18,16 +18,22 @@ settings), the array cache of DST built, and DST checked against SRC.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import time
 from typing import Optional
+from urllib.parse import parse_qs, urlsplit
 
 from .commands import UserError
 from .errors import BlunderError
 from .progress import PLAIN_FORMAT, Progress
-from .store import is_database_url
+from .store import StoreError, is_database_url, shown_database
 from .store.copy import ENGINE_KEYS, Copier, read_snapshot, server_instance
+from .text import safe_text
+from .database import open_store
+from .db_settings import BLUNDER_KEY, ERROR_KEY, GOAL_KEY, MAIN_PLAYER_KEY
+from .labels import LABELS_VERSION
 
 
 
@@ -36,8 +42,6 @@ from .store.copy import ENGINE_KEYS, Copier, read_snapshot, server_instance
 def _url_key(url: str) -> tuple:
     """(host, port, database) a URL names, for telling two spellings of one
     database apart (the user and password do not matter)."""
-    from urllib.parse import parse_qs, urlsplit
-
     parts = urlsplit(url)
     query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
     host = (query.get("host") or parts.hostname or "localhost").lower()
@@ -95,8 +99,6 @@ def _copy_settings(copier) -> None:
     plugin's): one DST has is kept as DST has it (a note says so when
     SRC's differs).  The two thresholds are one setting.  Written inside
     the study data's transaction (``Copier.copy_study``)."""
-    from .db_settings import BLUNDER_KEY, ERROR_KEY
-
     src, dst = copier.settings()
     keys = [k for k in sorted(src) if k not in ENGINE_KEYS]
     groups = []
@@ -118,18 +120,11 @@ def _copy_settings(copier) -> None:
 
 
 def _setting_name(group: tuple) -> str:
-    from .db_settings import ERROR_KEY, GOAL_KEY, MAIN_PLAYER_KEY
-
     return {ERROR_KEY: "thresholds", MAIN_PLAYER_KEY: "main player", GOAL_KEY: "goal"}.get(
         group[0], f"setting {group[0]}")
 
 
 def _setting_value(group: tuple, meta: dict) -> str:
-    import json
-
-    from .db_settings import ERROR_KEY, GOAL_KEY
-    from .text import safe_text
-
     if group[0] == ERROR_KEY:
         return "/".join(meta.get(k) or "default" for k in group) + " EMG"
     value = meta.get(group[0])
@@ -150,9 +145,6 @@ def _plural(n: int, one: str, many: Optional[str] = None) -> str:
 
 def _open(target, role: str, ctx):
     """The store at ``target`` (SRC or DST), or a one-line error naming it."""
-    from .database import open_store
-    from .store import StoreError, shown_database
-
     try:
         return open_store(str(target), report=ctx.error)
     except (StoreError, sqlite3.Error, OSError) as exc:
@@ -167,8 +159,6 @@ def copy_databases(ctx, source: str, target: str) -> int:
     """``copy --from SOURCE --to TARGET``: the exit status (0 copied and
     checked, 1 the check or the copy failed; a user's mistake raises
     :class:`UserError`)."""
-    from .store import StoreError, shown_database
-
     source, target = str(source), str(target)
     if not is_database_url(source):
         source = os.path.expanduser(source)
@@ -195,8 +185,6 @@ def copy_databases(ctx, source: str, target: str) -> int:
         if dst.read_only:
             raise UserError(f"cannot copy into {dst_name}: {dst.read_only_reason}")
         if not src.labels_current():
-            from .labels import LABELS_VERSION
-
             if src.read_only:
                 raise UserError(f"{src_name} holds labels of rules version {src.get_meta('labels_version')} "
                                 f"(now {LABELS_VERSION}) and cannot be written ({src.read_only_reason}): run "

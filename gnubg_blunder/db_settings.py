@@ -4,8 +4,12 @@ own saved filter is a YAML file: :mod:`.user_config`.  No SQL here: the
 store's ``get_meta``/``set_meta``/``delete_meta``."""
 
 from __future__ import annotations
+import datetime as dt
+import json
+import re
 
 from .metrics.counting import THRESHOLD_PRESETS, Thresholds
+from .metrics import vocabulary
 
 ERROR_KEY = "error_threshold"
 BLUNDER_KEY = "blunder_threshold"
@@ -43,10 +47,6 @@ def clear_main_player(store) -> None:
 
 def parse_goal(text: str) -> tuple:
     """``"PR < 5"`` -> ("pr", "<", 5.0).  Metrics: PR, MWC, MWC7 (L7)."""
-    import re
-
-    from .metrics import vocabulary
-
     m = re.fullmatch(r"\s*([a-z0-9_]+)\s*(<=|<)\s*([0-9]+(?:\.[0-9]+)?)\s*", text, re.IGNORECASE)
     try:
         metric = vocabulary.metric(m.group(1).lower()).key if m else None
@@ -60,16 +60,11 @@ def parse_goal(text: str) -> tuple:
 def get_goal(store):
     """The PR goal, from the database's metadata (it travels with the file):
     {"metric", "op", "target", "set_on", "deadline"} or None."""
-    import json
-
     raw = store.get_meta(GOAL_KEY)
     return json.loads(raw) if raw else None
 
 
 def set_goal(store, text: str, weeks: float, today=None) -> dict:
-    import datetime as dt
-    import json
-
     if not weeks or weeks <= 0:
         raise ValueError("a goal needs a positive number of weeks")
     metric, op, target = parse_goal(text)

@@ -10,6 +10,7 @@ rule.
 """
 
 from __future__ import annotations
+import difflib
 
 from .labels import ALL_GAME_PLANS, CHECKER_THEMES, CUBE_THEMES
 
@@ -35,8 +36,6 @@ _BY_FOLDED = {name.casefold(): name for name in FAMILY_NAMES}
 
 def closest_families(text: str, limit: int = 5) -> list:
     """The family names nearest to ``text`` (containing it, then alike)."""
-    import difflib
-
     low = " ".join(str(text).split()).casefold()
     parts = [p.strip() for p in low.split(FAMILY_SEPARATOR) if p.strip()]
     containing = [n for n in FAMILY_NAMES if parts and all(p in n.casefold() for p in parts)]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
+from html import escape
 from typing import Optional
 
 from .filters import filter_words
@@ -138,8 +140,6 @@ def html_text(s) -> str:
     """User data in HTML (the report, a match's page, an Anki card): its
     control and bidi characters shown escaped (:func:`visible`),
     HTML-escaped, isolated in ``<bdi>``; None is "—"."""
-    from html import escape
-
     if s is None:
         return DASH
     return f"<bdi>{escape(visible(str(s)))}</bdi>"
@@ -158,8 +158,6 @@ _NUMBER_CELL = re.compile(r"[-+0-9.,% —–eE]*")
 def html_cell(v) -> str:
     """A table cell's content: text isolated (:func:`html_text`), numbers
     and numbers' text (``"1.25"``, ``"—"``) as they are."""
-    from html import escape
-
     if v is None:
         return DASH
     if isinstance(v, str) and _DATE.fullmatch(v):
@@ -303,7 +301,6 @@ def csv_text(rows: list, headers: list) -> str:
     identifier in one of ``ID_COLUMNS`` is the ID itself; text is otherwise
     exact, as in JSON."""
     import csv
-    import io
 
     buf = io.StringIO()
     # "\r\n" as the writer's terminator makes it quote a field holding a CR

@@ -7,6 +7,7 @@ registered through ``register_output_formats`` as a plugin's would be
 from __future__ import annotations
 
 from .hookspecs import hookimpl
+from .formatting import html_visible, to_json
 
 
 def render_text(view, obj: dict) -> str:
@@ -14,8 +15,6 @@ def render_text(view, obj: dict) -> str:
 
 
 def render_json(view, obj: dict) -> str:
-    from .formatting import to_json
-
     return to_json(obj)
 
 
@@ -26,8 +25,6 @@ def render_csv(view, obj: dict) -> str:
 def render_html(view, obj: dict) -> str:
     """The view's richer HTML where it has one, else its table; no raw
     control or bidi character left (docs/reliability.md, "Hostile text")."""
-    from .formatting import html_visible
-
     return html_visible(view.html(obj) if view.html is not None else view.table(obj).html())
 
 

@@ -7,10 +7,13 @@ The path every match takes, whether it comes from ``gnubg-blunder import``,
 from __future__ import annotations
 
 import errno
+import gc
+import inspect
 import os
 import shlex
 import sqlite3
 import stat
+import sys
 from pathlib import Path
 
 from .errors import BlunderError
@@ -90,15 +93,11 @@ class gc_paused:
     find nothing to free; what the store leaves is collected afterwards."""
 
     def __enter__(self):
-        import gc
-
         self.was_enabled = gc.isenabled()
         gc.disable()
         return self
 
     def __exit__(self, *exc):
-        import gc
-
         if self.was_enabled:
             gc.enable()
         return False
@@ -340,8 +339,6 @@ def takes_require_analysis(importer) -> bool:
     signature: an importer's own ``TypeError`` is its bug, never a reason to
     call it again another way.  A signature that cannot be read: the call
     the hookspec names first, ``read(path)``."""
-    import inspect
-
     try:
         params = inspect.signature(importer.read).parameters.values()
     except (TypeError, ValueError):
@@ -424,8 +421,6 @@ def _python_interpreter() -> bool:
     """Whether new Python processes can be started from this one: not
     inside gnubg, whose embedded Python's ``sys.executable`` is gnubg
     itself (``>bdb("import FOLDER")`` reads alone)."""
-    import sys
-
     return os.path.basename(sys.executable or "").lower().startswith("python")
 
 

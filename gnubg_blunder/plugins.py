@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import os
 import sys
 from typing import Callable
@@ -81,8 +82,6 @@ def may_declare_entry_points(group: str) -> bool:
     included); anything else (a zip or an egg on the path, a file that
     cannot be read, another finder of distributions) answers True, and
     pluggy looks."""
-    import importlib.machinery
-
     if any(hasattr(f, "find_distributions") and f is not importlib.machinery.PathFinder for f in sys.meta_path):
         return True
     needle = f"[{group}]"

@@ -11,6 +11,7 @@ own output, whatever the progress shows.  docs/progress.md.
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Optional
 
@@ -26,8 +27,6 @@ def is_terminal(stream) -> bool:
 
 
 def _columns(stream) -> int:
-    import os
-
     try:
         return os.get_terminal_size(stream.fileno()).columns
     except (AttributeError, ValueError, OSError):

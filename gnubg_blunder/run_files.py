@@ -27,6 +27,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -272,7 +273,6 @@ def exit_with_owner(token: str) -> None:
 
     def watch():
         import select
-        import time
 
         if fd is not None:
             select.select([fd], [], [])

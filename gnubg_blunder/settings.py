@@ -4,9 +4,11 @@ and relabelling."""
 
 from __future__ import annotations
 
-from .commands import Command, UserError, add_filter_arguments
+from .commands import Command, UserError, add_filter_arguments, unknown_player
 from .hookspecs import hookimpl
 from .formatting import DASH, table
+from .filters import Filter
+from .views.progression import goal_suggestion
 
 
 # -- filter ------------------------------------------------------------------
@@ -24,7 +26,6 @@ def _filter_run(args, ctx):
     """Each database has its own saved filter (``--db``, else the user's
     database): docs/commands.md."""
     from .user_config import config_path, database_key, filter_flags, is_old_global_filter, save_filter, saved_filter
-    from .filters import Filter
 
     cmd = args.filter_command or "show"
     database = ctx.database
@@ -112,8 +113,6 @@ def _main_run(args, ctx):
 def _stored_player(store, name: str) -> str:
     """``name`` as a stored match spells it (aliases merged, without case);
     refused when no stored match has that player."""
-    from .commands import unknown_player
-
     name = store.canonical_name(name)
     if not name:
         raise UserError("main-player: the name is empty (give a player's name, or --clear)")
@@ -152,8 +151,6 @@ def _goal_run(args, ctx):
         clear_goal(store)
         ctx.print("goal cleared")
     elif cmd == "suggest":
-        from .views.progression import goal_suggestion
-
         ctx.print(goal_suggestion(store, args, ctx))
     else:
         goal = get_goal(store)

@@ -14,6 +14,8 @@ import os
 from pathlib import Path
 
 from .filters import Filter, SavedFrom, filter_keys, flags_given, repeated_keys
+from .store import default_db_path, is_database_url, shown_database
+from .store.pg_sql import without_password
 
 FILTER_KEYS = filter_keys()  # the saved filter's keys: the filter's criteria (filters.py)
 
@@ -62,18 +64,12 @@ def database_key(database) -> str:
     """How the config file names a database: a file's path made absolute
     (``my.db`` and ``./my.db`` are one database), a PostgreSQL URL without
     its password (the config file keeps no secret)."""
-    from .store import is_database_url, shown_database
-
     if is_database_url(database):
-        from .store.pg_sql import without_password
-
         return without_password(database)
     return shown_database(Path(os.fsdecode(os.fspath(database))).expanduser().resolve())
 
 
 def _is_default(database) -> bool:
-    from .store import default_db_path
-
     return database_key(database) == database_key(default_db_path())
 
 
@@ -140,8 +136,6 @@ def merged_filter(flags: dict, database, use_config: bool = True) -> Filter:
     from_saved = frozenset(k for k in saved if k not in given)
     saved_from = None
     if from_saved:
-        from .store import shown_database
-
         saved_from = SavedFrom(shown_database(database), from_saved)
     try:
         return _filter_of(values, saved_from)

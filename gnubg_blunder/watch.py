@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import queue
 import signal
+import sqlite3
 import stat
 import threading
 import time
@@ -31,6 +32,14 @@ from pathlib import Path
 from typing import Optional
 
 from .errors import BlunderError
+from .commands import UserError
+from .plugins import importers
+from .text import safe_text
+from .importers.files import shown_path
+from .importers.records import NoAnalysis
+from .importers.transcript import TRANSCRIPT_SUFFIXES
+from .pipeline import analyse_command, analyse_first, read_failure, read_match_file, store_error, store_matches
+from .store import ALREADY_STORED, ANALYSIS_ADDED, ConnectionLost, EXTENDED, STORED, StoreError
 
 DEFAULT_SETTLE = 1.0
 # A file counted as open (inotify) with no change for this long is read all
@@ -97,8 +106,6 @@ def _signalled(wakeup_fd: int) -> bool:
 def analyse_howto(path, ctx) -> str:
     """What to do with a gnubg file that holds no analysis, for a file the
     watcher refused: analyse it and save it into the folder again."""
-    from .pipeline import analyse_command
-
     if Path(path).suffix.lower() == ".sgf":
         return (f"in gnubg, Analyse → Analyse match or session, then File → Save... into the folder again; "
                 f"or `{analyse_command(ctx, [path])}`")
@@ -109,9 +116,6 @@ class Watcher:
     """The watch of some folders, run by :meth:`run` until SIGINT/SIGTERM."""
 
     def __init__(self, ctx, folders, settle: float = DEFAULT_SETTLE):
-        from .importers.transcript import TRANSCRIPT_SUFFIXES
-        from .plugins import importers
-
         self.ctx = ctx
         self.settle = settle
         self.roots = [os.path.abspath(f) for f in folders]
@@ -262,13 +266,6 @@ class Watcher:
 
     def handle(self, path: str) -> None:
         """Read one quiet file and store its matches; its line printed."""
-        import sqlite3
-
-        from .importers.files import shown_path
-        from .importers.records import NoAnalysis
-        from .pipeline import analyse_first, read_failure, read_match_file, store_error, store_matches
-        from .store import ALREADY_STORED, ANALYSIS_ADDED, EXTENDED, STORED, ConnectionLost, StoreError
-
         p = self.pending.pop(path)
         sig = file_sig(path)
         label = shown_path(path)
@@ -320,8 +317,6 @@ class Watcher:
         self.handled[path] = sig
 
     def refuse(self, label: str, reason: str, startup: bool) -> None:
-        from .text import safe_text
-
         reason = safe_text(reason, None)  # what the file gave, escaped: no line forged, no terminal cleared
         self.counts["refused"] += 1
         if startup:
@@ -395,8 +390,6 @@ class Watcher:
         class Handler(FileSystemEventHandler):
             def on_any_event(self, event):  # the observer's thread: handed to the loop as they come
                 events.put((time.monotonic(), event))
-
-        from .commands import UserError
 
         self.ctx.store()  # a database that cannot be used: said now, not at the first file
         where = ", ".join(self.roots)
@@ -495,9 +488,6 @@ class Watcher:
 
 def watch(ctx, folders, settle: float = DEFAULT_SETTLE) -> int:
     """Run the watch (the ``watch`` command)."""
-    from .commands import UserError
-    from .importers.files import shown_path
-
     if ctx.inside_gnubg:
         raise UserError("watch never returns: run it in a terminal or as a service (docs/watch.md), not in gnubg")
     if not (0 < settle <= 3600):

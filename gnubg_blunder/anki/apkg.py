@@ -8,6 +8,8 @@ any browser, as the HTML report's boards are drawn.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from typing import Optional
 
@@ -71,9 +73,6 @@ def guid(key: str) -> str:
 def content(fields: dict, tags) -> str:
     """A digest of what a note shows (its fields in ``FIELDS`` order and its
     tags): two exports of a note with the same digest hold the same note."""
-    import hashlib
-    import json
-
     return hashlib.sha256(json.dumps([[fields.get(f, "") for f in FIELDS], sorted(tags or [])],
                                      ensure_ascii=False).encode()).hexdigest()
 

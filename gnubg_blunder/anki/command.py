@@ -8,6 +8,7 @@ from collections import Counter
 
 from ..hookspecs import hookimpl
 from ..commands import Command, Scope, UserError, add_decision_criteria, add_filter_arguments, add_format
+from ..formatting import scope_text, to_json
 
 
 def _configure(p):
@@ -92,7 +93,6 @@ def changes_text(made: list) -> str:
 
 
 def _export(args, ctx) -> int:
-    from ..formatting import scope_text, to_json
     from . import DECK_NAME
 
     if not args.out.endswith(".apkg"):
@@ -130,7 +130,6 @@ def _export(args, ctx) -> int:
 def _sync(args, ctx) -> int:
     from ..store import anki_notes
     from ..store.anki_notes import GRADES
-    from ..formatting import to_json
     from .sync import read_reviews
 
     store = ctx.store()

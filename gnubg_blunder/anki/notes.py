@@ -18,10 +18,16 @@ from typing import Optional
 import numpy as np
 
 from ..game_record import place_text
-from ..codec.candidates import decode_row
-from ..formatting import html_text, visible
+from ..codec.candidates import decider_cube_probs, decode_row
+from ..formatting import CHANCE_HEADERS, DASH, chance_cells, html_text, visible
 from ..arrays import KIND_NAMES, LABELS
 from ..metrics.summary import cost_order, decision_records, pick, selected
+from ..model import cube_ask, is_redouble
+from ..board.moves import legal_plays, parse_move_notation
+from ..board.position import Board
+from ..board.svg import board_svg
+from ..metrics.verify import evaluation_depth, verification_note
+from ..store.verifications import overlay_rows
 
 TOP_CANDIDATES = 5  # candidates listed on the back of a note
 BOARD_WIDTH = 420
@@ -82,7 +88,6 @@ def pick_decisions(scope, criteria: dict, limit: int = 0, row_ids=None) -> list:
         return []
     positions = np.unique(dec.position[chosen])
     near = np.nonzero(selected(sel, flt.decision_type) & np.isin(dec.position, positions))[0]  # play order
-    from ..store.verifications import overlay_rows
 
     # the card's answer at the decision's deepest evaluation (SPEC §16)
     rows = overlay_rows(scope.store, {r["id"]: r for r in scope.store.decision_rows([int(dec.row_id[i]) for i in near])})
@@ -136,8 +141,6 @@ def _dice(row: dict):
 def _best_play(board, row: dict):
     """The best candidate's play (its resulting position among the legal
     plays; else its notation read), or None."""
-    from ..board.moves import legal_plays, parse_move_notation
-
     dice = _dice(row)
     if dice is None:
         return None
@@ -168,16 +171,12 @@ def _responds(row: dict) -> bool:
 
 
 def _redouble(row: dict) -> bool:
-    from ..model import is_redouble
-
     owner = row.get("cube_owner")
     return is_redouble(row.get("kind"), -1 if owner is None else owner, row.get("player"))
 
 
 def _ask(row: dict) -> str:
     """The card's last line, the question the player answers."""
-    from ..model import cube_ask
-
     if row.get("kind") in ("nodouble", "double", "take", "pass"):
         return cube_ask(row["kind"], _redouble(row)).capitalize() + "?"
     return "Your move?"
@@ -264,8 +263,6 @@ def _candidates_html(row: dict) -> str:
 
 
 def _depth(row: dict, candidate: Optional[dict] = None) -> Optional[str]:
-    from ..metrics.verify import evaluation_depth
-
     return evaluation_depth(None if candidate is None else candidate.get("depth"), row.get("verified_plies"),
                             row.get("depth"))
 
@@ -276,8 +273,6 @@ def chances_rows(row: dict) -> list:
     position before the double (the decider's chances; None where not
     stored: a match stored before schema step 14)."""
     if row.get("kind") != "checker":
-        from ..codec.candidates import decider_cube_probs
-
         return [("position (no double)", _depth(row), decider_cube_probs(row))]
     cands = list(decode_row(row))
     if not cands:
@@ -298,14 +293,10 @@ def depth_check_text(row: dict) -> str:
     """Which evaluation the numbers are: "depth check: confirmed at 4
     plies" / "depth check: not verified" when the database holds any
     verification (metrics/verify.py ``verification_note``); else ''."""
-    from ..metrics.verify import verification_note
-
     return f"depth check: {verification_note(row['verified_plies'])}" if "verified_plies" in row else ""
 
 
 def _chances_html(row: dict) -> str:
-    from ..formatting import CHANCE_HEADERS, DASH, chance_cells
-
     rows = chances_rows(row)
     if not rows:
         return ""
@@ -323,8 +314,6 @@ def _chances_html(row: dict) -> str:
 def _verification_text(row: dict) -> str:
     """The depth check of the card's decision (SPEC §16): '' when the
     database holds no verification."""
-    from ..metrics.verify import verification_note
-
     if "verified_plies" not in row:
         return ""
     plies = row["verified_plies"]
@@ -334,9 +323,6 @@ def _verification_text(row: dict) -> str:
 
 def fields(key: str, record: dict, row: dict) -> dict:
     """The note's fields (``apkg.FIELDS``) for a decision key."""
-    from ..board.position import Board
-    from ..board.svg import board_svg
-
     names = _names(record, row)
     # user text in a card as in the report (formatting.html_text): control and bidi characters shown
     # escaped (moves too), each name isolated in <bdi>; the sentences around them are ours (numbers, dice)

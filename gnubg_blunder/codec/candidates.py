@@ -37,12 +37,14 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import re
 import math
+import re
 import struct
 from typing import Optional, Sequence
 
 import numpy as np
+from ..board.moves import IllegalMove, apply_steps, find_play
+from ..board.position import Board
 
 FORMAT = 1
 EQ_I32, EQ_F64, PR_I32, PR_F64, POS_RAW, POS_TEXT, MOVE_TEXT, DEPTHS = (1 << k for k in range(8))
@@ -364,7 +366,6 @@ def resolve(letters: str, board, dice) -> tuple:
     ``board`` with ``dice``; (None, None) when it is no legal play there."""
     if board is None or not dice or dice[0] is None or dice[1] is None:
         return None, None
-    from ..board.moves import find_play
 
     try:
         play = find_play(board, int(dice[0]), int(dice[1]), text_steps(letters))
@@ -394,8 +395,6 @@ class CandidateList(Sequence):
 
     def _board_before(self):
         if self._board is None and self._pid:
-            from ..board.position import Board
-
             self._board = Board.from_position_id(self._pid)
         return self._board
 
@@ -435,7 +434,6 @@ class CandidateList(Sequence):
         board = self._board_before()
         if board is None:
             return None
-        from ..board.moves import IllegalMove, apply_steps
 
         try:
             steps = text_steps(c.moves[k])

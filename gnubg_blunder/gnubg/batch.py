@@ -27,6 +27,7 @@ from ..importers.transcript import TRANSCRIPT_SUFFIXES, is_transcript, not_a_tra
 from ..pipeline import describe, expand_paths, file_failure, store_error, store_match, summary_line
 from ..progress import Progress
 from .process import GnubgNotFound, find_gnubg, run_commands
+from ..store import ConnectionLost, StoreError
 
 # gnubg's command for each kind of file, by the suffix of the name gnubg is
 # given (a link: a transcript named .txt is given as .mat).
@@ -156,8 +157,6 @@ def analyse_files(ctx, paths, plies=None) -> int:
     """Each file analysed by gnubg and stored: a line per file (every
     problem, the database's included, is that file's line; the others are
     tried), then a summary; 1 if any file or folder failed."""
-    from ..store import ConnectionLost, StoreError
-
     try:
         find_gnubg()
     except GnubgNotFound as exc:

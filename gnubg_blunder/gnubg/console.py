@@ -12,13 +12,32 @@ takes the same words as the ``gnubg-blunder`` command line.
 
 from __future__ import annotations
 
+import ctypes
 import functools
+import io
 import os
+import re
+import shlex
+import shutil
 import sys
 
 from .. import __version__
-from ..commands import Context, is_database_error, run_line
+from ..commands import Context, Scope, UserError, _Parser, is_database_error, run_line
 from . import gui_output
+from ..quiz.terminal import configure, questions
+from ..text import safe_text
+from ..views.review import match_review_text
+from ..quiz import Session, feedback_text, grade, question_text, record
+from ..db_settings import main_player
+from ..exporters import ExportError, write_sgf
+from ..importers.files import shown_path
+from ..importers.gnubg_match import match_from_dict
+from ..importers.records import MatchImportError
+from ..pipeline import (ConvertError, describe, gc_paused, match_words, read_one_match, store_error, store_match,
+                        stored_players)
+from ..quiz.core import QUIT_WORDS
+from ..quiz.gnubg_board import give_back, keep, put_on_board
+from ..views.match_summary import match_summary_text
 
 
 def _gnubg():
@@ -44,8 +63,6 @@ class _Said:
 
 
 def _one_line(exc: BaseException) -> str:
-    from ..text import safe_text
-
     text = safe_text(" ".join(str(exc).split()), None)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
@@ -54,15 +71,9 @@ def _failure(ctx, exc: BaseException, what: str) -> str:
     """The one line for an exception met inside gnubg (never a traceback).
     The importers and the store are not imported to ask (gnubg starts the
     plugin without numpy)."""
-    from ..importers.records import MatchImportError
-
     if isinstance(exc, MatchImportError):
-        from ..text import safe_text
-
         return f"gnubg-blunder: {what}: {safe_text(str(exc), None)}"
     if is_database_error(exc):
-        from ..pipeline import store_error
-
         return f"gnubg-blunder: {what}: " + store_error(exc, ctx, "this match", "try again")[0]
     if isinstance(exc, KeyboardInterrupt):
         return f"gnubg-blunder: {what}: interrupted"
@@ -145,9 +156,6 @@ class Bdb:
             _close(ctx)
 
     def _store(self, ctx):
-        from ..importers.gnubg_match import match_from_dict
-        from ..pipeline import describe, gc_paused, store_match
-
         g = _gnubg()
         data = g.match()
         if data is None:
@@ -166,13 +174,9 @@ class Bdb:
             self._once("counts", COUNTS_NOTE)
             self._once("main player", _main_player_howto(ctx.store(), result.match_id))
         if result.status == "already stored":
-            from ..views.match_summary import match_summary_text
-
             print(match_summary_text(ctx.store(), result.match_id))
         if result.match_id is not None:  # the review after the figures (stored already: a failure is its own line)
             try:
-                from ..views.review import match_review_text
-
                 print(match_review_text(ctx.store(), result.match_id))
             except Exception as exc:
                 print(_failure(ctx, exc, "review"))
@@ -189,9 +193,6 @@ class Bdb:
     def _offer_match_page(self, match_id) -> None:
         """In the GUI: the match page (the review with SVG boards, docs/review.md)
         written beside the output window, whose button opens it."""
-        import io
-        import shlex
-
         path = gui_output.pages_folder() / f"match-{match_id}.html"
         said = io.StringIO()
         ctx = Context(db_path=self.db_path, out=said, err=said, inside_gnubg=True)
@@ -260,16 +261,7 @@ class Bdb:
         """Open an eXtreme Gammon match (``.xg``) in gnubg: it is converted
         to a temporary gnubg SGF (which keeps UTF-8 names) and loaded with
         ``load match``, to replay it or analyse it again.  Prints one line."""
-        import os
-        import re
-        import shutil
         import tempfile
-
-        from ..pipeline import ConvertError, match_words, read_one_match
-        from ..exporters import ExportError, write_sgf
-
-        from ..importers.files import shown_path
-        from ..text import safe_text
 
         path = os.path.expanduser(str(path))
         if not path.lower().endswith((".xg", ".xgp")):
@@ -319,9 +311,6 @@ class Bdb:
         ``bdb.report(match="all", options="--player NAME")``).  Default path:
         ~/gnubg-blunder-match-ID.html for a match, ~/gnubg-blunder-report.html
         for the collection.  Returns the path written to."""
-        import os
-        import shlex
-
         try:
             which = "all" if match is None else str(match).strip()
             if which == "stored":
@@ -350,13 +339,6 @@ class Bdb:
         gnubg held comes back when the quiz ends or is quit
         (quiz/gnubg_board.py).  Returns the number of questions (None: not
         started)."""
-        import shlex
-
-        from ..commands import _Parser
-        from ..quiz import Session
-        from ..quiz.gnubg_board import keep
-        from ..quiz.terminal import configure, questions
-
         ctx = self._ctx()
         kept = None
         try:
@@ -364,8 +346,6 @@ class Bdb:
             parser = _Parser(prog="bdb.quiz")
             configure(parser)
             args = parser.parse_args(shlex.split(options or ""))
-            from ..commands import Scope
-
             items, _flt = questions(Scope(args, ctx), args)
             # a quiz started over another keeps the match the player had before the first
             kept = self._quiz["kept"] if self._quiz else keep(g)
@@ -377,7 +357,6 @@ class Bdb:
             return len(items)
         except (Exception, SystemExit, KeyboardInterrupt) as exc:
             if not isinstance(exc, SystemExit):  # --help
-                from ..commands import UserError
 
                 print(f"gnubg-blunder: quiz: {exc}" if isinstance(exc, UserError) else _failure(ctx, exc, "quiz"))
             if kept is not None and (self._quiz or {}).get("kept") is kept and self._quiz.get("k", 0) == 0:
@@ -389,8 +368,6 @@ class Bdb:
     def _end_quiz(self) -> None:
         """The quiz is over (answered, quit or failed): gnubg's match (or
         the players' names) back as before the quiz."""
-        from ..quiz.gnubg_board import give_back
-
         kept, self._quiz = (self._quiz or {}).get("kept"), None
         try:
             wrong = give_back(_gnubg(), kept)
@@ -402,9 +379,6 @@ class Bdb:
             print("gnubg-blunder: the match you had loaded is back on gnubg's board")
 
     def _ask_next(self, g) -> None:
-        from ..quiz import question_text
-        from ..quiz.gnubg_board import put_on_board
-
         q = self._quiz
         item = q["items"][q["k"]]
         wrong = put_on_board(g, item)
@@ -419,9 +393,6 @@ class Bdb:
         docs/quiz.md).  Stores a graded answer as a study action and asks
         the next question; ``"q"`` ends the quiz with its score.  Returns
         the error in mpt (0 for the best), or None."""
-        from ..quiz import feedback_text, grade, record
-        from ..quiz.core import QUIT_WORDS
-
         q = getattr(self, "_quiz", None)
         if not q:
             print("gnubg-blunder: no quiz in progress: bdb.quiz() starts one")
@@ -533,11 +504,6 @@ def _main_player_howto(store, match_id):
     """With no main player set: how to set one, with the match's two names
     (views without --player pool both sides until then); None when one is
     set."""
-    import shlex
-
-    from ..db_settings import main_player
-    from ..pipeline import stored_players
-
     if main_player(store):
         return None
     names = stored_players(store, match_id) or ()
@@ -550,7 +516,6 @@ def _end_with_gnubg() -> None:
     """In the watcher's process before it runs (Linux): SIGTERM when gnubg
     ends, so no watch outlives the gnubg that started it."""
     try:
-        import ctypes
         import signal
 
         ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
@@ -562,9 +527,6 @@ def _saved_analysis_plies() -> dict:
     """The analysis plies of gnubg's saved settings (~/.gnubg/gnubgautorc:
     ``set analysis chequerplay evaluation plies N``); gnubg's default (2)
     for what is not there."""
-    import os
-    import re
-
     found = {}
     path = os.path.join(os.path.expanduser("~"), ".gnubg", "gnubgautorc")
     try:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 
 from ..hookspecs import hookimpl
-from ..commands import Command, Scope, UserError, add_filter_arguments, add_format
-from ..formatting import Table, safe_text, table as text_table
+from ..commands import Command, Scope, UserError, add_filter_arguments, add_format, add_metric
+from ..formatting import Table, safe_text, table as text_table, to_json
 
 NAME = "verify"
 DEFAULT_TOP = 50  # SPEC §16: the 50 costliest errors unless --top says
@@ -19,7 +19,6 @@ HELP = "evaluate again with gnubg, deeper, the costliest errors of the filter (d
 
 def _options(parser) -> None:
     from ..metrics.study_cost import option_help
-    from ..commands import add_metric
 
     parser.add_argument("--top", type=int, default=DEFAULT_TOP, metavar="N",
                         help=f"how many of the costliest errors (default {DEFAULT_TOP})")
@@ -196,8 +195,6 @@ def text(obj: dict) -> str:
 
 
 def run(args, ctx) -> int:
-    from ..formatting import to_json
-
     scope = Scope(args, ctx)
     obj = compute(scope)
     obj.setdefault("filter", scope.filter_json)

@@ -23,6 +23,7 @@ report (``bdb.report()``) always opens in the browser.
 from __future__ import annotations
 
 import html
+import importlib.util
 import io
 import json
 import os
@@ -102,8 +103,6 @@ def output_mode(environ=None) -> str:
 def tk_available() -> bool:
     """Tk for the system Python (Debian: ``python3-tk``)?  gnubg embeds that
     same Python, so its own import machinery answers."""
-    import importlib.util
-
     try:
         return importlib.util.find_spec("_tkinter") is not None and system_python() is not None
     except (ImportError, ValueError):

@@ -21,6 +21,7 @@ import sysconfig
 from pathlib import Path
 
 from .process import GnubgNotFound, find_gnubg, run_commands, run_python
+from .gui_output import tk_available
 
 HOOK_NAME = "gnubg_blunder_start.py"
 PATHS_NAME = "gnubg_blunder_paths.txt"
@@ -113,7 +114,6 @@ def install(ctx, home=None) -> int:
         return 1
     ctx.print("gnubg loads gnubg-blunder at start-up: type >bdb.analyse() in gnubg "
               "(start gnubg with `gnubg -t` for the text interface)")
-    from .gui_output import tk_available
 
     if not tk_available():
         ctx.print("note: Tk for Python is not installed (Debian/Ubuntu: sudo apt-get install python3-tk): "

@@ -93,7 +93,6 @@ def keep_above_gnubg(own_window: int, gnubg_pid) -> bool:
     there wherever gnubg's GTK draws); best effort: False when gnubg's
     window is not found (another display server, no such pid)."""
     try:
-        import ctypes
         import ctypes.util
 
         x11 = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")

@@ -12,6 +12,7 @@ processes, never in the user's own match.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import re
@@ -32,6 +33,8 @@ from ..codec import candidates as candidate_lists
 from ..errors import BlunderError
 from ..store import verifications
 from .process import find_gnubg
+from ..metrics.verify import checker_outcome
+from ..run_files import run_folder
 
 WIDE_HINT = 1000  # ``hint N`` prints the N first plays (gnubg's default: 10)
 SCRIPT = Path(__file__).with_name("verify_in_gnubg.py")
@@ -126,8 +129,6 @@ def task_of(row: dict, plies: int) -> dict:
 def outcome(row: dict, task: dict, result: dict) -> Optional[dict]:
     """The verifications row of one gnubg result (None: not evaluated, with
     ``result['failed']`` set to say why)."""
-    from ..metrics.verify import checker_outcome
-
     plies = task["plies"]
     base = {"decision_id": task["id"], "plies": plies, "engine": ENGINE,
             "met": None if task["length"] == 0 else (Path(task["met"]).stem if task["met"] else DEFAULT_MET)}
@@ -157,8 +158,6 @@ def outcome(row: dict, task: dict, result: dict) -> Optional[dict]:
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child
     """The child gnubg ends when this process does (Linux: PR_SET_PDEATHSIG)."""
     try:
-        import ctypes
-
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
     except (OSError, AttributeError):
         pass
@@ -187,7 +186,6 @@ def evaluate(rows: list, plies_of: dict, jobs: int, on_result: Callable[[dict, d
     by_id = {t["id"]: (r, t) for r, t in zip(rows, tasks)}
     jobs = max(1, min(int(jobs), len(tasks)))
     shares = [tasks[k::jobs] for k in range(jobs)]
-    from ..run_files import run_folder
 
     # in this run's own folder: a killed run's is removed by the next run (docs/reliability.md, "After a kill")
     with tempfile.TemporaryDirectory(prefix="verify-", dir=run_folder(say)) as tmp:

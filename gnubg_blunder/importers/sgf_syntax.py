@@ -28,6 +28,7 @@ from typing import Optional, Union
 
 from ..errors import BlunderError
 from .files import read_match_bytes
+from ..text import safe_text
 
 __all__ = [
     "SgfSyntaxError",
@@ -329,7 +330,6 @@ def decode_sgf_bytes(raw: bytes, source: str = "<bytes>") -> str:
             return raw.decode("utf-8")
         except UnicodeDecodeError:
             return raw.decode("latin-1")
-    from ..text import safe_text
 
     shown = safe_text(charset)  # the file's value, escaped and cut as text output shows it: no line forged
     try:

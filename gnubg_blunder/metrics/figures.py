@@ -7,6 +7,7 @@ Results are plain dicts with None for "never measured".
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
 
 import numpy as np
@@ -62,8 +63,6 @@ def per_side(sel: Selection, thresholds: Thresholds = Thresholds(), matches=None
     if matches is not None and len(matches) < sel.n_matches:
         # a few matches of many (the report's last 300 of 10,000): their own decisions and rolls alone, the
         # same figures without the sums and masks over every decision (the report's peak was there)
-        import dataclasses
-
         kept = np.zeros(sel.n_matches, dtype=bool)
         kept[np.asarray(matches, dtype=np.int64)] = True
         sel = dataclasses.replace(sel, decisions=sel.decisions.take(kept[sel.decisions.match]),

@@ -62,6 +62,7 @@ from .groups import base_mask
 from .kernel import classified
 from ..stash import StashKey, cached
 from .study_cost import excess_terms, study_cost
+from ..labels import THEME_NONE
 
 MIN_QUANTIFIED = 5  # SPEC §9: in the plan from 5 quantified members
 IN_PLAN, TO_CONFIRM = "plan", "to confirm"
@@ -172,8 +173,6 @@ def error_rows(thresholds: Thresholds = Thresholds(), themed: bool = False):
     names a family when ``themed``.  The store keeps only those
     (``select_rows``); which of them count is :func:`member_masks`'
     rule."""
-    from ..labels import THEME_NONE
-
     named = np.zeros(len(LABEL_CODES["theme"]) + 1, dtype=bool)  # by theme code + 1 (-1: none)
     for name, k in LABEL_CODES["theme"].items():
         named[k + 1] = name != THEME_NONE

@@ -53,7 +53,7 @@ import numpy as np
 from ..units import millipoints
 from ..arrays import KIND_CODES, Selection
 from .counting import K_CHECKER, Thresholds
-from .plan import FAMILIES, FAMILY_NAMES, member_masks, plan_mask
+from .plan import FAMILIES, FAMILY_NAMES, error_rows as plan_rows, family_codes, member_masks, plan_mask
 
 RHO = 12  # pips: neighbours of one lesson (SPEC §10)
 NEAR = 2  # pips: near duplicates, dropped across families
@@ -252,8 +252,6 @@ def error_rows(thresholds: Thresholds = Thresholds()):
     """The rows a reference choice can use (:func:`plan.error_rows` with a
     theme); the exact rule (counted, ℓ and d known) is
     :func:`candidate_mask`'s."""
-    from .plan import error_rows as plan_rows
-
     return plan_rows(thresholds, themed=True)
 
 
@@ -261,8 +259,6 @@ def candidates(sel: Selection, thresholds: Thresholds = Thresholds(), decision_t
                metric=None) -> Candidates:
     """The candidates of the selection (see :class:`Candidates`) under the
     study half's cost ``metric`` (pr, mwc, mwc7; default pr)."""
-    from .plan import family_codes
-
     mask, excess = candidate_mask(sel, thresholds, decision_type, metric)
     idx = np.nonzero(mask)[0]
     dec = sel.decisions

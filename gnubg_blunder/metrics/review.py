@@ -20,10 +20,11 @@ from typing import Optional
 import numpy as np
 
 from ..units import decision_figure
-from ..arrays import Selection
+from ..arrays import KIND_NAMES, Selection
 from .counting import K_CHECKER, Thresholds, counted
 from .figures import known_luck
 from .kernel import PR_SCALE, classified, is_money, mwc_loss_of, rate
+from ..met import default_met
 
 REVIEW_SIZE = 3
 KEY_DECIMALS = 12  # ℓ − d compared to 1e-12 (of MWC, or EMG for money)
@@ -92,8 +93,6 @@ def review_record(sel: Selection, i: int) -> dict:
     and ``move`` (from 1), ``kind``, ``error_emg``, ``mwc_loss`` (pp, None
     for money), ``difficulty`` (pp of MWC, None for money or unknown),
     ``difficulty_emg`` (None when unknown), ``cube_value``, ``dice``."""
-    from ..arrays import KIND_NAMES
-
     dec = sel.decisions
     money = is_money(sel.matches[int(dec.match[i])].length)
     e = float(dec.error[i])
@@ -125,7 +124,6 @@ def starting_mwc(sel: Selection, match: int, player: int) -> float:
     own, opp = (s[0], s[1]) if player == 0 else (s[1], s[0])
     if own == 0 and opp == 0:
         return 0.5
-    from ..met import default_met
 
     return float(default_met().mwc(m.length - own, m.length - opp))
 
@@ -233,8 +231,6 @@ def transcript(sel: Selection, match: int) -> list:
     for money or unknown), ``difficulty_emg``, and the running sums of each
     side over counted decisions: ``cum_mwc_loss`` [side 0, side 1] (pp, None
     for money) and ``cum_error_emg``."""
-    from ..arrays import KIND_NAMES
-
     dec = sel.decisions
     if not len(dec):
         return []

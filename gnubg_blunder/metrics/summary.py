@@ -30,6 +30,7 @@ from ..arrays import KIND_NAMES, LABELS, Selection, position_ids_at
 from .counting import Thresholds, counted, kind_mask
 from .figures import aggregate, whole_sums
 from .levels import BANDS, level_band
+from .breakdowns import comment_tags
 
 ROLLING_NS = (5, 10, 50, 100, 250, 500, 1000)
 TOP_N = 10
@@ -81,8 +82,6 @@ def tags_of(comment) -> set:
     """The ``#words`` of a comment, case-folded, without the ``#``: the rule
     of the tag breakdown (``breakdowns.comment_tags``), so that
     ``positions --tag WORD`` lists exactly the decisions its row counts."""
-    from .breakdowns import comment_tags
-
     return set(comment_tags(comment))
 
 

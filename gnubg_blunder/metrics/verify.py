@@ -16,6 +16,7 @@ from .counting import Thresholds, millipoints
 from .groups import base_mask
 from .kernel import classified
 from .study_cost import excess_terms
+from .intervals import ratio_interval
 
 CONFIRMED, REDUCED, REVERSED = "confirmed", "reduced", "reversed"
 VERDICTS = (CONFIRMED, REDUCED, REVERSED)
@@ -87,8 +88,6 @@ def rates(first: np.ndarray, deep: np.ndarray, units: np.ndarray) -> dict:
     """PR (SPEC §3: 500 × Σe / N) of the verified decisions at the first
     and the deeper depth, each with its interval (SPEC §7, the matches as
     units: ``units`` a match index a decision)."""
-    from .intervals import ratio_interval
-
     out = {}
     for name, e in (("first", first), ("deep", deep)):
         e = np.asarray(e, dtype=np.float64)

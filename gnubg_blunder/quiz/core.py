@@ -26,6 +26,14 @@ from ..metrics.kernel import rate
 from ..model import CHECKER, DOUBLE, NO_DOUBLE, PASS, TAKE, cube_ask, is_money, is_redouble
 from ..units import millipoints
 from . import DEFAULT_COUNT  # declared in the package: the parser reads it without numpy
+from ..commands import study_selection
+from ..formatting import chances_text
+from ..text import safe_text
+from ..board.moves import legal_plays
+from ..metrics.plan import family_mask, plan_mask, study_plan
+from ..metrics.study import quiz_error
+from ..metrics.verify import evaluation_depth, verification_note
+from ..store import verifications
 
 ACTION = "quiz"  # study_actions.action of a graded answer (SPEC §11: a quiz answer is a study action)
 
@@ -147,8 +155,6 @@ def pool_mask(sel, flt, thresholds, errors_only: bool = True, plan_top: int = 0,
     if errors_only or plan_top:
         mask &= thresholds.classify(dec.error)[0]
     if plan_top:
-        from ..metrics.plan import family_mask, plan_mask, study_plan
-
         plan = study_plan(sel, plan_mask(sel, flt.decision_type or "all"), thresholds, metric)
         top = [f["family"] for f in plan["families"] if f["status"] == "plan"][:plan_top]
         if not top:
@@ -171,8 +177,6 @@ def pick(sel, mask: np.ndarray, count: int = DEFAULT_COUNT, seed=None) -> list:
 
 def load_items(store, sel, indices) -> list:
     """The questions of the decisions ``indices`` of ``sel``, in that order."""
-    from ..store import verifications
-
     dec = sel.decisions
     ids = [int(dec.row_id[i]) for i in indices]
     # SPEC §16: the question is graded on the decision's deepest evaluation
@@ -209,8 +213,6 @@ def choose(store, flt, thresholds, count: int = DEFAULT_COUNT, seed=None, plan_t
            errors_only: bool = True, row_ids=None, metric=None) -> list:
     """The questions of a quiz over the filter ``flt`` (see :func:`pool_mask`);
     ``row_ids``: only those decisions (e.g. those behind `errors`' rows)."""
-    from ..commands import study_selection
-
     sel = study_selection(store, store.select(flt))  # each decision at its deepest evaluation (SPEC §16)
     mask = pool_mask(sel, flt, thresholds, errors_only=errors_only, plan_top=plan_top, metric=metric)
     if row_ids is not None and len(mask):
@@ -296,8 +298,6 @@ def _grade_checker(item: Item, text: str) -> Grade:
 def example_play(item: Item) -> str:
     """A legal play of the question's roll, as an example of the notation
     (the board code's first legal play; never the analysis' best)."""
-    from ..board.moves import legal_plays
-
     plays = legal_plays(item.board, *item.dice) if item.dice else []
     return plays[-1].notation if plays else "13/7 8/7"
 
@@ -337,8 +337,6 @@ class Session:
 def stored_error(g: Grade) -> float:
     """The answer's error as stored and printed: its grade (whole
     millipoints, SPEC §3's rounding) in EMG."""
-    from ..metrics.study import quiz_error
-
     return quiz_error(g.grade_mpt)
 
 
@@ -369,8 +367,6 @@ def _shown_names(item: Item) -> tuple:
     """The two names as the quiz's text shows them (user data: control and
     bidi characters escaped, docs/reliability.md "Hostile text"); the item
     keeps them as stored (gnubg's board is given them as they are)."""
-    from ..text import safe_text
-
     return safe_text(item.you), safe_text(item.opponent)
 
 
@@ -417,8 +413,6 @@ def question_text(item: Item, number: int = 1, total: int = 1) -> str:
 
 
 def _depth(item: Item, candidate: Optional[dict] = None) -> str:
-    from ..metrics.verify import evaluation_depth
-
     return evaluation_depth(None if candidate is None else candidate.get("depth"), item.verified_plies,
                             item.depth) or "—"
 
@@ -429,9 +423,6 @@ def chances_lines(item: Item, g: Grade) -> list:
     position before the double (the player's chances; "—" where not
     stored); where the database verified the decision, which depth
     (docs/quiz.md)."""
-    from ..metrics.verify import verification_note
-    from ..formatting import chances_text
-
     head = "Chances (cubeless) and depth"
     if item.verified_plies is not None:
         head += f", depth check: {verification_note(item.verified_plies)}"

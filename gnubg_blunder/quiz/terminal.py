@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 from ..hookspecs import hookimpl
 from ..commands import Command, Scope, UserError, add_filter_arguments, add_metric
 from . import DEFAULT_COUNT
+from ..text import safe_text
 
 HELP = "the Decision exercise: your counted errors asked again, graded by the stored analysis (docs/quiz.md)"
 
@@ -32,8 +34,6 @@ def configure(parser) -> None:
 def questions(scope, args) -> list:
     """The quiz's questions for a command's scope and arguments.  Without
     --player: the main player's decisions when one is set."""
-    import dataclasses
-
     from ..db_settings import main_player
     from .core import choose
 
@@ -64,7 +64,6 @@ def run(args, ctx) -> int:
         raise UserError('inside gnubg the quiz is bdb.quiz("OPTIONS"), answered with bdb.answer("13/7 8/7")')
     scope = Scope(args, ctx)
     items, flt = questions(scope, args)
-    from ..text import safe_text
 
     who = f"player {safe_text(flt.player)}" if flt.player else "both sides"
     return ask(ctx, scope.store, items, who)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from .schema import ConnectionLost, StoreError
 from .sqlite import ALREADY_STORED, ANALYSIS_ADDED, EXTENDED, STORED, SQLiteStore, StoreResult
+from ..codec.paths import shown_path
 
 __all__ = ["open_store", "StoreError", "ConnectionLost", "default_db_path", "SQLiteStore", "StoreResult", "STORED",
            "ALREADY_STORED", "ANALYSIS_ADDED", "EXTENDED", "is_database_url", "shown_database"]
@@ -27,7 +28,6 @@ def shown_database(target) -> str:
         from .pg_sql import redacted
 
         return redacted(target)
-    from ..codec.paths import shown_path
 
     return shown_path(target)
 

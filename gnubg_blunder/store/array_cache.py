@@ -12,6 +12,7 @@ from .check import CHECK_HINT, DamagedDatabase
 from .column_cache import (BUNDLE_DECISIONS, CACHE_FORMAT, BlobSource, decode_bundle, encode_bundle, header_size,
                            merges, read_manifest, sealed)
 from .connection import _rollback, write_transaction
+from .boards import wrong_play_results
 
 
 # The array cache's format: bump when the columns change.  2: the dice of
@@ -134,8 +135,6 @@ class ArrayCache:
         unknown; ``blots_best``, on the board of the analysis' first
         candidate, -1 unknown; -1 for every other decision.  The boards are
         read as :func:`boards.checker_results` reads them (one query)."""
-        from .boards import wrong_play_results
-
         for name in BLOT_COLUMNS:
             dec[name] = -1
         results = wrong_play_results(self.conn, analysis_id)

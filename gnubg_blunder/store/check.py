@@ -32,7 +32,10 @@ reads the whole file, so it is not run when a store is merely opened or read.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
+import glob
 import os
+import re
 import secrets
 import shutil
 import sqlite3
@@ -42,6 +45,9 @@ from typing import Optional
 
 from ..codec.candidates import decode as decode_candidates
 from .schema import StoreError
+from ..board.position import Board
+from ..labels import LABELS_VERSION, decision_labels
+from ..run_files import owned_name, remove_leftovers
 
 # SQLITE_CORRUPT, SQLITE_NOTADB (primary result codes)
 _DAMAGE_CODES = {11, 26}
@@ -182,8 +188,6 @@ def refuses_damage(write):
     whole file: once per file and process, ``_FOUND_WHOLE``);
     SQLITE_CORRUPT / SQLITE_NOTADB raised while writing is the same refusal.
     Either way :class:`DamagedDatabase`, nothing written."""
-    import functools
-
     @functools.wraps(write)
     def checked(store, *args, **kwargs):
         identity = getattr(store, "opened_file", None)
@@ -411,8 +415,6 @@ def _locate(conn, problems: list, report: CheckReport) -> None:
 
 
 def _pages_named(problem: str) -> list:
-    import re
-
     return [int(n) for n in re.findall(r"\b(?:[Pp]age|tree page)\s+(\d+)", problem)]
 
 
@@ -440,10 +442,6 @@ def _odd_rows(rows, pid_at=(1, 2)) -> list:
     """``"ID (why)"`` for each row whose position ID gnubg cannot read or whose
     time is no ISO 8601 time (rows: (id, ..., position_id, ..., time, ...),
     ``pid_at`` the places of the position ID and the time)."""
-    import datetime as dt
-
-    from ..board.position import Board
-
     odd = []
     for row in rows:
         pid, at = row[pid_at[0]], row[pid_at[1]]
@@ -453,7 +451,7 @@ def _odd_rows(rows, pid_at=(1, 2)) -> list:
         except (ValueError, TypeError):
             why.append(f"position ID {pid!r} unreadable")
         try:
-            dt.datetime.fromisoformat(str(at))
+            _dt.datetime.fromisoformat(str(at))
         except ValueError:
             why.append(f"time {at!r} is not ISO 8601")
         if why:
@@ -624,8 +622,6 @@ def _check_labels(store, analyses: dict, report: CheckReport) -> bool:
     """Stored labels against those recomputed from each decision (labels.py).
     True when some differ (damage).  Labels of an older rules version are a
     note: they are redone when the store is next read."""
-    from ..labels import LABELS_VERSION, decision_labels
-
     if not store.labels_current():
         report.checked["labels"] = 0
         report.findings.append(Finding(
@@ -668,7 +664,6 @@ def _repair_file(path: str, report: CheckReport, rules) -> None:
             "rows lost to the damage cannot be rebuilt: restore a backup, or import the match files again into "
             "a new database (the file was left as it was)")
         return
-    from ..run_files import owned_name
 
     stamp = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
     # named with this process: a killed repair's file is removed by the next one (_remove_killed_rebuilds)
@@ -699,8 +694,6 @@ def _repair_file(path: str, report: CheckReport, rules) -> None:
         report.unrepaired.append(f"the file could not be rebuilt ({exc}); it was left as it was")
         return
     finally:
-        import glob
-
         # the new file, and a copy an upgrade of it may have made (a damaged file of an older schema)
         for leftover in [tmp + s for s in ("", "-wal", "-shm", ".damaged", ".damaged-wal")] \
                 + glob.glob(glob.escape(tmp) + ".v*-backup*.db"):
@@ -724,8 +717,6 @@ def _remove_killed_rebuilds(path: str, report: CheckReport) -> None:
     """The rebuilt files (and their -wal, -shm, copies) a killed repair left
     beside the database: removed, a line each (run_files.remove_leftovers:
     only those whose process is gone)."""
-    from ..run_files import remove_leftovers
-
     folder, name = os.path.split(os.path.abspath(path))
     report.removed += remove_leftovers(folder, name + ".rebuild-", say=lambda line: None)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sqlite3
 import sys
 import time
@@ -15,6 +16,7 @@ from typing import Optional
 from .check import file_identity, store_identity
 from .error_kinds import sqlite_kind
 from .schema import StoreError, migrate
+from ..labels import LABELS_VERSION
 
 
 # How long a statement waits for a lock another program holds (gnubg
@@ -24,8 +26,6 @@ BUSY_TIMEOUT = 30.0
 
 
 def busy_timeout() -> float:
-    import os
-
     try:
         value = float(os.environ.get("GNUBG_BLUNDER_BUSY_TIMEOUT", BUSY_TIMEOUT))
     except ValueError:
@@ -247,7 +247,6 @@ class StoreConnection:
     def _copy_with_wal(self, path: Path) -> sqlite3.Connection:
         """The database and its -wal copied to a temporary folder, opened
         there (SQLite merges the -wal), then into memory."""
-        import shutil
         import tempfile
 
         self._check_copy_size(path, "its last changes are in its -wal file")
@@ -316,7 +315,6 @@ class StoreConnection:
         upgrade, its labels redone or its array cache built is copied into
         memory and brought up to date there, for this run (one line says
         so); above MEMORY_COPY_LIMIT that is refused.  Then writes fail."""
-        from ..labels import LABELS_VERSION
         from .schema import SCHEMA_VERSION, current_version
 
         version = current_version(self.conn)

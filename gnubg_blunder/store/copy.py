@@ -11,7 +11,14 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections import Counter
 from typing import Callable, Optional
+from ..codec.paths import stored_path
+from ..labels import LABELS_VERSION
+from .connection import write_transaction
+from .pg_schema import ID_TABLES
+from .schema import StoreError
+from .verifications import COLUMNS
 
 # A write transaction of DST holds whole matches: up to this many, or about this many rows.
 BATCH_MATCHES = 200
@@ -66,7 +73,6 @@ def advance_sequences(store) -> None:
     Nothing to do on SQLite (a new row takes the largest id + 1)."""
     if store.engine != "postgresql":
         return
-    from .pg_schema import ID_TABLES
 
     for table in ID_TABLES:
         store.conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
@@ -78,8 +84,6 @@ def _transaction(store):
     """One write transaction of DST (the store's ``write_transaction``: its
     writer lock, rolled back on any error), the sequences advanced before
     COMMIT."""
-    from .connection import write_transaction
-
     with write_transaction(store.conn) as conn:
         yield conn
         advance_sequences(store)
@@ -144,8 +148,6 @@ class Copier:
         for table in MATCH_TABLES:
             a, b = _columns(s, table), _columns(self.dst.conn, table)
             if set(a) != set(b):
-                from .schema import StoreError
-
                 raise StoreError(f"the table {table} differs between the two databases (columns "
                                  f"{', '.join(sorted(set(a) ^ set(b)))})")
         self.columns = {t: _columns(s, t) for t in MATCH_TABLES}
@@ -169,8 +171,6 @@ class Copier:
 
     # -- the matches --------------------------------------------------------------------
     def copy_matches(self) -> None:
-        from ..labels import LABELS_VERSION
-
         self.dst_had_decisions = self.dst.conn.execute("SELECT 1 FROM decisions LIMIT 1").fetchone() is not None
         self.labels_noted = self.dst_had_decisions
         with self.progress(len(self.src_matches), "copy", "match", "matches") as progress:
@@ -182,8 +182,6 @@ class Copier:
     def _copy_batch(self, batch: list, labels_version) -> None:
         """One transaction of DST: the batch's matches whole (or nothing); the
         counts counted once it is committed."""
-        from collections import Counter
-
         got: Counter = Counter()
         with _transaction(self.dst):
             self._write_batch(batch, got, labels_version)
@@ -416,8 +414,6 @@ class Copier:
     def _copy_verifications(self) -> None:
         """The depth check's evaluations (SPEC §16, docs/verify.md), each to
         DST's same decision; one DST has at that depth stays DST's."""
-        from .verifications import COLUMNS
-
         s, d = self.src.conn, self.dst.conn
         for row in s.execute(f"SELECT {', '.join(COLUMNS)} FROM verifications ORDER BY decision_id, plies").fetchall():
             did = self.decision_id(row[0])
@@ -522,8 +518,6 @@ def _text_path(value):
     written before kept for a path that is not UTF-8 become the text form
     (codec.paths.stored_path); text is copied as it is."""
     if isinstance(value, (bytes, bytearray, memoryview)):
-        from ..codec.paths import stored_path
-
         return stored_path(bytes(value))
     return value
 

@@ -14,6 +14,7 @@ from .check import refuses_damage
 from .connection import _rollback, write_transaction
 from .insert import insert_analysis, insert_decisions
 from .schema import StoreError
+from ..labels import LABELS_VERSION, decision_labels
 
 
 STORED = "stored"
@@ -249,8 +250,6 @@ class MatchRecords:
         """A new match comes labelled by this version's rules.  A store with
         no other decisions takes this version; otherwise its version stays,
         and older labels are redone by ``relabel`` when the store is read."""
-        from ..labels import LABELS_VERSION
-
         if self.get_meta("labels_version") is None and not self.conn.execute(
             "SELECT 1 FROM decisions WHERE analysis_id != ? LIMIT 1", (analysis_id,)
         ).fetchone():
@@ -319,8 +318,6 @@ class MatchRecords:
         version; returns the number of decisions.
         ``only_if_stale``: the automatic relabel after a rules change, which
         another process may have done while this one waited (then 0)."""
-        from ..labels import LABELS_VERSION, decision_labels
-
         # one transaction: another process that opens the database meanwhile
         # waits, then finds the labels current (and the cache it reads whole)
         with write_transaction(self.conn):
@@ -349,8 +346,6 @@ class MatchRecords:
         return len(updates)
 
     def labels_current(self) -> bool:
-        from ..labels import LABELS_VERSION
-
         if not self.conn.execute("SELECT 1 FROM decisions LIMIT 1").fetchone():
             return True
         return self.get_meta("labels_version") == LABELS_VERSION

@@ -16,7 +16,9 @@ names) goes through :mod:`gnubg_blunder.codec.text` on the way in and out.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
+from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
 from .pg_schema import ID_TABLES
 from .schema import ConnectionLost, StoreError
@@ -126,8 +128,6 @@ TCP_USER_TIMEOUT = 30_000
 def connection_defaults(dsn: str) -> dict:
     """The connection parameters we add to ``dsn``: those it does not set
     (the connect timeout: nor PGCONNECT_TIMEOUT)."""
-    import os
-
     from psycopg.conninfo import conninfo_to_dict
 
     given = conninfo_to_dict(dsn)
@@ -141,8 +141,6 @@ def connection_defaults(dsn: str) -> dict:
 
 def connect_timeout(dsn: str) -> str:
     """How long connecting to ``dsn`` waits for the server, in seconds."""
-    import os
-
     from psycopg.conninfo import conninfo_to_dict
 
     return conninfo_to_dict(dsn).get("connect_timeout") or os.environ.get("PGCONNECT_TIMEOUT") \
@@ -355,8 +353,6 @@ def without_password(url: str) -> str:
 def _password_replaced(url: str, mark) -> str:
     """``url`` with its password, in the user part and in ``?password=``,
     written ``mark`` (None: left out)."""
-    from urllib.parse import urlsplit, urlunsplit
-
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -379,8 +375,6 @@ def scrubbed(text: str, url: str) -> str:
     """``text`` with the URL and its password (as written and decoded,
     from the user part or ``?password=``) replaced: a message about ``url``
     that may be shown."""
-    from urllib.parse import parse_qs, unquote, urlsplit
-
     secrets = set()
     try:
         parts = urlsplit(url)

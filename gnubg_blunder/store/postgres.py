@@ -21,6 +21,8 @@ from .derived import DerivedRules
 from .pg_sql import PgConnection, PgUniqueViolation, redacted
 from .schema import StoreError
 from .sqlite import ALREADY_STORED, SQLiteStore, StoreResult
+from . import pg_schema
+from ..labels import LABELS_VERSION
 
 
 class PostgresStore(SQLiteStore):
@@ -29,8 +31,6 @@ class PostgresStore(SQLiteStore):
     engine = "postgresql"
 
     def __init__(self, url: str, report=None, upgrade: bool = True, *, rules: DerivedRules):
-        from . import pg_schema
-
         self.url = url
         self._start(redacted(url), report, rules)  # messages name it without its password
         self._found_whole = True  # the server keeps its pages whole: no quick_check before writing
@@ -68,8 +68,6 @@ class PostgresStore(SQLiteStore):
         """A read-only role reads what writers made; it can make nothing, so
         labels of older rules or an array cache not built are refused with
         what to do (a writer's next command makes them)."""
-        from ..labels import LABELS_VERSION
-
         if not self.labels_current():
             why = f"its labels are of rules version {self.get_meta('labels_version')} (now {LABELS_VERSION})"
         elif self._analyses_without_cache():

@@ -10,7 +10,9 @@ made: never edit a step that has shipped.  docs/reliability.md.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import sqlite3
 from typing import Callable, Optional, Union
 from urllib.parse import quote
@@ -24,9 +26,6 @@ def _beaver_takes(conn: sqlite3.Connection) -> None:
     the record after the double, judged on the double's analysis (the
     closing take's e, nd, dt, dp), ``beaver_take`` 2.  Its comment was not
     kept.  The array cache is rebuilt when read."""
-    from ..board.position import Board
-    from ..labels import decision_labels
-
     rows = conn.execute(
         """SELECT d.analysis_id, d.game, d.seq, d.player, d.position_id, d.cube_value, d.cube_owner,
                   d.score_self, d.score_opp, d.crawford, t.best_move, t.error, t.nd, t.dt, t.dp, t.depth
@@ -67,13 +66,9 @@ def _stored_equities(texts: list) -> tuple:
     so no quote or brace inside a string):
     one regular expression over the whole slice, one numpy conversion.  A
     slice holding any other text is parsed by ``json.loads``, list by list."""
-    import json
-    import re
-
     import numpy as np
 
     if any(isinstance(t, (bytes, memoryview)) for t in texts):  # format 1 (step 10): codec/candidates.py
-        from ..codec.candidates import equities
 
         lists = [equities(t) if t else [] for t in texts]
         flat = np.array([np.nan if q is None else q for eqs in lists for q in eqs], dtype=np.float64)
@@ -107,11 +102,7 @@ def _difficulty(conn: sqlite3.Connection, rules) -> None:
     text, :func:`_stored_equities`), d of the whole slice at once, an
     UPDATE a slice for each truncation flag (JSON ``{id: d}``: the step stays
     a handful of statements, one transaction)."""
-    import json
-
     import numpy as np
-
-    from ..arrays import KIND_CODES, DecisionArrays
 
     K_CHECKER = KIND_CODES["checker"]
 
@@ -163,8 +154,6 @@ def _compact_candidates(conn: sqlite3.Connection) -> None:
     on their primary key (no separate index beside the table).  In slices
     of ids, one transaction; the array cache is kept (its columns are the
     same)."""
-    from ..codec.candidates import Columns, encode_many
-
     conn.execute("""CREATE TABLE decision_candidates_v10 (
     decision_id INTEGER PRIMARY KEY REFERENCES decisions(id) ON DELETE CASCADE,
     candidates  BLOB NOT NULL                 -- format 1, store/candidates.py
@@ -209,8 +198,6 @@ def fill_openings(conn) -> None:
     the rolls of its first analysis (every analysis of one identity holds
     the same rolls).  Both engines' step 12; docs/storage.md "A match saved
     twice"."""
-    from ..model import OPENING_MOVES, move_token, opening_key
-
     matches = conn.execute(
         "SELECT m.id, m.length, g.score0, g.score1, (SELECT MIN(a.id) FROM analyses a WHERE a.match_id = m.id) "
         "FROM matches m JOIN games g ON g.match_id = m.id AND g.game = "
@@ -539,6 +526,12 @@ SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
 from ..errors import ConnectionLost, StoreError  # noqa: E402,F401  (the one hierarchy)
+from ..model import OPENING_MOVES, move_token, opening_key
+from ..arrays import DecisionArrays, KIND_CODES
+from ..board.position import Board
+from ..codec.candidates import Columns, encode_many, equities
+from ..labels import decision_labels
+from .error_kinds import sqlite_kind
 
 
 def current_version(conn: sqlite3.Connection) -> int:
@@ -674,8 +667,6 @@ def _holds_matches(conn: sqlite3.Connection) -> bool:
 def _busy_kind(exc: BaseException):
     """"busy" for one of SQLite's busy errors (what a StoreError made of it
     says: another program held the lock), else None."""
-    from .error_kinds import sqlite_kind
-
     return "busy" if isinstance(exc, sqlite3.Error) and sqlite_kind(exc) == "busy" else None
 
 

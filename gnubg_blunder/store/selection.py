@@ -3,6 +3,7 @@ decisions and rolls as arrays for the metrics (SPEC §14)."""
 
 from __future__ import annotations
 
+import dataclasses
 import weakref
 from typing import Optional
 
@@ -136,8 +137,6 @@ class DecisionSelection:
     def _restrict_to_collection(self, sel: Selection, name: str) -> Selection:
         """The ``--collection`` filter: the same matches, rolls and sides,
         only the decisions whose position is in the collection ``name``."""
-        import dataclasses
-
         filed = self.collection_positions(name)
         if filed is None:
 

@@ -4,13 +4,14 @@ collections, the decisions at a position (SPEC §10, §11; docs/collections.md).
 from __future__ import annotations
 
 import functools
+import itertools
 from typing import Optional
 
-from . import candidates as candidate_lists
-from . import insert
+from . import candidates as candidate_lists, insert
 from .connection import write_transaction
 from ..study_log import STUDIED, utc_day
 from .schema import StoreError
+from ..game_record import GNUBG_SOURCES, gnubg_rows
 
 
 def _nocase_order(a: bytes, b: bytes) -> int:
@@ -278,10 +279,6 @@ class StudyData:
         game's records up to the last one asked for (a row depends only on
         the records before it), a hundred games a query: one query a game
         took 2 s of the report over 10,000 matches (15,000 games)."""
-        import itertools
-
-        from ..game_record import GNUBG_SOURCES, gnubg_rows
-
         ids = list(dict.fromkeys(int(i) for i in decision_ids))
         wanted = {}
         for start in range(0, len(ids), 900):

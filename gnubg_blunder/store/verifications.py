@@ -7,6 +7,7 @@ the store (its ``conn``); SQLite and PostgreSQL alike."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from .connection import write_transaction
 
 COLUMNS = ("decision_id", "plies", "engine", "engine_version", "met", "error", "best_move", "nd", "dt", "dp",
            "difficulty", "played_index", "candidates", "verified_at")
@@ -69,8 +70,6 @@ def write(store, row: dict) -> bool:
     """Store one verified evaluation in its own transaction; False when
     that decision is verified at that depth already (a rerun: nothing
     written).  Never over the match's analysis: another table."""
-    from .connection import write_transaction
-
     store._writable()
     values = dict(row)
     values.setdefault("verified_at", datetime.now(timezone.utc).isoformat(timespec="seconds"))

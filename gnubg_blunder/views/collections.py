@@ -15,10 +15,12 @@ a filed position is "already studied" for ``references`` (SPEC §10).
 from __future__ import annotations
 
 import argparse
+import os
 
 from ..hookspecs import hookimpl
 from ..commands import Command, Scope, UserError, add_filter_arguments, add_format, unknown_collection
 from ..formatting import DASH, Table, safe_text, scope_text, table, to_json
+from . import positions
 
 ACTIONS = ("add", "list", "show", "remove", "export")
 SOURCES = ("positions",)  # what `--from` names (besides a date: the filter's --from DATE)
@@ -39,8 +41,6 @@ class _FromAction(argparse.Action):
 
 
 def _configure(p):
-    from . import positions
-
     sub = p.add_subparsers(dest="action", metavar="ACTION", parser_class=type(p))
     add = sub.add_parser("add", help="file positions into a collection (made when new)",
                          description="file positions into collection NAME (made when new): --from-plan FAMILY, "
@@ -138,8 +138,6 @@ def positions_pairs(scope) -> tuple:
     """The positions that ``positions`` lists with the same flags (its own
     ``compute``: the same selection, order and --limit): (pairs, the list's
     criteria, decisions listed, decisions matching)."""
-    from . import positions
-
     obj = positions.VIEW.evaluate(scope)
     return pairs_of_records(obj["decisions"]), obj["criteria"], obj["shown"], obj["total"]
 
@@ -364,7 +362,6 @@ def _export(args, ctx) -> int:
     if args.out == "-":
         ctx.print(text.rstrip("\n"))
         return 0
-    import os
 
     tmp = f"{args.out}.part"
     try:

@@ -15,6 +15,9 @@ from ..commands import Scope, UserError, View
 from ..options import Option, param
 from ..metrics.vocabulary import metric as metric_named
 from ..formatting import DASH, Table, cube_action_text, folded, num, percent, safe_text, table, scope_text, table_html
+from ..anki.command import changes_text, export_notes
+from ..quiz.terminal import ask
+from .collections import errors_listed_pairs, file_listed_errors, filed_text
 
 # how this view reads each metric (the metric's own words: metrics/vocabulary.py)
 METRIC_NOTES = {
@@ -244,7 +247,6 @@ def compute(scope, params: ErrorsParams) -> dict:
     figures = error_figures(scope.selection, scope.thresholds, scope.filter.decision_type, metric=scope.metric)
     obj = errors_object(figures, scope.filter, scope.metric, scope.thresholds)
     if params.to_collection:  # the rows' action: file their positions (views/collections.py)
-        from .collections import file_listed_errors
 
         obj["filed"] = file_listed_errors(scope, params.to_collection)
     if params.deck:  # the rows' action: an Anki deck of their decisions (docs/anki.md)
@@ -253,16 +255,12 @@ def compute(scope, params: ErrorsParams) -> dict:
 
 
 def _listed_row_ids(scope) -> list:
-    from .collections import errors_listed_pairs
-
     return [d for _p, d in errors_listed_pairs(scope)]
 
 
 def _deck(scope, out: str) -> dict:
     """``errors --deck OUT.apkg``: anki/command.py's export over the
     decisions behind the rows (one note per decision key)."""
-    from ..anki.command import changes_text, export_notes
-
     if not out.endswith(".apkg"):
         raise UserError(f"{out}: give a file name ending in .apkg")
     if getattr(scope.store, "read_only", False):
@@ -277,8 +275,6 @@ def _quiz(scope) -> int:
     """``errors --quiz``: the terminal quiz (quiz/terminal.py) over the
     decisions behind the rows."""
     from ..quiz.core import DEFAULT_COUNT, choose
-    from ..quiz.terminal import ask
-    from ..formatting import safe_text
 
     # nothing to ask is a QuizError, the user's one line
     items = choose(scope.store, scope.filter, scope.thresholds, count=DEFAULT_COUNT, row_ids=_listed_row_ids(scope))
@@ -305,8 +301,6 @@ class ErrorsParams:
 def _text(obj: dict) -> str:
     text = errors_text(obj)
     if obj.get("filed"):
-        from .collections import filed_text
-
         text += "\n\n" + filed_text(obj["filed"])
     if obj.get("deck"):
         d = obj["deck"]

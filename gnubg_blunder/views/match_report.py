@@ -22,6 +22,10 @@ from typing import Optional
 from ..model import is_money
 from ..formatting import DASH, html_text, num, table_html
 from .review import KIND_WORDS, _sides, review_html, review_object, select_match
+from ..commands import Scope
+from .report import html_page
+from .match_summary import MATCH_FIGURE_HEADERS, match_figures
+from .svgcharts import cumulative_chart
 
 WHAT = "report --match"
 
@@ -56,9 +60,6 @@ def build(store, flt, thresholds, which: str = "last") -> dict:
     """The object of the match ``which`` (an ID or ``last``) under the
     filter ``flt``: the sides as ``review`` picks them, and both sides'
     figures as the console's match summary prints them (``figures``)."""
-    from ..commands import Scope
-    from .match_summary import MATCH_FIGURE_HEADERS, match_figures
-
     scope = Scope.over(None, store, flt, thresholds=thresholds)
     sel = select_match(scope, which, what=WHAT)
     obj = match_report_object(store, sel, _sides(scope, sel, what=WHAT), thresholds, flt.to_json())
@@ -117,8 +118,6 @@ def figures_html(obj: dict) -> str:
 
 
 def chart_svg(obj: dict) -> str:
-    from .svgcharts import cumulative_chart
-
     curve = obj["curve"]
     money = curve["unit"] == "EMG"
     rows = obj["transcript"]
@@ -171,8 +170,6 @@ def transcript_html(obj: dict) -> str:
 
 
 def match_report_html(obj: dict, title: Optional[str] = None) -> str:
-    from .report import html_page
-
     heading = None if title else (f"Match {obj['match_id']}: {html_text(obj['players'][0])} vs "
                                   f"{html_text(obj['players'][1])}")
     title = title or f"Match {obj['match_id']}: {obj['players'][0]} vs {obj['players'][1]}"

@@ -18,6 +18,7 @@ from ..commands import View, add_metric
 from ..stash import StashKey, compute_once
 from ..filters import command_flags
 from ..formatting import DASH, Table, folded, html_cell, num, safe_text, scope_text, table
+from .positions import attach_moves
 
 LIST_ROWS = 20  # the report lists the first 20 members of each family (costliest first)
 
@@ -201,7 +202,6 @@ def member_records(store, selection, flt, thresholds, obj: dict, limit: int = No
     :func:`plan_html` lists."""
     from ..metrics.plan import member_lists, plan_mask
     from ..metrics.summary import decision_records_of_lists
-    from .positions import attach_moves
 
     limit = LIST_ROWS if limit is None else limit
     names = [fam["family"] for fam in obj["families"]]

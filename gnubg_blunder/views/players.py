@@ -15,12 +15,12 @@ import dataclasses
 from dataclasses import dataclass
 
 from ..hookspecs import hookimpl
-from ..commands import UserError, View
+from ..commands import UserError, View, unknown_player
 from ..metrics.vocabulary import metric as metric_named
 from .. import formatting
 from ..formatting import (AVOIDABLE_NOTE, DASH, Table, avoidable_text, interval, num, safe_text, table, table_html,
                          without_empty_periods)
-from .table_filters import Column
+from .table_filters import Column, apply_filters, find_column, parse_sort, parse_where, sort_rows
 
 # -- shared -------------------------------------------------------------------
 
@@ -524,7 +524,6 @@ def _all_players(scope):
 
 
 def _resolve(scope, players, name):
-    from ..commands import unknown_player
     from ..metrics.players import player_key
 
     g = players.index(player_key(name, scope.store.aliases()))
@@ -574,7 +573,6 @@ def _players_options(p):
 
 def players_compute(scope) -> dict:
     from ..metrics.players import player_key, player_rows, players_of
-    from .table_filters import apply_filters, find_column, parse_sort, parse_where, sort_rows
 
     args = scope.args
     filters = [parse_where(w, PLAYER_COLUMNS) for w in args.where]  # a FilterError is the user's one line

@@ -9,6 +9,7 @@ A view never computes a figure.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from html import escape
 
 from ..hookspecs import hookimpl
 from ..commands import DecisionCriteria, UserError, View, count_option
@@ -119,8 +120,6 @@ def positions_html(obj: dict, heading: str = None, anchor: str = None, fold: boo
     (``<details>``, the report's long lists); ``boards`` ({row_id: SVG}):
     a row's board folded in its position cell (the others name the command
     that draws it)."""
-    from html import escape
-
     n = obj["total"]
     heading = heading or _criteria_text(obj["criteria"]).capitalize()
     ident = f' id="{escape(anchor)}"' if anchor else ""

@@ -3,12 +3,15 @@ CSV.  Renders :func:`gnubg_blunder.metrics.progression.progression_figures`;
 computes nothing."""
 
 from __future__ import annotations
+import datetime as dt
+from html import escape
 
 from ..hookspecs import hookimpl
-from ..commands import View
+from ..commands import View, filter_from_args
 from ..metrics.vocabulary import metric as metric_named
 from ..formatting import DASH, POOLED, Table, interval, num, safe_text, table, table_html
 from .summary import band_text, scope_text
+from ..metrics.levels import BANDS
 
 
 
@@ -139,10 +142,6 @@ def progression_html(obj: dict) -> str:
     perspective's figure (the object's metric) per dated match as an inline
     SVG chart with the trend, the goal and, for PR, the level bands; the
     tournaments table."""
-    import datetime as dt
-    from html import escape
-
-    from ..metrics.levels import BANDS
     from .svgcharts import line_chart
 
     m = metric_named(obj["metric"])
@@ -208,7 +207,6 @@ def suggestion_text(s: dict) -> str:
 def goal_suggestion(store, args, ctx) -> str:
     """``goal suggest [filter]``: the lower bound of the current band of the
     player's PR (the filter's player, else the main player)."""
-    from ..commands import filter_from_args
     from ..metrics.progression import goal_suggestion_figures
     from ..db_settings import main_player, thresholds_for
 

@@ -11,15 +11,16 @@ never computes a figure.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
-from ..game_record import place_text
+from ..game_record import place_text, selection_gnubg_rows
 from ..commands import Command, UserError, View, add_format, add_metric, count_option
 from ..options import Option, param
-from ..formatting import DASH, folded, safe_text, scope_text, table, to_json
+from ..formatting import DASH, Table, folded, safe_text, scope_text, table, to_json
 
 if TYPE_CHECKING:  # numpy is imported where a function needs it: building the CLI's parser does without
     import numpy as np
@@ -58,8 +59,6 @@ def second_costs(store, sel, rows: np.ndarray) -> np.ndarray:
     """The cost of the second choice (EMG) of each decision of ``rows``: the
     cube's other option from the arrays, a checker play's second candidate
     from the store's candidate lists; NaN unknown."""
-    import dataclasses
-
     import numpy as np
 
     from ..metrics import references as R
@@ -135,7 +134,6 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
     ``confirmed``, ``board``), and the counts behind them."""
     import numpy as np
 
-    from ..game_record import selection_gnubg_rows
     from ..metrics import references as R
     from ..metrics.study_cost import study_cost
     from ..metrics.summary import decision_records_of_lists
@@ -334,8 +332,6 @@ def references_text(obj: dict, boards: bool = True) -> str:
 
 
 def references_table(obj: dict):
-    from ..formatting import Table
-
     cols = ("rank", "position_id", "family", "gain", "factor", "excess", "covered_excess", "errors", "covers",
             "narrow", "unstable", "confirmed", "unit")
     rows = [[p["rank"], p["position_id"], p["family"] + _score_text(p), p["gain"], p["factor"],

@@ -16,6 +16,7 @@ no figure.
 
 from __future__ import annotations
 
+import argparse
 import datetime as _dt
 from dataclasses import dataclass, field
 from html import escape
@@ -24,8 +25,12 @@ from typing import Callable, Optional
 from ..hookspecs import hookimpl
 from .. import __version__
 from .. import formatting
-from ..stash import Stash, StashKey, compute_once
+from ..stash import Stash, StashKey, compute_once, forget
 from ..formatting import table_html  # noqa: F401  (a plugin's section may use it: the report's table style)
+from . import biases, breakdowns, errors, matches, plan, positions, progression, stats, study, summary
+from ..commands import Command, Scope, UserError, add_filter_arguments, add_metric, check_player, filter_from_args
+from ..plugins import get_plugin_manager
+from .players import VIEWS, players_html
 
 STYLE = """
 body{font-family:"DejaVu Sans",Arial,sans-serif;color:#1f2328;background:#fff;margin:24px auto;max-width:1000px;
@@ -91,8 +96,6 @@ class ReportContext:
         key = VIEW_OBJECT.at(view.name, tuple(sorted(args.items())))
 
         def compute():
-            from ..commands import Scope
-
             scope = Scope.over(_view_args(view, args), self.store, self.filter, self.selection, self.thresholds)
             obj = view.evaluate(scope)
             obj.setdefault("filter", self.filter.to_json())
@@ -104,8 +107,6 @@ class ReportContext:
 def _view_args(view, args: dict):
     """The view's arguments as its command line would parse them with no
     option given, ``args`` over them."""
-    import argparse
-
     parser = argparse.ArgumentParser(add_help=False)
     view.configure(parser)
     defaults = parser.parse_args([])
@@ -116,8 +117,6 @@ def _view_args(view, args: dict):
 
 def sections(pm=None) -> list:
     """[(order, name, function)] from every plugin, in order."""
-    from ..plugins import get_plugin_manager
-
     pm = pm or get_plugin_manager()
     found = []
 
@@ -156,7 +155,6 @@ def build_report(ctx: ReportContext, title: Optional[str] = None) -> str:
 def shared_keys() -> tuple:
     """The stash keys kept between sections (``_release_columns``)."""
     from ..metrics import counting, figures, kernel
-    from . import biases, plan, study
 
     return (kernel.BASE_FLAGS, kernel.FLAGS, figures.WHOLE_SUMS, kernel.MONEY, kernel.SIDE, counting.COUNTED,
             kernel.ELL, kernel.D_MWC, kernel.ERROR_MICRO,
@@ -176,7 +174,6 @@ def _release_columns(selection) -> None:
     from (``SHARED_COLUMNS``), so that the report's peak memory is one
     section's arrays beside those, not every section's."""
     from ..arrays import release_columns
-    from ..stash import forget
 
     keep = shared_keys()
     for owner in (selection, getattr(selection, "decisions", None), getattr(selection, "rolls", None)):
@@ -226,77 +223,57 @@ def headline_section(ctx: ReportContext) -> str:
     """The headline figures with their intervals (the ``stats`` object):
     whose figures they are, the level labelled as both sides pooled without
     a player."""
-    from .stats import VIEW, stats_html
-
-    return stats_html(ctx.view_object(VIEW))
+    return stats.stats_html(ctx.view_object(stats.VIEW))
 
 
 def summary_section(ctx: ReportContext) -> str:
     """Rolling PR and the ten costliest decisions, each with its board; the
     cards of the study plan and before / after in the report's --metric."""
-    from .summary import VIEW, decision_details, summary_html
-
-    obj = ctx.view_object(VIEW, metric=ctx.metric)
-    return summary_html(obj, decision_details(obj["top"], ctx.store))
+    obj = ctx.view_object(summary.VIEW, metric=ctx.metric)
+    return summary.summary_html(obj, summary.decision_details(obj["top"], ctx.store))
 
 
 def progression_section(ctx: ReportContext) -> str:
     """PR per match of the progression's perspective (the filter's player,
     else the main player, else both sides pooled), trend, goal, tournaments."""
-    from .progression import VIEW, progression_html
-
-    return progression_html(ctx.view_object(VIEW, metric=ctx.metric))
+    return progression.progression_html(ctx.view_object(progression.VIEW, metric=ctx.metric))
 
 
 def errors_section(ctx: ReportContext) -> str:
-    from .errors import VIEW, errors_html
-
-    return errors_html(ctx.view_object(VIEW))
+    return errors.errors_html(ctx.view_object(errors.VIEW))
 
 
 def breakdowns_section(ctx: ReportContext) -> str:
-    from .breakdowns import VIEW, breakdowns_html
-
-    return breakdowns_html(ctx.view_object(VIEW))
+    return breakdowns.breakdowns_html(ctx.view_object(breakdowns.VIEW))
 
 
 def biases_section(ctx: ReportContext) -> str:
     """Signed biases: take/pass, doubles (by score), blots (SPEC §12)."""
-    from .biases import VIEW, biases_html
-
-    return biases_html(ctx.view_object(VIEW))
+    return biases.biases_html(ctx.view_object(biases.VIEW))
 
 
 def players_section(ctx: ReportContext) -> str:
     """One row per player of the scope's matches, most decisions first (the
     filter's player is highlighted, not the only row)."""
-    from .players import VIEWS, players_html
-
     return players_html(ctx.view_object(VIEWS[0], sort="decisions:desc"))
 
 
 def matches_section(ctx: ReportContext) -> str:
-    from .matches import VIEW, matches_html
-
-    return matches_html(ctx.view_object(VIEW, last=str(MATCHES_SHOWN)), limit=MATCHES_SHOWN)
+    return matches.matches_html(ctx.view_object(matches.VIEW, last=str(MATCHES_SHOWN)), limit=MATCHES_SHOWN)
 
 
 def lists_section(ctx: ReportContext) -> str:
     """The decisions behind the headline counts (errors, blunders), costliest
     first, so that every count of the page can be checked in the page."""
-    from .positions import VIEW, positions_html
-
-    from .summary import decision_details
-
     html = ['<section id="lists"><h2>The decisions behind the counts</h2>',
             '<p class="note">Each list is folded: click its heading to unfold it, a position ID to unfold its '
             'board.</p>']
     for severity in ("errors", "blunders"):
-        obj = ctx.view_object(VIEW, limit=str(LIST_ROWS), **{severity: True})
+        obj = ctx.view_object(positions.VIEW, limit=str(LIST_ROWS), **{severity: True})
         shown = obj["decisions"][:LIST_BOARDS]
-        boards = {k: v["diagram"] for k, v in decision_details(shown, ctx.store).items() if v["diagram"]}
-        html.append(positions_html(obj, heading=severity.capitalize(), anchor=f"list-{severity}", fold=True,
-                                   boards=boards))
+        boards = {k: v["diagram"] for k, v in summary.decision_details(shown, ctx.store).items() if v["diagram"]}
+        html.append(positions.positions_html(obj, heading=severity.capitalize(), anchor=f"list-{severity}", fold=True,
+                                             boards=boards))
     html.append("</section>")
     return "".join(html)
 
@@ -304,8 +281,6 @@ def lists_section(ctx: ReportContext) -> str:
 # -- the command and the automatic report ------------------------------------------------------
 
 def _configure(p) -> None:
-    from ..commands import add_filter_arguments, add_metric
-
     p.add_argument("--html", metavar="FILE", help="write the report to FILE")
     p.add_argument("--match", metavar="ID|last",
                    help="the page of one match instead: its head, the review (the side(s) `review` picks: "
@@ -325,7 +300,6 @@ def _configure(p) -> None:
 
 
 def _run(args, ctx) -> int:
-    from ..commands import UserError, check_player, filter_from_args
     from ..db_settings import thresholds_for
     from ..user_config import load_config, save_config
 
@@ -361,8 +335,6 @@ def _run(args, ctx) -> int:
 
 def command():
     """The ``report`` command (a :class:`gnubg_blunder.commands.Command`)."""
-    from ..commands import Command
-
     return Command("report", "a standalone HTML report (no scripts, inline SVG): the collection, or one match "
                    "with --match ID|last", _run, _configure)
 

@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from html import escape
 
 from ..hookspecs import hookimpl
-from ..commands import UserError, View
+from ..commands import Scope, UserError, View
 from ..options import Option, param
 from ..filters import Filter
 from ..game_record import place_text
 from ..formatting import DASH, Table, html_text, num, percent, safe_text, scope_text, table
 from .matches import gnubg_own_text
+from .summary import cube_side, played_steps
 
 KIND_WORDS = {"checker": "checker play", "nodouble": "no double", "double": "double", "take": "take",
               "pass": "pass"}
@@ -160,7 +161,6 @@ def _board_facts(r: dict, row: dict, players) -> None:
     -1 centred) and ``played_steps`` (the played checker play's steps
     [from, to], 25 = bar, 0 = off; None for a cube decision or unknown)."""
     from ..board.position import Board
-    from .summary import cube_side, played_steps
 
     r["cube_owner"] = _cube_owner_name(row, players)
     r["cube_side"] = cube_side(row) if row else -1
@@ -466,7 +466,6 @@ def match_review_text(store, match_id: int, boards: bool = True) -> str:
     """The review printed inside gnubg after a match is stored: the main
     player's side when they played it, else both; the deepest analysis."""
     from ..db_settings import thresholds_for
-    from ..commands import Scope
 
     scope = Scope.over(None, store, Filter())
     sel = select_match(scope, str(match_id))

@@ -1,12 +1,14 @@
 """``stats``: the figures of a selection, as text or JSON."""
 
 from __future__ import annotations
+from html import escape
 
 from ..hookspecs import hookimpl
 from ..commands import View
 from ..metrics.levels import level_band
 from ..formatting import (AVOIDABLE_NOTE, DASH, POOLED, Table, avoidable_text, elo_text, interval, num, safe_text,
                          scope_text, whose)
+from ..plugins import metrics
 
 
 def stats_object(figures: dict, flt) -> dict:
@@ -76,8 +78,6 @@ def stats_text(obj: dict) -> str:
 def _figure_html(value: str, label: str, anchor: str = None) -> str:
     """One headline figure; with ``anchor``, a count that links to the list
     of its decisions further down the page."""
-    from html import escape
-
     if anchor:
         return (f'<div class="figure"><div class="v"><a href="{anchor}">{escape(value)}</a></div>'
                 f'<div class="k">{escape(label)} (list below)</div></div>')
@@ -93,8 +93,6 @@ def stats_html(obj: dict) -> str:
     whose they are, PR with its interval, its parts, MWC lost, L7, Elo, the
     counts (errors and blunders link to ``#list-errors`` / ``#list-blunders``)
     and the level band, labelled as both sides pooled without a player."""
-    from html import escape
-
     pooled = not obj["filter"].get("player")
     figs = [
         _figure_html(num(obj["pr"]), f"PR ({_ci_words(obj['pr_ci'])})"),
@@ -121,7 +119,6 @@ def stats_html(obj: dict) -> str:
 def compute(scope) -> dict:
     """``stats``: the figures of the selection, and each plugin metric's."""
     from ..metrics.figures import aggregate
-    from ..plugins import metrics
 
     flt, sel, thr = scope.filter, scope.selection, scope.thresholds
     obj = stats_object(aggregate(sel, thr, flt.decision_type), flt)

@@ -12,7 +12,7 @@ import dataclasses
 from html import escape
 
 from ..hookspecs import hookimpl
-from ..commands import View, add_metric
+from ..commands import View, add_metric, study_selection
 from ..stash import StashKey, compute_once
 from ..formatting import DASH, Table, num, safe_text, scope_text, table, table_html
 
@@ -75,7 +75,6 @@ def compute(scope) -> dict:
 
     flt = scope.filter
     if flt.family:  # N counts every decision of the family's game plan and nature: read them all
-        from ..commands import study_selection
 
         sel = study_selection(scope.store, scope.select(dataclasses.replace(flt, family=None)))
     else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from html import escape
 from typing import Callable, Optional
 
 from ..hookspecs import hookimpl
@@ -16,9 +17,11 @@ from ..commands import UserError, View
 from ..options import Option, param
 from ..game_record import place_text
 from ..metrics.vocabulary import metric as metric_named
-from .biases import interval_text
+from .biases import compute as biases_compute, interval_text
 from ..formatting import DASH, POOLED, elo_text, folded, html_text, interval, num, scope_text, table_html
-from .positions import DEFAULT_LIMIT, decisions_table, listing, parse_limit, positions_object, positions_text
+from .positions import (DEFAULT_LIMIT, attach_moves, decisions_table, listing, parse_limit, positions_object,
+                        positions_text)
+from ..plugins import first_registered, get_plugin_manager
 
 
 def band_text(level) -> str:
@@ -164,8 +167,6 @@ class SummaryCard:
 def summary_cards(pm=None) -> list:
     """The cards of every plugin, by order then name; the first registered
     under a name is kept (an installed plugin's replaces a built-in)."""
-    from ..plugins import first_registered, get_plugin_manager
-
     pm = pm or get_plugin_manager()
     found, register = first_registered(SummaryCard)
     pm.hook.register_summary_cards(register=register)
@@ -252,8 +253,6 @@ def summary_html(obj: dict, details: dict = None) -> str:
     """The summary as HTML (``<section id="summary">``): PR over the last N
     decisions and the costliest decisions, each with its board and comment
     when ``details`` (:func:`decision_details`) gives them."""
-    from html import escape
-
     details = details or {}
     # a note column only where a row needs one (N more than the decisions there are)
     noted = any(r["exceeds"] for r in obj["rolling"])
@@ -314,7 +313,6 @@ SUMMARY_COLUMNS = ("error", "difficulty", "kind", "game_plan")
 def compute(scope, params: SummaryParams) -> dict:
     from ..arrays import release_columns
     from ..metrics.summary import TOP_N, summary_figures
-    from .positions import attach_moves
 
     limit = parse_limit(params.limit)
     what = params.list
@@ -351,8 +349,6 @@ def compute(scope, params: SummaryParams) -> dict:
 def biases_card(scope) -> dict:
     """The three families of the ``biases`` view (n, p, m, b, ci, verdict,
     costs), without the score cells."""
-    from .biases import compute as biases_compute
-
     b = biases_compute(scope, cells=False)
     return {key: dict(b[key]) for key, _name in BIAS_NAMES}
 

@@ -13,6 +13,8 @@ from ..hookspecs import hookimpl
 from ..commands import View
 from ..options import Option, param
 from ..formatting import Table, html_cell, num, scope_text, table
+from .positions import (attach_moves, decisions_table, parse_limit, positions_html, positions_object,
+                        positions_table)
 
 CONDITIONS = ("after-blunder", "after-bad-roll", "late-in-match")  # metrics/tilt.py's, without importing numpy
 TITLES = {"after-blunder": "after a blunder", "after-bad-roll": "after a bad roll",
@@ -42,7 +44,6 @@ def compute(scope, params: TiltParams) -> dict:
     condition = params.list
     if condition:
         from ..metrics.summary import decision_records
-        from .positions import attach_moves, parse_limit, positions_object
 
         limit = parse_limit(params.limit)
         idx = T.condition_decisions(sel, condition, scope.thresholds, flt.decision_type or "all")
@@ -84,8 +85,6 @@ def _rows(obj: dict) -> list:
 
 
 def _list_text(obj: dict) -> str:
-    from .positions import decisions_table
-
     n = obj["total"]
     head = (f"Tilt — {TITLES[obj['condition']]} ({obj['condition_rule']}): {n} decision{'s' if n != 1 else ''}")
     if not obj["decisions"]:
@@ -120,8 +119,6 @@ CSV_HEADERS = ["player", "condition", "n_condition", "n_rest", "matches", "mean_
 
 def tilt_table(obj: dict) -> Table:
     if "decisions" in obj:
-        from .positions import positions_table
-
         return positions_table(obj)
     rows = []
     for p in obj["players"]:
@@ -160,8 +157,6 @@ def tilt_html(obj: dict, lists: dict = None) -> str:
     without a verdict grey; ``lists`` ({condition: its ``--list`` object}):
     each condition's decisions after the table, its N cells linking to them."""
     if "decisions" in obj:
-        from .positions import positions_html
-
         return ('<section id="tilt"><h2>Tilt</h2>'
                 + positions_html(obj, heading=LIST_HEADINGS[obj["condition"]]) + "</section>")
     lists = lists or {}
@@ -178,8 +173,6 @@ def tilt_html(obj: dict, lists: dict = None) -> str:
     html.append(f'<p class="note">{escape(NOTE)} `gnubg-blunder tilt --list CONDITION` lists the decisions '
                 f"behind a condition.</p>")
     if lists:
-        from .positions import positions_html
-
         for cond in CONDITIONS:
             if cond in lists:
                 listed = lists[cond]

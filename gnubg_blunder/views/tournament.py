@@ -13,6 +13,7 @@ from ..hookspecs import hookimpl
 from ..commands import UserError, View, closest_names
 from ..options import Option, param
 from ..formatting import DASH, Table, html_text, interval, num, safe_text, scope_text, table, table_html
+from ..filters import Filter
 
 EMPTY_KEYS = ("event", "date", "player", "player_rule", "usual", "tournament", "delta_pr", "sigma_pr",
               "delta_pr_ci", "verdict_pr", "why_pr", "delta_l7", "sigma_l7", "delta_l7_ci", "verdict_l7",
@@ -39,7 +40,6 @@ def _empty(note: str) -> dict:
 
 def compute(scope, params: TournamentParams) -> dict:
     from ..db_settings import main_player
-    from ..filters import Filter
     from ..metrics import tournament as T
     from ..metrics.plan import study_plan
 

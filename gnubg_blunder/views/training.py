@@ -17,13 +17,12 @@ from ..hookspecs import hookimpl
 from ..commands import UserError, View
 from ..formatting import (DASH, Table, num, percent, safe_text, scope_text, table, table_html,
                          without_empty_periods)
+from .study import study_inputs
 
 LOG_NOTE = "The filter restricts the matches only: quiz answers and Anki reviews have no player."
 
 
 def _plans_and_log(scope):
-    from .study import study_inputs
-
     return study_inputs(scope.store)
 
 
