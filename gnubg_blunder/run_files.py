@@ -21,8 +21,10 @@ live run, is touched.
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
+import select
 import shutil
 import sys
 import tempfile
@@ -208,8 +210,6 @@ def run_folder(say: Say = None) -> Path:
             folder = root / owner_token()
             folder.mkdir(mode=0o700, exist_ok=True)
         if not _RUN:
-            import atexit
-
             atexit.register(_remove_run_folder)
         _RUN[pid] = folder
         return folder
@@ -272,8 +272,6 @@ def exit_with_owner(token: str) -> None:
             os._exit(1)
 
     def watch():
-        import select
-
         if fd is not None:
             select.select([fd], [], [])
             os._exit(1)

@@ -9,6 +9,7 @@ from collections import Counter
 from ..hookspecs import hookimpl
 from ..commands import Command, Scope, UserError, add_decision_criteria, add_filter_arguments, add_format
 from ..formatting import scope_text, to_json
+from . import DECK_NAME
 
 
 def _configure(p):
@@ -67,7 +68,7 @@ def export_notes(scope, out: str, criteria: dict, limit: int = 0, row_ids=None):
     to ``out`` and record them; (notes made, time) — no note: no file.
     Each note carries its ``change`` (new, updated, unchanged)."""
     from ..store import anki_notes
-    from . import DECK_NAME, apkg, notes
+    from . import apkg, notes
 
     picked = notes.pick_decisions(scope, criteria, limit, row_ids=row_ids)
     made = [{"key": k, "fields": notes.fields(k, r, row), "tags": notes.tags(r), "position_id": row["position_id"],
@@ -93,8 +94,6 @@ def changes_text(made: list) -> str:
 
 
 def _export(args, ctx) -> int:
-    from . import DECK_NAME
-
     if not args.out.endswith(".apkg"):
         raise UserError(f"{args.out}: give a file name ending in .apkg")
     if args.limit < 0:

@@ -19,7 +19,10 @@ import os
 import re
 import shlex
 import shutil
+import signal
+import subprocess
 import sys
+import tempfile
 
 from .. import __version__
 from ..commands import Context, Scope, UserError, _Parser, is_database_error, run_line
@@ -261,8 +264,6 @@ class Bdb:
         """Open an eXtreme Gammon match (``.xg``) in gnubg: it is converted
         to a temporary gnubg SGF (which keeps UTF-8 names) and loaded with
         ``load match``, to replay it or analyse it again.  Prints one line."""
-        import tempfile
-
         path = os.path.expanduser(str(path))
         if not path.lower().endswith((".xg", ".xgp")):
             print(f"gnubg-blunder: {shown_path(path)}: not an XG match file (.xg)")
@@ -433,8 +434,6 @@ class Bdb:
         it ends with gnubg too.  A process of its own: gnubg's embedded
         Python runs no thread of ours while gnubg waits for the player.
         Returns the watcher's process ID (None: not started)."""
-        import subprocess
-
         running = self._watcher is not None and self._watcher.poll() is None
         if stop:
             if not running:
@@ -516,8 +515,6 @@ def _end_with_gnubg() -> None:
     """In the watcher's process before it runs (Linux): SIGTERM when gnubg
     ends, so no watch outlives the gnubg that started it."""
     try:
-        import signal
-
         ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
     except Exception:
         pass

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import shutil
 import subprocess
 import tempfile
@@ -85,7 +86,6 @@ def _run_on_pty(args, commands: str, timeout: float, env, cwd, progress) -> subp
     has no pseudo-terminal (then gnubg runs on pipes, its progress unseen)."""
     try:
         import pty
-        import select
         import tty
 
         master, slave = pty.openpty()

@@ -42,12 +42,14 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
+import numpy as np
 
 from ..codec.candidates import decode as decode_candidates
 from .schema import StoreError
 from ..board.position import Board
 from ..labels import LABELS_VERSION, decision_labels
 from ..run_files import owned_name, remove_leftovers
+from .column_cache import decode_bundle, sealed
 
 # SQLITE_CORRUPT, SQLITE_NOTADB (primary result codes)
 _DAMAGE_CODES = {11, 26}
@@ -514,7 +516,6 @@ def _check_collections(conn, report: CheckReport) -> None:
 
 def _check_rows(store, report: CheckReport, repair: bool) -> None:
     """The array cache and the labels of a whole file, against its rows."""
-    from .column_cache import decode_bundle, sealed
     from .array_cache import ARRAYS_FORMAT
 
     conn = store.conn
@@ -588,8 +589,6 @@ def _compare_cache(store, analysis_id: int, cached, rolls_cached, commented) -> 
     """What differs between the analysis' cached records (decisions, rolls,
     indices of commented decisions, from its bundle) and its rows (None:
     nothing)."""
-    import numpy as np
-
     fresh, rolls_fresh, commented_fresh = store._pack_records(analysis_id)
     dec_dtype, roll_dtype = fresh.dtype, rolls_fresh.dtype
     if (cached.tobytes(), rolls_cached.tobytes(), list(commented)) == (

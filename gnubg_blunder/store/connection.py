@@ -8,6 +8,7 @@ import os
 import shutil
 import sqlite3
 import sys
+import tempfile
 import time
 import urllib.parse
 from pathlib import Path
@@ -247,8 +248,6 @@ class StoreConnection:
     def _copy_with_wal(self, path: Path) -> sqlite3.Connection:
         """The database and its -wal copied to a temporary folder, opened
         there (SQLite merges the -wal), then into memory."""
-        import tempfile
-
         self._check_copy_size(path, "its last changes are in its -wal file")
         tmp = tempfile.mkdtemp(prefix="gnubg-blunder-ro-")
         try:

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from .schema import SCHEMA_VERSION, StoreError
+from .schema import SCHEMA_VERSION, StoreError, fill_openings
+from .connection import write_transaction
 
 _TEXT = 'TEXT COLLATE "C"'
 _NOCASE = "translate({}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
@@ -191,8 +192,6 @@ CREATE INDEX anki_notes_by_position ON anki_notes(position_id);
 
 def _openings(conn) -> None:
     """Step 12, as SQLite's (store/schema.py ``_openings``)."""
-    from .schema import fill_openings
-
     conn.execute(f"ALTER TABLE matches ADD COLUMN opening {_TEXT}")
     fill_openings(conn)
     conn.execute("CREATE INDEX matches_by_opening ON matches(opening)")
@@ -271,7 +270,6 @@ def migrate(conn, read_only: bool = False, report: Optional[Callable] = None) ->
         what = "has no gnubg-blunder tables yet" if found == 0 else f"is at schema version {found}"
         raise StoreError(f"it {what} and this role may only read it: open it once with a writer role "
                          f"(docs/postgres.md, \"Upgrades\")")
-    from .connection import write_transaction
 
     with write_transaction(conn):
         now = current_version(conn)  # again: another writer may have made them meanwhile

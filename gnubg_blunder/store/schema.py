@@ -16,6 +16,7 @@ import re
 import sqlite3
 from typing import Callable, Optional, Union
 from urllib.parse import quote
+import numpy as np
 
 
 def _beaver_takes(conn: sqlite3.Connection) -> None:
@@ -66,8 +67,6 @@ def _stored_equities(texts: list) -> tuple:
     so no quote or brace inside a string):
     one regular expression over the whole slice, one numpy conversion.  A
     slice holding any other text is parsed by ``json.loads``, list by list."""
-    import numpy as np
-
     if any(isinstance(t, (bytes, memoryview)) for t in texts):  # format 1 (step 10): codec/candidates.py
 
         lists = [equities(t) if t else [] for t in texts]
@@ -102,8 +101,6 @@ def _difficulty(conn: sqlite3.Connection, rules) -> None:
     text, :func:`_stored_equities`), d of the whole slice at once, an
     UPDATE a slice for each truncation flag (JSON ``{id: d}``: the step stays
     a handful of statements, one transaction)."""
-    import numpy as np
-
     K_CHECKER = KIND_CODES["checker"]
 
     conn.execute("ALTER TABLE decisions ADD COLUMN difficulty REAL")

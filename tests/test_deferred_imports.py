@@ -1,0 +1,217 @@
+"""An import inside a function has a reason, and the suite checks it
+(docs/architecture.md, "Imports inside functions").  Each one is either
+
+1. deferred for ``--help``: the module that imports is loaded by some
+   ``--help`` (the command line's parser and the plugins it registers) and
+   the module it imports is not loaded by ``gnubg-blunder --help`` (numpy,
+   the metrics, the store: tests/test_help_imports.py keeps them out of
+   every help); an import of a module ``--help`` has loaded anyway saves
+   nothing and only hides an edge of the graph; or
+2. in a module no ``--help`` loads: of an optional or slow dependency
+   (``DEFERRED_DEPENDENCIES``, each with its reason), or of a module that
+   imports the importing one back at load time (made at module level, the
+   import would close a cycle: a package's ``__init__`` that imports its
+   own submodules, two modules of the store that call each other).
+
+What ``--help`` loads is asked of real processes (one interpreter forks a
+child per help, as tests/test_help_imports.py does)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+
+from test_layers import ROOT, _type_checking_lines, modules
+
+# A module no --help loads may import these in a function: each is needed
+# by one path of one command, and costs the others (or is absent) otherwise.
+DEFERRED_DEPENDENCIES = {
+    "gnubg": "gnubg's own module: there only inside gnubg",
+    "psycopg": "PostgreSQL's driver, an optional dependency: SQLite's users need not install it",
+    "anki": "Anki's library, optional (anki sync)",
+    "genanki": "the .apkg writer, needed by anki export alone",
+    "yaml": "PyYAML: the settings file only, read by the commands that have one",
+    "watchdog": "the folder watcher's library, needed by watch alone",
+    "tkinter": "the GUI's output window only (absent from some Pythons)",
+    "tqdm": "the progress bar of a long run on a terminal only",
+    "multiprocessing": "import --jobs N only (some 20 ms otherwise)",
+    "concurrent": "import --jobs N only",
+    "pty": "gnubg's progress on a pseudo-terminal: absent on Windows (gnubg then runs on pipes)",
+    "tty": "as pty",
+}
+
+# what each help loads: an interpreter imports the command kit, then a child per help
+PROBE = r"""
+import contextlib, io, json, os, re, sys
+from gnubg_blunder.commands import Context, get_registry, run
+
+
+def loaded(argv):
+    r, w = os.pipe()
+    sys.stdout.flush(); sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        shown = io.StringIO()
+        with contextlib.redirect_stdout(shown), contextlib.redirect_stderr(io.StringIO()):
+            try:
+                run(argv, Context(out=io.StringIO(), err=io.StringIO()))
+            except BaseException:
+                pass
+        with os.fdopen(w, "w") as fh:
+            fh.write(json.dumps({"modules": sorted(sys.modules), "help": shown.getvalue()}))
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r) as fh:
+        text = fh.read()
+    os.waitpid(pid, 0)
+    return json.loads(text)
+
+
+top = loaded(["--help"])
+every = set(top["modules"])
+for name in sorted(get_registry().commands):
+    got = loaded([name, "--help"])
+    every |= set(got["modules"])
+    subs = re.search(r"\{([a-z,-]+)\}", got["help"].split("\n\n")[0])
+    for sub in subs.group(1).split(",") if subs else []:
+        every |= set(loaded([name, sub, "--help"])["modules"])
+print(json.dumps({"top": top["modules"], "every": sorted(every)}))
+"""
+
+
+def help_modules() -> tuple:
+    """(modules ``--help`` loads, modules some help loads)."""
+    env = {"GNUBG_BLUNDER_NO_PLUGINS": "1", "GNUBG_BLUNDER_CONFIG": "/dev/null", "PATH": "/usr/bin:/bin",
+           "PYTHONPATH": str(ROOT)}
+    r = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    return set(got["top"]), set(got["every"])
+
+
+def _lazy_names(path) -> bool:
+    """True when the package serves names it does not define through a
+    module ``__getattr__`` (quiz/__init__.py: its core, with numpy, is
+    imported when a name is first asked for)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return any(isinstance(n, ast.FunctionDef) and n.name == "__getattr__" for n in tree.body)
+
+
+def _targets(name: str, path, node, known: dict) -> list:
+    """The modules an import statement loads (the most specific: ``from
+    .x import y`` is the submodule x.y when there is one)."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    if node.level:
+        base = package.split(".")[:len(package.split(".")) - (node.level - 1)]
+        module = ".".join(base + ([node.module] if node.module else []))
+    else:
+        module = node.module
+    out = []
+    for alias in node.names:
+        sub = f"{module}.{alias.name}"
+        if sub in known:
+            out.append(sub)
+        elif module in known and _lazy_names(known[module]):
+            out.append(f"{module}:{alias.name}")  # served lazily: not loaded with the package
+        else:
+            out.append(module)
+    return out
+
+
+def function_imports() -> list:
+    """[(module, line, imported module)] of every import inside a function."""
+    known = modules()
+    out = []
+    for name, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _type_checking_lines(tree)
+        seen = set()
+        for func in ast.walk(tree):
+            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(func):
+                if isinstance(node, (ast.Import, ast.ImportFrom)) and node.lineno not in skip and id(node) not in seen:
+                    seen.add(id(node))
+                    out += [(name, node.lineno, t) for t in _targets(name, path, node, known)]
+    return out
+
+
+def module_graph() -> dict:
+    """{module: modules it imports at load time} (the package's own; a
+    submodule's import runs its packages' ``__init__`` first)."""
+    known = modules()
+    graph = {}
+    for name, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _type_checking_lines(tree)
+        body = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        inside = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  for n in ast.walk(f)}
+        edges = set()
+        for node in body:
+            if id(node) in inside or node.lineno in skip:
+                continue
+            for target in _targets(name, path, node, known):
+                parts = target.split(":")[0].split(".")
+                for i in range(1, len(parts) + 1):
+                    module = ".".join(parts[:i])
+                    if module in known and module != name:
+                        edges.add(module)
+        graph[name] = edges
+    return graph
+
+
+def reaches(graph: dict, start: str, goal: str) -> bool:
+    todo, seen = [start], set()
+    while todo:
+        m = todo.pop()
+        if m == goal:
+            return True
+        if m not in seen:
+            seen.add(m)
+            todo.extend(graph.get(m, ()))
+    return False
+
+
+def test_every_import_in_a_function_has_its_reason():
+    top, every = help_modules()
+    graph = module_graph()
+    assert "gnubg_blunder.commands" in top and "numpy" not in top  # the probe saw the real --help
+    unexplained = []
+    for module, line, target in function_imports():
+        if module in every:
+            if target in top:
+                unexplained.append(f"{module}:{line} imports {target}, which --help has loaded anyway")
+            continue
+        if target.split(".")[0] in DEFERRED_DEPENDENCIES:
+            continue
+        if target.startswith("gnubg_blunder") and (module.startswith(target + ".")
+                                                   or reaches(graph, target.split(":")[0], module)):
+            continue  # at module level it would close a cycle
+        unexplained.append(f"{module}:{line} imports {target} in a function: nothing needs it deferred")
+    assert unexplained == [], "\n".join(unexplained)
+
+
+def test_the_checker_sees_a_needless_import_and_a_cycle(tmp_path, monkeypatch):
+    """The reasons on a package written for them: b imports a back (a cycle
+    at module level), c imports a in a function for no reason."""
+    import test_layers
+
+    pkg = tmp_path / "gnubg_blunder"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "a.py").write_text("from . import b\n", encoding="utf-8")
+    (pkg / "b.py").write_text("def f():\n    from . import a\n", encoding="utf-8")
+    (pkg / "c.py").write_text("def g():\n    from .a import x\n    import yaml\n", encoding="utf-8")
+    monkeypatch.setattr(test_layers, "PACKAGE", pkg)
+    found = sorted(function_imports())
+    assert found == [("gnubg_blunder.b", 2, "gnubg_blunder.a"), ("gnubg_blunder.c", 2, "gnubg_blunder.a"),
+                     ("gnubg_blunder.c", 3, "yaml")]
+    graph = module_graph()
+    assert reaches(graph, "gnubg_blunder.a", "gnubg_blunder.b")  # b's import of a: a cycle at module level
+    assert not reaches(graph, "gnubg_blunder.a", "gnubg_blunder.c")  # c's: none
