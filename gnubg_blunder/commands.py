@@ -481,8 +481,10 @@ class View:
     HTML table are written from that one declaration (no table: no
     ``--format csv``); ``html(obj) -> str`` where the view has a richer HTML
     form (the report's sections); ``options(parser)`` adds the view's own
-    arguments; ``metric``: takes ``--metric``; ``decision_type``: takes
-    ``--decision-type``.
+    arguments; ``metric``: takes ``--metric``; ``cost_metric``: takes the
+    study half's ``--metric`` instead, the cost of an error, said so in its
+    help (metrics/study_cost.py: the plan, the reference positions, before /
+    after study); ``decision_type``: takes ``--decision-type``.
 
     ``params``: a dataclass of the view's own options (``options.param``
     fields, docs/plugins.md "A view's parameters"): its flags are made from
@@ -501,10 +503,15 @@ class View:
     metric: bool = False
     decision_type: bool = True
     params: Optional[type] = None
+    cost_metric: bool = False
 
     def configure(self, parser) -> None:
         if self.params is not None:
             add_options(parser, self.params, defaults=True)
+        if self.cost_metric:
+            from .metrics.study_cost import option_help
+
+            add_metric(parser, option_help())
         if self.options:
             self.options(parser)
         add_filter_arguments(parser, decision_type=self.decision_type)

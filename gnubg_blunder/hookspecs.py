@@ -148,7 +148,9 @@ def register_commands(registry: "Registry") -> None:
         - a ``gnubg_blunder.commands.View``: a command that prints figures or
           rows over the one filter.  ``View(name, help, compute, text,
           table=None, html=None, options=None, metric=False,
-          decision_type=True)``: ``compute(scope) -> dict`` returns the JSON
+          decision_type=True, params=None, cost_metric=False)``:
+          ``compute(scope) -> dict`` (with ``params``, a dataclass of its
+          options: ``compute(scope, params)``) returns the JSON
           object (the kit adds its ``filter``); ``text(obj) -> str``;
           ``table(obj) -> gnubg_blunder.Table(headers, rows)``
           for a view with one table (its CSV and HTML table; without it no

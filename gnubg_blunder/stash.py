@@ -21,13 +21,17 @@ equal to any other made with the same parameters.
 
 What :func:`cached` keeps is read-only (:func:`read_only`): a caller that
 changes an array in place fails loudly instead of changing every later
-figure.  A selection's arrays are read-only data once selected; code that
+figure.  A view's object kept for other readers (:func:`kept_object`: the
+plan, the biases, before / after study, the report's views) is read-only
+likewise (:func:`read_only_json`), JSON-ready as it was; a reader that
+changes it copies it first.  A selection's arrays are read-only data once selected; code that
 edits them (tests building a case) does so before the first figure is asked
 for.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import sys
 from types import MappingProxyType
@@ -132,12 +136,74 @@ def _is_array(value) -> bool:
 
 
 def compute_once(stash: Stash, key: StashKey[T], compute: Callable[[], T]) -> T:
-    """``compute()`` once per ``stash`` and ``key``, kept as it is: a view's
-    object (JSON-ready dicts and lists), which its reader copies where it
-    changes it."""
+    """``compute()`` once per ``stash`` and ``key``, kept as it is (a
+    plugin's value; a view's object is kept by :func:`kept_object`)."""
     if key not in stash:
         stash[key] = compute()
     return stash[key]
+
+
+def kept_object(stash: Stash, key: StashKey[T], compute: Callable[[], T]) -> T:
+    """A view's object (JSON-ready dicts and lists), ``compute()`` once per
+    ``stash`` and ``key``, kept and handed out read-only
+    (:func:`read_only_json`): its readers (the summary's cards, the
+    report's sections) cannot change what the next one reads."""
+    return compute_once(stash, key, lambda: read_only_json(compute()))
+
+
+class ReadOnlyDict(dict):
+    """A dict that refuses every change: a kept view object's.  It is a
+    dict to every reader (``json``, ``isinstance``); its copies (``dict(x)``,
+    ``{**x}``, ``x.copy()``, ``copy.copy``, ``copy.deepcopy``) are plain
+    dicts, to be changed."""
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("a kept view object is read-only: change a copy (dict(obj))")
+
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
+
+    def __copy__(self):
+        return dict(self)
+
+    def __deepcopy__(self, memo):
+        return {k: copy.deepcopy(v, memo) for k, v in self.items()}
+
+    def __reduce__(self):
+        return (dict, (dict(self),))
+
+
+class ReadOnlyList(list):
+    """A list that refuses every change (as :class:`ReadOnlyDict`); its
+    copies (``list(x)``, ``x[:]``, ``x + y``, ``copy.copy``,
+    ``copy.deepcopy``) are plain lists."""
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("a kept view object is read-only: change a copy (list(obj))")
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = append = extend = insert = remove = pop = clear = sort = \
+        reverse = _refuse
+
+    def __copy__(self):
+        return list(self)
+
+    def __deepcopy__(self, memo):
+        return [copy.deepcopy(v, memo) for v in self]
+
+    def __reduce__(self):
+        return (list, (list(self),))
+
+
+def read_only_json(value):
+    """A JSON-ready ``value`` made read-only all through: each dict a
+    :class:`ReadOnlyDict`, each list a :class:`ReadOnlyList` (a tuple's
+    items likewise); numbers, strings and None as they are."""
+    if isinstance(value, dict):
+        return ReadOnlyDict((k, read_only_json(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return ReadOnlyList(read_only_json(v) for v in value)
+    if isinstance(value, tuple):
+        return tuple(read_only_json(v) for v in value)
+    return value
 
 
 def cached(owner, key: StashKey[T], compute: Callable[[], T]) -> T:
@@ -158,4 +224,5 @@ def forget(owner, keep: Iterable[StashKey] = ()) -> None:
         stash.forget(keep)
 
 
-__all__ = ["Stash", "StashKey", "cached", "compute_once", "forget", "read_only"]
+__all__ = ["ReadOnlyDict", "ReadOnlyList", "Stash", "StashKey", "cached", "compute_once", "forget", "kept_object",
+           "read_only", "read_only_json"]

@@ -230,3 +230,57 @@ def test_the_report_context_keeps_what_sections_share():
     # a plugin's section of the older API names its value: kept apart from every typed key
     assert ctx.once("plan-lists", lambda: 5) == 5 and ctx.once("plan-lists", lambda: 6) == 5
     assert ctx.once(PLAN_LISTS, lambda: 7) == {"a": 1}
+
+
+def test_a_kept_view_object_is_read_only_and_the_same_json():
+    """``kept_object``: computed once, JSON byte for byte as the object it
+    was made from, every change refused; a copy is the reader's own."""
+    import copy
+    import json
+
+    from gnubg_blunder.stash import ReadOnlyDict, ReadOnlyList, kept_object
+
+    made = {"unit": "mpt", "families": [{"family": "Racing: checker", "n": 3, "ci": [-1.5, 2.0]}], "none": None,
+            "pair": (1, [2])}
+    stash, key = Stash(), StashKey("a view's object")
+    kept = kept_object(stash, key, lambda: made)
+    assert kept_object(stash, key, lambda: 1 / 0) is kept  # once
+    assert isinstance(kept, ReadOnlyDict) and isinstance(kept["families"], ReadOnlyList)
+    assert isinstance(kept["pair"][1], ReadOnlyList)
+    assert json.dumps(kept) == json.dumps(made) and json.dumps(kept, indent=2) == json.dumps(made, indent=2)
+    changes = [lambda: kept.__setitem__("unit", "%"), lambda: kept.setdefault("filter", {}), lambda: kept.pop("none"),
+               lambda: kept.update(unit="%"), lambda: kept.__delitem__("unit"), lambda: kept.clear(),
+               lambda: kept["families"].append({}), lambda: kept["families"].sort(),
+               lambda: kept["families"][0].update(n=4), lambda: kept["families"][0]["ci"].__setitem__(0, 0.0)]
+    for change in changes:
+        with pytest.raises(TypeError, match="read-only"):
+            change()
+    assert json.dumps(kept) == json.dumps(made)
+    for mine in (copy.deepcopy(kept), json.loads(json.dumps(kept))):
+        mine["families"][0]["n"] = 4
+        mine["families"].append({})
+        assert type(mine) is dict and type(mine["families"]) is list
+    shallow = dict(kept)
+    shallow["unit"] = "%"
+    assert (kept["unit"], type(copy.copy(kept)), type(list(kept["families"]))) == ("mpt", dict, list)
+
+
+def test_the_views_hand_out_their_kept_objects_read_only(db):
+    """The plan and the biases of a selection, as the summary's cards and
+    the report read them again: the same kept parts, which no reader can
+    change."""
+    from gnubg_blunder.commands import Scope
+    from gnubg_blunder.database import open_store
+    from gnubg_blunder.db_settings import thresholds_for
+    from gnubg_blunder.filters import Filter
+    from gnubg_blunder.views import biases, plan, report
+
+    with open_store(db) as store:
+        flt = Filter()
+        sel = store.select(flt)
+        for view, part in ((plan.VIEW, "families"), (biases.VIEW, "take_pass")):
+            scope = Scope.over(report._view_args(view, {}), store, flt, sel, thresholds_for(store))
+            first, again = view.evaluate(scope), view.evaluate(scope)
+            assert first[part] is again[part], view.name
+            with pytest.raises(TypeError, match="read-only"):
+                first[part].clear()

@@ -53,7 +53,9 @@ def test_a_plugins_view_gets_its_parameters_typed(echo, cli, db):
     assert bad.returncode == 2 and "invalid choice: 'pass'" in bad.stderr
 
 
-VIEWS_WITH_PARAMS = ("agreement", "breakdowns", "errors", "matches", "positions", "references", "review", "summary", "tilt", "tournament")
+VIEWS_WITH_PARAMS = ("agreement", "breakdowns", "errors", "matches", "positions", "references", "review", "summary",
+                     "tilt", "tournament", "players", "compare", "contrast", "ranking", "h2h", "windows", "training",
+                     "list")
 
 
 @pytest.mark.parametrize("name", VIEWS_WITH_PARAMS)
@@ -73,6 +75,20 @@ def test_a_built_in_views_flags_and_defaults_are_its_parameters(name, monkeypatc
         assert tuple(action.option_strings or (field_name,)) == (opt.flags if not opt.positional else (field_name,))
         assert action.default == next(f.default for f in dataclasses.fields(view.params) if f.name == field_name)
         assert action.help == opt.help
+
+
+def test_no_built_in_view_adds_its_options_by_hand(monkeypatch):
+    """Every built-in view's own options are the fields of its parameters;
+    the study half's ``--metric`` (the cost of an error) is declared
+    (``cost_metric``); ``options=``, the older API, is left to plugins."""
+    from gnubg_blunder.commands import get_registry
+
+    monkeypatch.setenv("GNUBG_BLUNDER_NO_PLUGINS", "1")
+    views = [c.view for c in get_registry().commands.values() if c.view is not None]
+    assert len(views) > 20
+    assert [v.name for v in views if v.options is not None] == []
+    assert sorted(v.name for v in views if v.cost_metric) == ["plan", "progress-study", "references"]
+    assert set(VIEWS_WITH_PARAMS) <= {v.name for v in views if v.params is not None}
 
 
 def test_the_python_api_gives_what_the_command_line_prints(cli, db):

@@ -11,7 +11,7 @@ from html import escape
 
 from ..hookspecs import hookimpl
 from ..commands import View
-from ..stash import StashKey, compute_once
+from ..stash import StashKey, kept_object
 from .errors import scope_line
 from ..formatting import DASH, Table, num, percent, table, table_html
 
@@ -32,11 +32,11 @@ def compute(scope, cells: bool = True) -> dict:
 
     sel = scope.selection
     decision_type = scope.filter.decision_type or "all"
-    kept = compute_once(sel.stash, BIASES_OBJECT.at(decision_type),
+    kept = kept_object(sel.stash, BIASES_OBJECT.at(decision_type),
                         lambda: biases(sel, None, decision_type, cells=False))
     obj = {**kept, "doubles": dict(kept["doubles"])}
     if cells:
-        obj["doubles"]["cells"] = compute_once(sel.stash, DOUBLE_CELLS.at(decision_type),
+        obj["doubles"]["cells"] = kept_object(sel.stash, DOUBLE_CELLS.at(decision_type),
                                                lambda: double_cells(sel, decision_type))
     obj["filter"] = scope.filter_json
     return obj

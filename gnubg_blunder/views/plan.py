@@ -14,8 +14,8 @@ import shlex
 from html import escape
 
 from ..hookspecs import hookimpl
-from ..commands import View, add_metric
-from ..stash import StashKey, compute_once
+from ..commands import View
+from ..stash import StashKey, kept_object
 from ..filters import command_flags
 from ..formatting import DASH, Table, folded, html_cell, num, safe_text, scope_text, table
 from .positions import attach_moves
@@ -50,12 +50,6 @@ def rule_text(cost=None) -> str:
             "bound > 0, by lower bound; the others are to confirm, unranked (listed by name).")
 
 
-def _options(parser) -> None:
-    from ..metrics.study_cost import option_help
-
-    add_metric(parser, option_help())
-
-
 # once per selection, decision type, thresholds and metric: the summary's card and the report share it
 PLAN_OBJECT: StashKey[dict] = StashKey("plan view")  # .at(decision type, thresholds, metric)
 PLAN_LISTS: StashKey[dict] = StashKey("plan lists")  # the report's members of each family (plan_section)
@@ -73,7 +67,7 @@ def compute(scope) -> dict:
     thresholds = scope.thresholds
     sel = scope.study_rows(error_rows(thresholds))  # only the errors, unless read already; at their deepest (§16)
     decision_type = scope.filter.decision_type or "all"
-    obj = compute_once(sel.stash, PLAN_OBJECT.at(decision_type, thresholds, scope.metric),
+    obj = kept_object(sel.stash, PLAN_OBJECT.at(decision_type, thresholds, scope.metric),
                        lambda: study_plan(sel, plan_mask(sel, decision_type), thresholds, scope.metric))
     out = {"filter": scope.filter_json, "metric": obj["metric"], "unit": obj["unit"], "families": obj["families"],
            "outside": obj["outside"]}
@@ -349,7 +343,7 @@ def plan_card_html(card: dict) -> str:
 
 VIEW = View("plan", "the study plan: families of errors (game plan, checker/cube, theme) by their recoverable cost "
             "(--metric pr: e − d in mpt, the default; mwc, mwc7; docs/plan.md)", compute, plan_text,
-            table=plan_table, html=plan_html, options=_options)
+            table=plan_table, html=plan_html, cost_metric=True)
 
 
 # -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..hookspecs import hookimpl
 from ..commands import UserError, View, unknown_player
+from ..options import Option, param
 from ..metrics.vocabulary import metric as metric_named
 from .. import formatting
 from ..formatting import (AVOIDABLE_NOTE, DASH, Table, avoidable_text, interval, num, safe_text, table, table_html,
@@ -541,7 +542,7 @@ def _refuse_engine_depth(scope, view):
                     f"{flt.origin('engine', 'min_depth')}")
 
 
-def _two_selected(scope, refuse_engine_depth_for=None) -> tuple:
+def _two_selected(scope, two: "TwoPlayers", refuse_engine_depth_for=None) -> tuple:
     """The selection of every player, the players, and the indexes of
     players A and B (two different ones)."""
     from ..metrics.players import players_of
@@ -550,34 +551,41 @@ def _two_selected(scope, refuse_engine_depth_for=None) -> tuple:
         _refuse_engine_depth(scope, refuse_engine_depth_for)
     sel = _all_players(scope)
     players = players_of(sel)
-    a, b = _resolve(scope, players, scope.args.a), _resolve(scope, players, scope.args.b)
+    a, b = _resolve(scope, players, two.a), _resolve(scope, players, two.b)
     if a == b:
-        raise UserError(f"{scope.args.a!r} and {scope.args.b!r} are the same player")
+        raise UserError(f"{two.a!r} and {two.b!r} are the same player")
     return sel, players, a, b
 
 
-def _two_players(p):
-    p.add_argument("a", metavar="A", help="a player (aliases merged, names without case)")
-    p.add_argument("b", metavar="B", help="another player")
+@dataclass
+class TwoPlayers:
+    """The two players of ``compare``, ``contrast`` and ``h2h``."""
+
+    a: Optional[str] = param(Option(("a",), metavar="A", help="a player (aliases merged, names without case)"))
+    b: Optional[str] = param(Option(("b",), metavar="B", help="another player"))
 
 
 # players
 
-def _players_options(p):
-    p.add_argument("--sort", metavar="COLUMN[:desc]",
-                   help="sort by a column (default pr, best first); players with no data (—) last either way")
-    p.add_argument("--where", metavar="COLUMN=FILTER", action="append", default=[],
-                   help="column filter: >=500, >500, <2.5, <=2, 3-7 (inclusive), 5 (exact), or a name fragment "
-                        "for text columns; repeat for several (all must pass)")
+@dataclass
+class PlayersParams:
+    """``players``' own options."""
+
+    sort: Optional[str] = param(Option(("--sort",), metavar="COLUMN[:desc]",
+                                       help="sort by a column (default pr, best first); players with no data (—) "
+                                            "last either way"))
+    where: Optional[list] = param(Option(("--where",), metavar="COLUMN=FILTER", repeat=True,
+                                         help="column filter: >=500, >500, <2.5, <=2, 3-7 (inclusive), 5 (exact), "
+                                              "or a name fragment for text columns; repeat for several (all must "
+                                              "pass)"))  # None: none given
 
 
-def players_compute(scope) -> dict:
+def players_compute(scope, params: PlayersParams) -> dict:
     from ..metrics.players import player_key, player_rows, players_of
 
-    args = scope.args
-    filters = [parse_where(w, PLAYER_COLUMNS) for w in args.where]  # a FilterError is the user's one line
-    if args.sort:
-        sort_col, desc = parse_sort(args.sort, PLAYER_COLUMNS)
+    filters = [parse_where(w, PLAYER_COLUMNS) for w in params.where or ()]  # a FilterError is the user's one line
+    if params.sort:
+        sort_col, desc = parse_sort(params.sort, PLAYER_COLUMNS)
     else:
         sort_col, desc = find_column(DEFAULT_SORT[0], PLAYER_COLUMNS), DEFAULT_SORT[1]
     flt = scope.filter
@@ -601,35 +609,38 @@ def players_view_text(obj: dict) -> str:
 
 # compare
 
-def compare_compute(scope) -> dict:
+def compare_compute(scope, two: TwoPlayers) -> dict:
     from ..metrics.players import compare, player_rows
 
-    sel, players, a, b = _two_selected(scope)
+    sel, players, a, b = _two_selected(scope, two)
     rows = player_rows(sel, scope.thresholds, players=players)
     return compare_object(compare(rows[a], rows[b], COMPARE_ROWS), rows[a], rows[b], scope.filter_json)
 
 
 # contrast
 
-def contrast_compute(scope) -> dict:
+def contrast_compute(scope, two: TwoPlayers) -> dict:
     from ..metrics.players import contrast
 
-    sel, players, a, b = _two_selected(scope)
+    sel, players, a, b = _two_selected(scope, two)
     rows = contrast(sel, players, a, b, scope.thresholds, scope.filter.decision_type)
     return contrast_object(rows, players.names[a], players.names[b], scope.thresholds, scope.filter_json)
 
 
 # ranking
 
-def _ranking_options(p):
-    p.add_argument("--min-decisions", type=int, default=1, metavar="N",
-                   help="only players with at least N counted decisions (default 1)")
+@dataclass
+class RankingParams:
+    """``ranking``'s own option."""
+
+    min_decisions: int = param(Option(("--min-decisions",), type=int, metavar="N",
+                                      help="only players with at least N counted decisions (default 1)"), default=1)
 
 
-def ranking_compute(scope) -> dict:
+def ranking_compute(scope, params: RankingParams) -> dict:
     from ..metrics.players import player_rows, ranking
 
-    n = scope.args.min_decisions
+    n = params.min_decisions
     if n < 0:
         raise UserError("--min-decisions: a number of decisions, 0 or more")
     rows = player_rows(_all_players(scope), scope.thresholds)
@@ -639,43 +650,46 @@ def ranking_compute(scope) -> dict:
 
 # h2h
 
-def h2h_compute(scope) -> dict:
+def h2h_compute(scope, two: TwoPlayers) -> dict:
     from ..metrics.players import head_to_head
 
-    sel, players, a, b = _two_selected(scope, refuse_engine_depth_for="h2h")
+    sel, players, a, b = _two_selected(scope, two, refuse_engine_depth_for="h2h")
     res = head_to_head(sel, players, a, b, scope.thresholds, scope.filter.decision_type)
     return h2h_object(res, players.names[a], players.names[b], scope.metric, scope.filter_json)
 
 
 # windows
 
-def _windows_options(p):
-    p.add_argument("--months", type=int, choices=(1, 3, 6, 12), default=3,
-                   help="window length in calendar months (default 3)")
+@dataclass
+class WindowsParams:
+    """``windows``' own option."""
+
+    months: int = param(Option(("--months",), type=int, choices=(1, 3, 6, 12),
+                               help="window length in calendar months (default 3)"), default=3)
 
 
-def windows_compute(scope) -> dict:
+def windows_compute(scope, params: WindowsParams) -> dict:
     from ..metrics.players import windows
 
     _refuse_engine_depth(scope, "windows")
-    res = windows(scope.selection, scope.args.months, scope.thresholds, scope.filter.decision_type)
+    res = windows(scope.selection, params.months, scope.thresholds, scope.filter.decision_type)
     return windows_object(res, scope.metric, scope.filter_json)
 
 
 VIEWS = (
     View("players", "one row per player: matches, W–L, decisions, PR, Snowie ER, luck, L7",
-         players_compute, players_view_text, table=players_table, html=players_html, options=_players_options,
+         players_compute, players_view_text, table=players_table, html=players_html, params=PlayersParams,
          metric=True),
     View("compare", "two players side by side, with a verdict on relative figures",
-         compare_compute, compare_text, table=compare_table, options=_two_players),
+         compare_compute, compare_text, table=compare_table, params=TwoPlayers),
     View("contrast", "positions two players both decided where only one stayed under the error threshold",
-         contrast_compute, contrast_text, table=contrast_table, options=_two_players),
+         contrast_compute, contrast_text, table=contrast_table, params=TwoPlayers),
     View("ranking", "players by PR (or --metric), with a minimum number of decisions",
-         ranking_compute, ranking_text, table=ranking_table, options=_ranking_options, metric=True),
+         ranking_compute, ranking_text, table=ranking_table, params=RankingParams, metric=True),
     View("h2h", "head to head: two players' common matches, each side's PR, the score",
-         h2h_compute, h2h_text, table=h2h_table, options=_two_players, metric=True),
+         h2h_compute, h2h_text, table=h2h_table, params=TwoPlayers, metric=True),
     View("windows", "PR per rolling calendar window (1, 3, 6 or 12 months)",
-         windows_compute, windows_text, table=windows_table, options=_windows_options, metric=True),
+         windows_compute, windows_text, table=windows_table, params=WindowsParams, metric=True),
 )
 
 

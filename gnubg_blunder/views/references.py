@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
 from ..game_record import place_text, selection_gnubg_rows
-from ..commands import Command, UserError, View, add_format, add_metric, count_option
+from ..commands import Command, UserError, View, add_format, count_option
 from ..options import Option, param
 from ..formatting import DASH, Table, folded, safe_text, scope_text, table, to_json
 
@@ -36,12 +36,6 @@ class ReferencesParams:
     limit: str = param(Option(("--limit",), metavar="N", help=f"at most N positions, largest gain first "
                                                               f"(default {DEFAULT_LIMIT}; 0 = all with a gain)"),
                        default=str(DEFAULT_LIMIT))  # as written: count_option reads it (0 = all)
-
-
-def _options(p):
-    from ..metrics.study_cost import option_help
-
-    add_metric(p, option_help())
 
 
 # -- what the store says beside the selection -----------------------------------------------
@@ -396,7 +390,7 @@ REPORT_LIMIT = 10
 
 VIEW = View("references", "reference positions to study (docs/references.md): the few positions whose study covers the most "
             "excess of their family's errors (--metric pr: e − d in mpt, the default; mwc: ℓ − d; mwc7)", compute, references_text, table=references_table,
-            html=references_html, params=ReferencesParams, options=_options)
+            html=references_html, params=ReferencesParams, cost_metric=True)
 
 
 # -- mark studied | list | remove ------------------------------------------------------------

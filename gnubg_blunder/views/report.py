@@ -25,7 +25,7 @@ from typing import Callable, Optional
 from ..hookspecs import hookimpl
 from .. import __version__
 from .. import formatting
-from ..stash import Stash, StashKey, compute_once, forget
+from ..stash import Stash, StashKey, compute_once, forget, kept_object
 from ..formatting import table_html  # noqa: F401  (a plugin's section may use it: the report's table style)
 from . import biases, breakdowns, errors, matches, plan, positions, progression, stats, study, summary
 from ..commands import Command, Scope, UserError, add_filter_arguments, add_metric, check_player, filter_from_args
@@ -92,7 +92,8 @@ class ReportContext:
         """``view.compute`` (a :class:`gnubg_blunder.commands.View`) over
         this report's filter and selection, its options at their defaults
         but for ``args`` (e.g. ``sort="decisions:desc"``), once per view and
-        arguments; with its ``filter`` as the command writes it."""
+        arguments; with its ``filter`` as the command writes it; read-only
+        (``stash.kept_object``: a section that changes it changes a copy)."""
         key = VIEW_OBJECT.at(view.name, tuple(sorted(args.items())))
 
         def compute():
@@ -101,7 +102,7 @@ class ReportContext:
             obj.setdefault("filter", self.filter.to_json())
             return obj
 
-        return self.once(key, compute)
+        return kept_object(self.stash, key, compute)  # read-only: the next section reads the same
 
 
 def _view_args(view, args: dict):

@@ -12,8 +12,8 @@ import dataclasses
 from html import escape
 
 from ..hookspecs import hookimpl
-from ..commands import View, add_metric, study_selection
-from ..stash import StashKey, compute_once
+from ..commands import View, study_selection
+from ..stash import StashKey, kept_object
 from ..formatting import DASH, Table, num, safe_text, scope_text, table, table_html
 
 
@@ -56,12 +56,6 @@ def study_inputs(store):
     return actions, position_game_plans(labels)
 
 
-def _options(parser) -> None:
-    from ..metrics.study_cost import option_help
-
-    add_metric(parser, option_help())
-
-
 # once per selection, decision type, thresholds, family and metric: the report's section and the summary's card
 STUDY_OBJECT: StashKey[dict] = StashKey("progress-study view")  # .at(decision type, thresholds, family, metric)
 
@@ -89,7 +83,7 @@ def compute(scope) -> dict:
         days = study_days(actions, member_positions(sel, scope.thresholds, decision_type, only=studied))
         return before_after(sel, scope.thresholds, days, decision_type, flt.family, scope.metric)
 
-    obj = compute_once(sel.stash, STUDY_OBJECT.at(decision_type, scope.thresholds, flt.family, scope.metric), measure)
+    obj = kept_object(sel.stash, STUDY_OBJECT.at(decision_type, scope.thresholds, flt.family, scope.metric), measure)
     return {"filter": scope.filter_json, "metric": obj["metric"], "unit": obj["unit"], "cost_unit": obj["cost_unit"],
             "rule": rule_text(obj["metric"]), "note": CHANGE_NOTE, "families": obj["families"],
             "not_studied": list(obj["not_studied"]), "not_measured": obj["not_measured"]}
@@ -281,7 +275,7 @@ def study_card_html(card: dict) -> str:
 VIEW = View("progress-study", "before / after study: each studied family's error rate before and after its first "
             "study action, the change with its interval, in the study half's cost (--metric pr: e in mpt per 100 "
             "decisions, the default; mwc, mwc7; docs/study.md)", compute, study_text, table=study_table,
-            html=study_html, options=_options)
+            html=study_html, cost_metric=True)
 
 
 # -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------

@@ -11,10 +11,13 @@ player.  A view never computes a figure.  docs/study.md.
 from __future__ import annotations
 
 import datetime as _dt
+from dataclasses import dataclass
 from html import escape
+from typing import Optional
 
 from ..hookspecs import hookimpl
 from ..commands import UserError, View
+from ..options import Option, param
 from ..formatting import (DASH, Table, num, percent, safe_text, scope_text, table, table_html,
                          without_empty_periods)
 from .study import study_inputs
@@ -28,16 +31,19 @@ def _plans_and_log(scope):
 
 # -- training ---------------------------------------------------------------------------------
 
-def _training_options(p):
-    p.add_argument("--by", choices=("week", "month"), default="week",
-                   help="one row per ISO week (from Monday, UTC) or per calendar month")
+@dataclass
+class TrainingParams:
+    """``training``'s own option."""
+
+    by: str = param(Option(("--by",), choices=("week", "month"),
+                           help="one row per ISO week (from Monday, UTC) or per calendar month"), default="week")
 
 
-def training_compute(scope) -> dict:
+def training_compute(scope, params: TrainingParams) -> dict:
     from ..metrics.study import training
 
     actions, plans = _plans_and_log(scope)
-    by = getattr(scope.args, "by", None) or "week"
+    by = params.by or "week"
     obj = training(scope.selection, actions, by, scope.filter.decision_type or "all", plans)
     return {"filter": scope.filter_json, "by": obj["by"], "note": LOG_NOTE, "windows": obj["windows"],
             "quiz_by_game_plan": obj["quiz_by_game_plan"]}
@@ -199,7 +205,7 @@ def training_section(ctx) -> str:
 
 TRAINING = View("training", "training per week or month: quiz PR, match PR and Anki retention, quiz PR by game plan "
                 "(docs/study.md)", training_compute, training_text, table=training_table, html=training_html,
-                options=_training_options)
+                params=TrainingParams)
 
 
 # -- list --type study (study vs play) ---------------------------------------------------------
@@ -207,22 +213,27 @@ TRAINING = View("training", "training per week or month: quiz PR, match PR and A
 DEFAULT_DAYS = 30
 
 
-def _list_options(p):
-    p.add_argument("--type", dest="list_type", choices=("study",), default="study",
-                   help="what to list: study (study vs play: positions reviewed, PR before, PR since)")
-    p.add_argument("--days", type=int, default=DEFAULT_DAYS, metavar="N",
-                   help=f"the window: the last N UTC days, today included (default {DEFAULT_DAYS})")
-    p.add_argument("--today", metavar="DATE", help="the window's last day (YYYY-MM-DD; default: today, UTC)")
+@dataclass
+class ListParams:
+    """``list``'s own options."""
+
+    list_type: str = param(Option(("--type",), choices=("study",),
+                                  help="what to list: study (study vs play: positions reviewed, PR before, PR "
+                                       "since)"), default="study")
+    days: int = param(Option(("--days",), type=int, metavar="N",
+                             help=f"the window: the last N UTC days, today included (default {DEFAULT_DAYS})"),
+                      default=DEFAULT_DAYS)
+    today: Optional[str] = param(Option(("--today",), metavar="DATE",
+                                        help="the window's last day (YYYY-MM-DD; default: today, UTC)"))
 
 
-def list_compute(scope) -> dict:
+def list_compute(scope, params: ListParams) -> dict:
     from ..metrics.study import study_vs_play
 
-    args = scope.args
-    days = getattr(args, "days", None) or DEFAULT_DAYS
+    days = params.days or DEFAULT_DAYS  # 0 as the default, as it always was
     if days < 1:
         raise UserError("--days N: N must be 1 or more")
-    today = getattr(args, "today", None)
+    today = params.today
     if today:
         try:
             _dt.date.fromisoformat(today)
@@ -286,7 +297,7 @@ def list_section(ctx) -> str:
 
 
 LIST = View("list", "list --type study --days N: study vs play per game plan — positions reviewed, PR before, PR "
-            "since (docs/study.md)", list_compute, list_text, table=list_table, html=list_html, options=_list_options)
+            "since (docs/study.md)", list_compute, list_text, table=list_table, html=list_html, params=ListParams)
 
 
 # -- what this module registers, as a plugin (plugins.DEFAULT_PLUGINS) ------------------------------
