@@ -15,7 +15,7 @@ from .store.check import CheckReport, check_database as _check_database
 __all__ = ["open_store", "SQLiteStore", "check_database", "METRIC_RULES"]
 
 
-def open_store(path=None, report=None, upgrade: bool = True) -> store.SQLiteStore:
+def open_store(path=None, report=None, upgrade: bool = True) -> store.Store:
     """:func:`gnubg_blunder.store.open_store` with the metrics' rules."""
     return store.open_store(path, report=report, upgrade=upgrade, rules=METRIC_RULES)
 

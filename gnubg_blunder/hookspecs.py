@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from .commands import Context, Registry
     from .model import Match
     from .protocols import Importer, PluginMetric, ReportSection
-    from .store import SQLiteStore, StoreResult
+    from .store import Store, StoreResult
 
 hookspec = pluggy.HookspecMarker("gnubg_blunder")
 hookimpl = pluggy.HookimplMarker("gnubg_blunder")
@@ -93,11 +93,11 @@ def register_importers(register: Callable[["Importer"], None]) -> None:
 
 
 @hookspec(firstresult=True)
-def store_match(store: "SQLiteStore", match: "Match") -> Optional["StoreResult"]:
+def store_match(store: "Store", match: "Match") -> Optional["StoreResult"]:
     """Store one imported match (each match ``import``, ``analyse``,
     ``bdb.analyse()`` or ``bdb.store()`` reads).
 
-    :param store: the open store (``gnubg_blunder.store.SQLiteStore``).
+    :param store: the open store (``gnubg_blunder.store.Store``, over SQLite or PostgreSQL).
     :param match: the match an importer read (``gnubg_blunder.model.Match``).
     :return: a ``gnubg_blunder.store.StoreResult`` (``status``: ``"stored"``,
         ``"analysis added"`` or ``"already stored"``; ``match_id``;
@@ -110,7 +110,7 @@ def store_match(store: "SQLiteStore", match: "Match") -> Optional["StoreResult"]
 
 
 @hookspec
-def post_analysis(store: "SQLiteStore", match: "Match", result: "StoreResult", context: "Context") -> None:
+def post_analysis(store: "Store", match: "Match", result: "StoreResult", context: "Context") -> None:
     """Called after each match or analysis that :func:`store_match` stored:
     ``result.status`` is ``"stored"``, ``"analysis added"`` or
     ``"extended"`` (a later save of a stored match made it longer;

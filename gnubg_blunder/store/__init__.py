@@ -1,5 +1,6 @@
-"""Storage behind one interface, two engines: SQLite (a file, the default)
-and PostgreSQL (a ``postgresql://`` URL; store/postgres.py, docs/postgres.md)."""
+"""Storage behind one interface (:class:`Store`), two engines given to it as
+its dialect (store/dialect.py): SQLite (a file, the default) and PostgreSQL
+(a ``postgresql://`` URL; store/postgres.py, docs/postgres.md)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ import os
 from pathlib import Path
 
 from .schema import ConnectionLost, StoreError
-from .sqlite import ALREADY_STORED, ANALYSIS_ADDED, EXTENDED, STORED, SQLiteStore, StoreResult
+from .sqlite import ALREADY_STORED, ANALYSIS_ADDED, EXTENDED, STORED, SQLiteStore, Store, StoreResult
 from ..codec.paths import shown_path
 
-__all__ = ["open_store", "StoreError", "ConnectionLost", "default_db_path", "SQLiteStore", "StoreResult", "STORED",
-           "ALREADY_STORED", "ANALYSIS_ADDED", "EXTENDED", "is_database_url", "shown_database"]
+__all__ = ["open_store", "StoreError", "ConnectionLost", "default_db_path", "Store", "SQLiteStore", "StoreResult",
+           "STORED", "ALREADY_STORED", "ANALYSIS_ADDED", "EXTENDED", "is_database_url", "shown_database"]
 
 
 def is_database_url(target) -> bool:
@@ -44,7 +45,7 @@ def default_db_path():
     return Path(base) / "gnubg-blunder" / "gnubg-blunder.db"
 
 
-def open_store(path=None, report=None, upgrade: bool = True, *, rules) -> SQLiteStore:
+def open_store(path=None, report=None, upgrade: bool = True, *, rules) -> Store:
     """The store at ``path`` (default: :func:`default_db_path`), its schema
     brought up to date.  ``report(line)`` takes its one-line notes for the
     user (a backup written before an upgrade, a read-only database read from

@@ -341,23 +341,7 @@ class ArrayCache:
             self._merge_bundles()
         if self._compact_pending:
             self._compact_pending = False
-            self._compact_after_upgrade()
-
-    def _snapshot_connection(self):
-        """(connection, whether it is this read's own) for the array
-        cache's blob handles.  Open handles keep the snapshot they were
-        opened in, and a connection holding an old snapshot cannot write:
-        a file is read through a connection of its own, so that this store
-        still writes while a selection lives, and a selection still reads
-        after its store is closed.  The store's connection serves a copy in
-        memory (nobody else writes it) and a read inside a write
-        transaction (which must see its own writes)."""
-        if self.memory_copy or self.path == ":memory:" or self.conn.in_transaction:
-            return self.conn, False
-        if self.read_only:
-            uri = self._read_only_uri
-            return (self._connect(uri, uri=True), True) if uri else (self.conn, False)
-        return self._connect(self.path), True
+            self.dialect.compact_after_upgrade(self)
 
     def _read_bundles(self, ids) -> tuple:
         """({key: manifest}, {key: (decisions source, rolls source)}, the
@@ -370,7 +354,7 @@ class ArrayCache:
         _spec, dec_dtype, roll_dtype = self._record_dtypes()
         n, m = header_size(dec_dtype), header_size(roll_dtype)
         wanted = set(ids)
-        conn, owned = self._snapshot_connection()
+        conn, owned = self.dialect.snapshot_connection(self)
         own = not conn.in_transaction
         if own:
             conn.execute("BEGIN")
@@ -399,7 +383,7 @@ class ArrayCache:
             _close_sources(sources, conn if owned else None)
             raise
         if own:
-            self._end_snapshot(conn, owned)
+            self.dialect.end_snapshot(self, conn, owned)
         return mans, sources, conn if owned else None
 
     def _open_bundles(self, conn, keys, mans, n, m, dec_dtype, roll_dtype, sources) -> None:
@@ -443,9 +427,4 @@ class ArrayCache:
             if not sealed(d, r, texts.get(key), dec_dtype, roll_dtype):
                 raise _damaged_bundle(key)
             sources[key][0].head, sources[key][1].head = d[4:], r
-
-    def _end_snapshot(self, conn, owned: bool) -> None:
-        """The read's transaction ended once its handles are open (SQLite's
-        blob handles keep the snapshot they were opened in)."""
-        conn.execute("COMMIT")
 

@@ -152,7 +152,7 @@ class StoreConnection:
             # are keyed by (store/check.py: store_identity)
             self.opened_file = store_identity(self.path, self.conn)
         if upgrade:
-            self._migrate()
+            self.dialect.migrate(self)
 
     def _follow_the_path(self) -> None:
         """Before a write: when the path now names another file than the one
@@ -273,79 +273,6 @@ class StoreConnection:
                 f"from a copy in memory (limit {MEMORY_COPY_LIMIT / 2**20:.0f} MB); open it once where it can be written"
             )
 
-    def _migrate(self):
-        if self.read_only:
-            self._up_to_date_read_only()
-            return
-        from .schema import SCHEMA_VERSION
-
-        found = migrate(self.conn, path=None if self.path == ":memory:" else self.path, report=self.report,
-                        rules=self.rules)
-        # compacted once the array cache is built again (the first selection): not while opening
-        self._compact_pending = 0 < found < SCHEMA_VERSION and self.path != ":memory:"
-
-    def _compact_after_upgrade(self) -> None:
-        """An upgrade that rewrote tables (step 10 turns the candidate lists
-        into a fifth of their size; a new cache format rebuilds the cache)
-        leaves their old pages free inside the file: when more than a
-        quarter of it (and more than ``COMPACT_MIN_BYTES``) is free,
-        ``VACUUM`` gives them back (one line says so), after the first
-        selection has built the cache again.  Best effort: another process
-        writing meanwhile leaves it for later, nothing is lost (VACUUM is
-        one transaction; the backup of the upgrade was made before)."""
-        pages = self.conn.execute("PRAGMA page_count").fetchone()[0]
-        free = self.conn.execute("PRAGMA freelist_count").fetchone()[0]
-        page_size = self.conn.execute("PRAGMA page_size").fetchone()[0]
-        if not pages or free * 4 < pages or free * page_size < COMPACT_MIN_BYTES:
-            return
-        size = os.path.getsize(self.path)
-        try:
-            self.conn.execute("VACUUM")
-        except sqlite3.OperationalError as exc:
-            if _is_busy(exc):
-                return
-            raise
-        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        self.report(f"gnubg-blunder: database {self.path}: compacted after the upgrade "
-                    f"({size / 1e6:.0f} MB → {os.path.getsize(self.path) / 1e6:.0f} MB)")
-
-    def _up_to_date_read_only(self):
-        """A read-only database is never written.  One that needs a schema
-        upgrade, its labels redone or its array cache built is copied into
-        memory and brought up to date there, for this run (one line says
-        so); above MEMORY_COPY_LIMIT that is refused.  Then writes fail."""
-        from .schema import SCHEMA_VERSION, current_version
-
-        version = current_version(self.conn)
-        if version > SCHEMA_VERSION:
-            migrate(self.conn)  # refuses, one line
-        if version < SCHEMA_VERSION:
-            why = f"at schema version {version} (this gnubg-blunder reads {SCHEMA_VERSION})"
-        elif not self.labels_current():
-            why = f"its labels are of rules version {self.get_meta('labels_version')} (now {LABELS_VERSION})"
-        elif self._analyses_without_cache():
-            why = "its array cache is not built"
-        else:
-            why = None
-        if why:
-            if not self.memory_copy:
-                self._check_copy_size(Path(self.path), why)
-                mem = self._connect(":memory:")
-                self.conn.backup(mem)
-                self.conn.close()
-                self.conn, self.memory_copy = mem, True
-                self.conn.execute("PRAGMA foreign_keys = ON")
-            migrate(self.conn, rules=self.rules)
-            if not self.labels_current():
-                self.relabel(only_if_stale=True)
-            self._ensure_arrays([a for (a,) in self.conn.execute("SELECT id FROM analyses")])
-            self.report(f"gnubg-blunder: database {self.path} is read-only ({self.read_only_reason}) and {why}: "
-                        "read from a copy in memory brought up to date (the file is unchanged)")
-        elif self.memory_copy:
-            self.report(f"gnubg-blunder: database {self.path} is read-only ({self.read_only_reason}) and its last "
-                        "changes are in its -wal file: read from a copy in memory (the file is unchanged)")
-        self.conn.execute("PRAGMA query_only = ON")
-
     def _analyses_without_cache(self) -> int:
         covered = self._coverage(self._bundles())
         return sum(1 for (a,) in self.conn.execute("SELECT id FROM analyses") if a not in covered)
@@ -365,6 +292,7 @@ class StoreConnection:
         return default if row is None else row[0]
 
     def set_meta(self, key: str, value) -> None:
+        self._guard_write()
         self.conn.execute(
             "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
             (key, None if value is None else str(value)),
@@ -372,9 +300,128 @@ class StoreConnection:
 
     def delete_meta(self, key: str) -> bool:
         """Forget a metadata value; True when there was one."""
+        self._guard_write()
         return self.conn.execute("DELETE FROM meta WHERE key = ?", (key,)).rowcount > 0
 
     def _writable(self) -> None:
         if self.read_only:
             raise StoreError(f"cannot write into it: {self.read_only_reason}")
 
+    def _guard_write(self) -> None:
+        """Before a write of metadata, aliases or labels: a database this
+        store may only read refuses it here, in one line, where its engine
+        would not say so itself (``Dialect.guards_writes``: a PostgreSQL role
+        granted SELECT alone; SQLite refuses by the file's mode)."""
+        if self.dialect.guards_writes:
+            self._writable()
+
+
+class SQLiteDialect:
+    """SQLite's part of a store (store/dialect.py ``Dialect``): a database
+    file (or ``:memory:``) opened by the store's own opening above, its
+    schema migrated by numbered steps, a read-only file brought up to date
+    in memory, the array cache read through a connection of its own."""
+
+    name = "sqlite"
+    guards_writes = False  # the file's mode refuses a write: SQLite says why
+    unique_violation = ()  # BEGIN IMMEDIATE: two writers never store one match at once
+
+    def __init__(self, path):
+        self.shown_name = str(path)
+
+    def open(self, store, upgrade: bool) -> None:
+        store._open(upgrade)
+
+    def migrate(self, store):
+        if store.read_only:
+            self.up_to_date_read_only(store)
+            return
+        from .schema import SCHEMA_VERSION
+
+        found = migrate(store.conn, path=None if store.path == ":memory:" else store.path, report=store.report,
+                        rules=store.rules)
+        # compacted once the array cache is built again (the first selection): not while opening
+        store._compact_pending = 0 < found < SCHEMA_VERSION and store.path != ":memory:"
+
+    def compact_after_upgrade(self, store) -> None:
+        """An upgrade that rewrote tables (step 10 turns the candidate lists
+        into a fifth of their size; a new cache format rebuilds the cache)
+        leaves their old pages free inside the file: when more than a
+        quarter of it (and more than ``COMPACT_MIN_BYTES``) is free,
+        ``VACUUM`` gives them back (one line says so), after the first
+        selection has built the cache again.  Best effort: another process
+        writing meanwhile leaves it for later, nothing is lost (VACUUM is
+        one transaction; the backup of the upgrade was made before)."""
+        pages = store.conn.execute("PRAGMA page_count").fetchone()[0]
+        free = store.conn.execute("PRAGMA freelist_count").fetchone()[0]
+        page_size = store.conn.execute("PRAGMA page_size").fetchone()[0]
+        if not pages or free * 4 < pages or free * page_size < COMPACT_MIN_BYTES:
+            return
+        size = os.path.getsize(store.path)
+        try:
+            store.conn.execute("VACUUM")
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                return
+            raise
+        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        store.report(f"gnubg-blunder: database {store.path}: compacted after the upgrade "
+                     f"({size / 1e6:.0f} MB → {os.path.getsize(store.path) / 1e6:.0f} MB)")
+
+    def up_to_date_read_only(self, store):
+        """A read-only database is never written.  One that needs a schema
+        upgrade, its labels redone or its array cache built is copied into
+        memory and brought up to date there, for this run (one line says
+        so); above MEMORY_COPY_LIMIT that is refused.  Then writes fail."""
+        from .schema import SCHEMA_VERSION, current_version
+
+        version = current_version(store.conn)
+        if version > SCHEMA_VERSION:
+            migrate(store.conn)  # refuses, one line
+        if version < SCHEMA_VERSION:
+            why = f"at schema version {version} (this gnubg-blunder reads {SCHEMA_VERSION})"
+        elif not store.labels_current():
+            why = f"its labels are of rules version {store.get_meta('labels_version')} (now {LABELS_VERSION})"
+        elif store._analyses_without_cache():
+            why = "its array cache is not built"
+        else:
+            why = None
+        if why:
+            if not store.memory_copy:
+                store._check_copy_size(Path(store.path), why)
+                mem = store._connect(":memory:")
+                store.conn.backup(mem)
+                store.conn.close()
+                store.conn, store.memory_copy = mem, True
+                store.conn.execute("PRAGMA foreign_keys = ON")
+            migrate(store.conn, rules=store.rules)
+            if not store.labels_current():
+                store.relabel(only_if_stale=True)
+            store._ensure_arrays([a for (a,) in store.conn.execute("SELECT id FROM analyses")])
+            store.report(f"gnubg-blunder: database {store.path} is read-only ({store.read_only_reason}) and {why}: "
+                         "read from a copy in memory brought up to date (the file is unchanged)")
+        elif store.memory_copy:
+            store.report(f"gnubg-blunder: database {store.path} is read-only ({store.read_only_reason}) and its last "
+                         "changes are in its -wal file: read from a copy in memory (the file is unchanged)")
+        store.conn.execute("PRAGMA query_only = ON")
+
+    def snapshot_connection(self, store):
+        """(connection, whether it is this read's own) for the array
+        cache's blob handles.  Open handles keep the snapshot they were
+        opened in, and a connection holding an old snapshot cannot write:
+        a file is read through a connection of its own, so that this store
+        still writes while a selection lives, and a selection still reads
+        after its store is closed.  The store's connection serves a copy in
+        memory (nobody else writes it) and a read inside a write
+        transaction (which must see its own writes)."""
+        if store.memory_copy or store.path == ":memory:" or store.conn.in_transaction:
+            return store.conn, False
+        if store.read_only:
+            uri = store._read_only_uri
+            return (store._connect(uri, uri=True), True) if uri else (store.conn, False)
+        return store._connect(store.path), True
+
+    def end_snapshot(self, store, conn, owned: bool) -> None:
+        """The read's transaction ended once its handles are open (SQLite's
+        blob handles keep the snapshot they were opened in)."""
+        conn.execute("COMMIT")

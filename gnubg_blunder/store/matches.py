@@ -122,7 +122,19 @@ class MatchRecords:
         """Store a match in one transaction.  A match already stored is a
         no-op; a new analysis of a stored match is added beside the others;
         a later save of a stored match extends it, an earlier one is already
-        stored (docs/storage.md "A match saved twice")."""
+        stored (docs/storage.md "A match saved twice").  A match another
+        writer stored first (its identity taken meanwhile: the dialect's
+        ``unique_violation``, PostgreSQL's concurrent writers) is "already
+        stored"."""
+        try:
+            return self._add_match(match)
+        except self.dialect.unique_violation:
+            row, same = self._stored(match)
+            if row and same:
+                return StoreResult(ALREADY_STORED, row[0], same[0])
+            raise
+
+    def _add_match(self, match: Match) -> StoreResult:
         if self.read_only:
             raise StoreError(f"cannot store into it: {self.read_only_reason}")
         self._follow_the_path()
@@ -282,6 +294,7 @@ class MatchRecords:
 
     def add_alias(self, canonical: str, alias: str) -> None:
         """``alias`` is another spelling of ``canonical`` (SPEC §14: aliases merged)."""
+        self._guard_write()
         if canonical.strip().lower() == alias.strip().lower():
             raise ValueError("a name is not an alias of itself")
         canonical = self.canonical_name(canonical)  # chains end at one name
@@ -293,6 +306,7 @@ class MatchRecords:
             self.conn.execute("UPDATE aliases SET canonical=? WHERE lower(canonical)=lower(?)", (canonical, alias.strip()))
 
     def remove_alias(self, alias: str) -> bool:
+        self._guard_write()
         with write_transaction(self.conn):
             return self.conn.execute("DELETE FROM aliases WHERE lower(alias) = lower(?)", (alias.strip(),)).rowcount > 0
 
@@ -318,6 +332,7 @@ class MatchRecords:
         version; returns the number of decisions.
         ``only_if_stale``: the automatic relabel after a rules change, which
         another process may have done while this one waited (then 0)."""
+        self._guard_write()
         # one transaction: another process that opens the database meanwhile
         # waits, then finds the labels current (and the cache it reads whole)
         with write_transaction(self.conn):

@@ -18,21 +18,33 @@ from __future__ import annotations
 
 from .array_cache import ARRAYS_FORMAT, ArrayCache
 from .derived import DerivedRules
-from .connection import BUSY_TIMEOUT, StoreConnection, busy_timeout, write_transaction
+from .connection import BUSY_TIMEOUT, SQLiteDialect, StoreConnection, busy_timeout, write_transaction
+from .dialect import Dialect
 from .matches import ALREADY_STORED, ANALYSIS_ADDED, EXTENDED, STORED, MatchRecords, StoreResult
 from .selection import DecisionSelection
 from .study_data import StudyData
 
-__all__ = ["SQLiteStore", "StoreResult", "STORED", "ALREADY_STORED", "ANALYSIS_ADDED", "EXTENDED", "ARRAYS_FORMAT",
+__all__ = ["Store", "SQLiteStore", "StoreResult", "STORED", "ALREADY_STORED", "ANALYSIS_ADDED", "EXTENDED", "ARRAYS_FORMAT",
            "BUSY_TIMEOUT", "busy_timeout", "write_transaction"]
 
 
-class SQLiteStore(StoreConnection, MatchRecords, DecisionSelection, ArrayCache, StudyData):
+class Store(StoreConnection, MatchRecords, DecisionSelection, ArrayCache, StudyData):
     """Storage behind one interface: ``add_match``, ``matches``, ``select``,
-    ``get_meta``/``set_meta``.  The PostgreSQL engine (store/postgres.py) is
-    this class over another connection."""
+    ``get_meta``/``set_meta``, over the engine its ``dialect`` is
+    (store/dialect.py: SQLite's, store/connection.py ``SQLiteDialect``;
+    PostgreSQL's, store/postgres.py ``PostgresDialect``).  Every query,
+    every rule of storing and reading and the array cache are this one
+    class's; what differs between the engines is the dialect's."""
 
-    engine = "sqlite"
+    def __init__(self, dialect: Dialect, report=None, upgrade: bool = True, *, rules: DerivedRules):
+        self.dialect = dialect
+        self.engine = dialect.name  # "sqlite" or "postgresql": how messages and `check` name it
+        self._start(dialect.shown_name, report, rules)
+        dialect.open(self, upgrade)
+
+
+class SQLiteStore(Store):
+    """The store in a SQLite file (or ``:memory:``)."""
 
     def __init__(self, path, report=None, upgrade: bool = True, *, rules: DerivedRules):
         """Open (or create) the database at ``path``, migrated to the current
@@ -47,5 +59,4 @@ class SQLiteStore(StoreConnection, MatchRecords, DecisionSelection, ArrayCache, 
 
         ``rules``: the metric rules of its derived columns (store/derived.py;
         ``gnubg_blunder.database`` gives the metrics' own)."""
-        self._start(str(path), report, rules)
-        self._open(upgrade)
+        super().__init__(SQLiteDialect(path), report, upgrade, rules=rules)
