@@ -127,60 +127,54 @@ def get_registry(pm=None) -> Registry:
     return reg
 
 
-class _CommandParsers(dict):
-    """The commands' parsers by name, where argparse looks a command up:
-    each parser is made, and its command's arguments added, when first
-    looked up.  ``gnubg-blunder --help`` lists names and help lines, and a
-    command's run parses its own arguments: neither needs the parsers of
-    the other commands (whose ``configure`` may import what they need)."""
-
-    def __init__(self, makers: dict):
-        super().__init__()
-        self._makers = makers  # name -> make() -> parser, in the order listed
-
-    def __contains__(self, name) -> bool:
-        return name in self._makers or super().__contains__(name)
-
-    def __iter__(self):
-        return iter(list(self._makers))
-
-    def __len__(self) -> int:
-        return len(self._makers)
-
-    def __missing__(self, name):
-        parser = self._makers[name]()  # KeyError: not a command (argparse says so)
-        self[name] = parser
-        return parser
-
-
-def build_parser(registry: Registry) -> argparse.ArgumentParser:
+def _top_parser(registry: Registry) -> tuple:
+    """(the command line's parser, {command: its parser}): every command
+    listed by name and help line (what ``gnubg-blunder --help`` shows), none
+    of their arguments added yet (:func:`_add_arguments`)."""
     parser = _Parser(prog="gnubg-blunder", description="Statistics across every analysed backgammon match.")
     parser.add_argument("--db", metavar="PATH", help="database file (default: the user's database; "
                         "GNUBG_BLUNDER_DB overrides)")
     parser.add_argument("--no-config", action="store_true", help="ignore the saved filter")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    names = sorted(registry.commands)
-    if not (hasattr(sub, "_ChoicesPseudoAction") and isinstance(getattr(sub, "_name_parser_map", None), dict)
-            and isinstance(getattr(sub, "_choices_actions", None), list)):
-        for name in names:  # an argparse without the parts the lazy parsers use: every parser made now
-            cmd = registry.commands[name]
-            p = sub.add_parser(name, help=cmd.help, description=cmd.help)
-            if cmd.configure:
-                cmd.configure(p)
-        return parser
-    prefix = getattr(sub, "_prog_prefix", parser.prog)
+    parsers = {}
+    for name in sorted(registry.commands):
+        help = registry.commands[name].help
+        parsers[name] = sub.add_parser(name, help=help, description=help, add_help=False)  # -h: _add_arguments
+    return parser, parsers
 
-    def maker(cmd):
-        def make():
-            p = _Parser(prog=f"{prefix} {cmd.name}", description=cmd.help)  # what add_parser makes
-            if cmd.configure:
-                cmd.configure(p)
-            return p
-        return make
 
-    sub._name_parser_map = sub.choices = _CommandParsers({name: maker(registry.commands[name]) for name in names})
-    for name in names:  # the help line of each command, as add_parser(name, help=...) adds it
-        sub._choices_actions.append(sub._ChoicesPseudoAction(name, (), registry.commands[name].help))
+def _add_arguments(parser: argparse.ArgumentParser, cmd: Command) -> None:
+    """A command's arguments on its parser: ``-h`` first, as argparse adds
+    it, then the command's own (``configure``)."""
+    parser.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
+                        help="show this help message and exit")
+    if cmd.configure:
+        cmd.configure(parser)
+
+
+def build_parser(registry: Registry) -> argparse.ArgumentParser:
+    """The whole command line: every command with its arguments (the
+    tests' and tools' walk of every command; :func:`run` adds one
+    command's alone, :func:`command_parser`)."""
+    parser, parsers = _top_parser(registry)
+    for name, p in parsers.items():
+        _add_arguments(p, registry.commands[name])
+    return parser
+
+
+def command_parser(registry: Registry, argv: list) -> argparse.ArgumentParser:
+    """The command line's parser for ``argv``: every command listed, the
+    arguments of ``argv``'s command alone added.  ``gnubg-blunder --help``
+    lists names and help lines and a run parses one command's arguments:
+    neither needs the other commands' arguments, whose ``configure`` may
+    import what it needs.  Which command ``argv`` names is argparse's own
+    answer (a first pass that knows no command's arguments: ``--help``, a
+    command that does not exist and a bad top-level option end there, as
+    they would in the full parse)."""
+    parser, parsers = _top_parser(registry)
+    named, _rest = parser.parse_known_args(argv)
+    if named.command:
+        _add_arguments(parsers[named.command], registry.commands[named.command])
     return parser
 
 
@@ -189,10 +183,10 @@ def run(argv: list, ctx: Optional[Context] = None) -> int:
     return 2 (bad usage) or 1."""
     ctx = ctx or Context()
     registry = get_registry()
-    parser = build_parser(registry)
     try:
         try:
             with contextlib.redirect_stdout(ctx.out):  # --help goes where the command's output goes
+                parser = command_parser(registry, argv)
                 args = parser.parse_args(argv)
         except SystemExit as exc:  # --help
             return int(exc.code or 0)

@@ -235,3 +235,37 @@ def test_progression_scope_names_the_perspective(db, cli):
     assert "tournaments Club A" in first and "figures of both sides pooled" in first, first
     first = cli("--no-config", "progression", "--player", "charlot2", db=db).stdout.splitlines()[0]
     assert "figures of charlot2" in first, first
+
+
+def test_a_run_adds_the_arguments_of_its_command_alone():
+    """``command_parser``: every command listed, only the one ``argv``
+    names configured (the others' ``configure`` may import what they need);
+    argparse's own parse, public API alone; the whole parser
+    (``build_parser``) configures every command."""
+    import contextlib
+
+    from gnubg_blunder.commands import Command, Registry, UserError, build_parser, command_parser
+
+    configured = []
+
+    def configure(name):
+        def add(p):
+            configured.append(name)
+            p.add_argument("--size", type=int, default=1)
+        return add
+
+    reg = Registry()
+    for name in ("one", "two", "three"):
+        reg.add(Command(name, f"the {name} command", lambda args, ctx: 0, configure(name)))
+    argv = ["--db", "x.db", "two", "--size", "3"]
+    args = command_parser(reg, argv).parse_args(argv)
+    assert (args.command, args.db, args.size, configured) == ("two", "x.db", 3, ["two"])
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+        command_parser(reg, ["--help"]).parse_args(["--help"])
+    assert "the one command" in out.getvalue() and "the three command" in out.getvalue()
+    assert configured == ["two"]
+    with pytest.raises(UserError, match="^gnubg-blunder: unrecognized arguments: --size=2$"):
+        command_parser(reg, ["--size=2", "one"]).parse_args(["--size=2", "one"])  # before the command: not its
+    build_parser(reg)
+    assert sorted(configured) == ["one", "one", "three", "two", "two"]
