@@ -13,6 +13,8 @@
    import would close a cycle: a package's ``__init__`` that imports its
    own submodules, two modules of the store that call each other).
 
+And never of a module the importing one's top level imports already.
+
 What ``--help`` loads is asked of real processes (one interpreter forks a
 child per help, as tests/test_help_imports.py does)."""
 
@@ -141,27 +143,35 @@ def function_imports() -> list:
     return out
 
 
+def load_time_imports() -> dict:
+    """{module: the modules its top level imports by name} (the package's
+    own: the most specific of each statement, :func:`_targets`)."""
+    known = modules()
+    out = {}
+    for name, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _type_checking_lines(tree)
+        inside = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  for n in ast.walk(f)}
+        out[name] = {t.split(":")[0] for node in ast.walk(tree)
+                     if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in inside
+                     and node.lineno not in skip for t in _targets(name, path, node, known)}
+    return out
+
+
 def module_graph() -> dict:
     """{module: modules it imports at load time} (the package's own; a
     submodule's import runs its packages' ``__init__`` first)."""
     known = modules()
     graph = {}
-    for name, path in known.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        skip = _type_checking_lines(tree)
-        body = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
-        inside = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
-                  for n in ast.walk(f)}
+    for name, targets in load_time_imports().items():
         edges = set()
-        for node in body:
-            if id(node) in inside or node.lineno in skip:
-                continue
-            for target in _targets(name, path, node, known):
-                parts = target.split(":")[0].split(".")
-                for i in range(1, len(parts) + 1):
-                    module = ".".join(parts[:i])
-                    if module in known and module != name:
-                        edges.add(module)
+        for target in targets:
+            parts = target.split(".")
+            for i in range(1, len(parts) + 1):
+                module = ".".join(parts[:i])
+                if module in known and module != name:
+                    edges.add(module)
         graph[name] = edges
     return graph
 
@@ -180,10 +190,13 @@ def reaches(graph: dict, start: str, goal: str) -> bool:
 
 def test_every_import_in_a_function_has_its_reason():
     top, every = help_modules()
-    graph = module_graph()
+    graph, at_top, known = module_graph(), load_time_imports(), modules()
     assert "gnubg_blunder.commands" in top and "numpy" not in top  # the probe saw the real --help
     unexplained = []
     for module, line, target in function_imports():
+        if target in at_top[module] and (target not in known or known[target].name != "__init__.py"):
+            unexplained.append(f"{module}:{line} imports {target}, which its top level imports already")
+            continue
         if module in every:
             if target in top:
                 unexplained.append(f"{module}:{line} imports {target}, which --help has loaded anyway")
@@ -199,7 +212,8 @@ def test_every_import_in_a_function_has_its_reason():
 
 def test_the_checker_sees_a_needless_import_and_a_cycle(tmp_path, monkeypatch):
     """The reasons on a package written for them: b imports a back (a cycle
-    at module level), c imports a in a function for no reason."""
+    at module level), c imports a in a function for no reason, d imports
+    in a function what its top level imports already."""
     import test_layers
 
     pkg = tmp_path / "gnubg_blunder"
@@ -208,10 +222,12 @@ def test_the_checker_sees_a_needless_import_and_a_cycle(tmp_path, monkeypatch):
     (pkg / "a.py").write_text("from . import b\n", encoding="utf-8")
     (pkg / "b.py").write_text("def f():\n    from . import a\n", encoding="utf-8")
     (pkg / "c.py").write_text("def g():\n    from .a import x\n    import yaml\n", encoding="utf-8")
+    (pkg / "d.py").write_text("from .a import x\n\n\ndef h():\n    from .a import y\n", encoding="utf-8")
     monkeypatch.setattr(test_layers, "PACKAGE", pkg)
     found = sorted(function_imports())
     assert found == [("gnubg_blunder.b", 2, "gnubg_blunder.a"), ("gnubg_blunder.c", 2, "gnubg_blunder.a"),
-                     ("gnubg_blunder.c", 3, "yaml")]
+                     ("gnubg_blunder.c", 3, "yaml"), ("gnubg_blunder.d", 5, "gnubg_blunder.a")]
+    assert load_time_imports()["gnubg_blunder.d"] == {"gnubg_blunder.a"}  # d's: imported at its top already
     graph = module_graph()
     assert reaches(graph, "gnubg_blunder.a", "gnubg_blunder.b")  # b's import of a: a cycle at module level
     assert not reaches(graph, "gnubg_blunder.a", "gnubg_blunder.c")  # c's: none

@@ -45,7 +45,7 @@ from typing import Optional
 import numpy as np
 
 from ..codec.candidates import decode as decode_candidates
-from .schema import StoreError
+from .schema import SCHEMA_VERSION, StoreError, current_version
 from ..board.position import Board
 from ..labels import LABELS_VERSION, decision_labels
 from ..run_files import owned_name, remove_leftovers
@@ -328,8 +328,6 @@ def check_database(path, repair: bool = False, *, rules) -> CheckReport:
     report = CheckReport(path)
     if repair:
         _remove_killed_rebuilds(path, report)
-    from .schema import SCHEMA_VERSION, current_version
-
     conn = sqlite3.connect(path, timeout=30, isolation_level=None)
     try:
         problems = integrity_check(conn)

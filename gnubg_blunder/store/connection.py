@@ -16,7 +16,7 @@ from typing import Optional
 
 from .check import file_identity, store_identity
 from .error_kinds import sqlite_kind
-from .schema import StoreError, migrate
+from .schema import SCHEMA_VERSION, StoreError, current_version, migrate
 from ..labels import LABELS_VERSION
 
 
@@ -336,8 +336,6 @@ class SQLiteDialect:
         if store.read_only:
             self.up_to_date_read_only(store)
             return
-        from .schema import SCHEMA_VERSION
-
         found = migrate(store.conn, path=None if store.path == ":memory:" else store.path, report=store.report,
                         rules=store.rules)
         # compacted once the array cache is built again (the first selection): not while opening
@@ -373,8 +371,6 @@ class SQLiteDialect:
         upgrade, its labels redone or its array cache built is copied into
         memory and brought up to date there, for this run (one line says
         so); above MEMORY_COPY_LIMIT that is refused.  Then writes fail."""
-        from .schema import SCHEMA_VERSION, current_version
-
         version = current_version(store.conn)
         if version > SCHEMA_VERSION:
             migrate(store.conn)  # refuses, one line
