@@ -43,6 +43,7 @@ import struct
 from typing import Optional, Sequence
 
 import numpy as np
+
 from ..board.moves import IllegalMove, apply_steps, find_play
 from ..board.position import Board
 

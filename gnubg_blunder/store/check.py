@@ -42,6 +42,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
+
 import numpy as np
 
 from ..codec.candidates import decode as decode_candidates

@@ -13,6 +13,7 @@ import contextlib
 import time
 from collections import Counter
 from typing import Callable, Optional
+
 from ..codec.paths import stored_path
 from ..labels import LABELS_VERSION
 from .connection import write_transaction

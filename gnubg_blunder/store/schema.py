@@ -16,6 +16,7 @@ import re
 import sqlite3
 from typing import Callable, Optional, Union
 from urllib.parse import quote
+
 import numpy as np
 
 

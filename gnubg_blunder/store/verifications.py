@@ -7,6 +7,7 @@ the store (its ``conn``); SQLite and PostgreSQL alike."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
+
 from .connection import write_transaction
 
 COLUMNS = ("decision_id", "plies", "engine", "engine_version", "met", "error", "best_move", "nd", "dt", "dp",
