@@ -204,7 +204,7 @@ def run(argv: list, ctx: Optional[Context] = None) -> int:
         if not is_database_error(exc):
             raise
         from .store import default_db_path, shown_database
-        from .store.check import CHECK_HINT, DamagedDatabase, is_damage
+        from .store.damage import CHECK_HINT, DamagedDatabase, is_damage
 
         hint = f" ({CHECK_HINT})" if is_damage(exc) and not isinstance(exc, DamagedDatabase) else ""
         ctx.error(f"error: database {shown_database(ctx.db_path or default_db_path())}: {exc}{hint}")

@@ -303,7 +303,7 @@ def store_error(exc: Exception, ctx, subject: str = "this file", again: str = "i
 
 def _check_hint() -> str:
     try:
-        from .store.check import CHECK_HINT
+        from .store.damage import CHECK_HINT
     except ImportError:
         return ""
     return f" ({CHECK_HINT})"

@@ -395,11 +395,11 @@ def test_a_store_kept_open_writes_into_the_file_now_at_its_path(real_db, tmp_pat
 
     from gnubg_blunder.importers import sgf, xg
     from gnubg_blunder.database import SQLiteStore
-    from gnubg_blunder.store import check
+    from gnubg_blunder.store import damage
 
     runs = []  # the real quick_check, counted (the store may open a new connection: no trace to follow)
-    real_quick_check = check.quick_check
-    monkeypatch.setattr(check, "quick_check", lambda *a, **k: runs.append(1) or real_quick_check(*a, **k))
+    real_quick_check = damage.quick_check
+    monkeypatch.setattr(damage, "quick_check", lambda *a, **k: runs.append(1) or real_quick_check(*a, **k))
 
     def traced(store, match):
         before = len(runs)

@@ -68,7 +68,7 @@ def classes() -> dict:
 def test_the_walk_finds_the_known_classes(classes):
     """The walk reaches every layer (the store's classes too)."""
     for name in ("gnubg_blunder.errors.UserError", "gnubg_blunder.importers.records.MatchImportError",
-                 "gnubg_blunder.store.check.DamagedDatabase", "gnubg_blunder.store.pg_sql.PgConnectionLost",
+                 "gnubg_blunder.store.damage.DamagedDatabase", "gnubg_blunder.store.pg_sql.PgConnectionLost",
                  *USER_ERRORS, *BUILTIN_BASES, *CONTROL_FLOW):
         assert name in classes, name
 

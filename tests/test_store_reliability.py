@@ -417,7 +417,7 @@ def test_a_gnubg_session_stores_into_the_file_repaired_written_and_replaced_by_o
     gnubg = _GnubgSession(env)
     try:
         said = gnubg.run([
-            ">import gnubg_blunder.store.check as check_module",
+            ">import gnubg_blunder.store.damage as check_module",
             ">runs = []; real_quick_check = check_module.quick_check",
             ">check_module.quick_check = lambda *a, **k: runs.append(1) or real_quick_check(*a, **k)",
             f'load match "{selfplay / "m1-7.sgf"}"', ">bdb.store()", '>print("checks", len(runs))'])

@@ -8,7 +8,7 @@ import sqlite3
 import numpy as np
 
 from ..arrays import BLOT_COLUMNS, KIND_CODES, LABELS, DecisionArrays, RollArrays
-from .check import CHECK_HINT, DamagedDatabase
+from .damage import CHECK_HINT, DamagedDatabase
 from .column_cache import (BUNDLE_DECISIONS, CACHE_FORMAT, BlobSource, decode_bundle, encode_bundle, header_size,
                            merges, read_manifest, sealed)
 from .connection import _rollback, write_transaction

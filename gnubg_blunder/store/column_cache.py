@@ -37,6 +37,8 @@ from typing import Optional
 import lz4.block
 import numpy as np
 
+from .damage import CHECK_HINT, DamagedDatabase
+
 CACHE_FORMAT = 10  # 6: the first column layout; 7: row ids as differences; 8: a checksum per column; 9: counted;
 # 10: the rolls' seq (tilt, SPEC §18)
 BUNDLE_DECISIONS = 200_000  # bundles are not merged beyond about this many decisions
@@ -275,8 +277,6 @@ class _Blobs:
             return _payload_values(name, self.sources[k].read(int(off[j]), int(off[j + 1] - off[j])),
                                    self.crcs[k][j], int(self.rows[k]), self.dtype[name])
         except ValueError as exc:
-            from .check import CHECK_HINT, DamagedDatabase
-
             raise DamagedDatabase(f"the array cache is damaged ({exc}): no figure was computed from it. "
                                   f"{CHECK_HINT}") from None
 

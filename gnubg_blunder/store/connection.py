@@ -14,7 +14,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Optional
 
-from .check import file_identity, store_identity
+from .damage import file_identity, store_identity
 from .error_kinds import sqlite_kind
 from .schema import SCHEMA_VERSION, StoreError, current_version, migrate
 from ..labels import LABELS_VERSION

@@ -10,7 +10,7 @@ from ..codec.paths import stored_path
 from ..model import Match, match_identity, match_moves, move_token, opening_keys
 from ..codec import candidates as candidate_lists
 from . import insert
-from .check import refuses_damage
+from .damage import refuses_damage
 from .connection import _rollback, write_transaction
 from .insert import insert_analysis, insert_decisions
 from .schema import StoreError

@@ -13,7 +13,7 @@ from ..filters import Filter
 from ..arrays import DecisionArrays, LazyPositions, MatchInfo, RollArrays, Selection
 from ..text import closest_names
 from .array_cache import _close_sources
-from .check import CHECK_HINT, DamagedDatabase
+from .damage import CHECK_HINT, DamagedDatabase
 from .filter_sql import compile_filter
 from .column_cache import CacheReader
 from .schema import StoreError
