@@ -37,3 +37,23 @@ def test_a_store_given_the_sqlite_dialect_is_a_sqlite_store(tmp_path):
     with Store(SQLiteDialect(tmp_path / "a.db"), rules=METRIC_RULES) as store:
         store.set_meta("note", "x")
         assert (store.engine, store.get_meta("note"), store.path) == ("sqlite", "x", str(tmp_path / "a.db"))
+
+
+def test_a_postgresql_url_without_psycopg_is_one_line(tmp_path):
+    """psycopg is an optional dependency (the extra ``postgres``): without
+    it a postgresql:// URL is one line naming what to install, the URL's
+    password hidden, exit status 1 — not a traceback.  (Run with psycopg
+    made unimportable: ``sys.modules["psycopg"] = None``.)"""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['psycopg'] = None\n"
+            "from gnubg_blunder.cli import main\n"
+            "sys.argv = ['gnubg-blunder', '--db', 'postgresql://ranking:S3cret@localhost:1/club', 'matches']\n"
+            "main()\n")
+    env = dict(os.environ, GNUBG_BLUNDER_NO_PLUGINS="1", GNUBG_BLUNDER_CONFIG=str(tmp_path / "none.yaml"))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == ("error: database postgresql://ranking:***@localhost:1/club: PostgreSQL needs psycopg: "
+                        "pip install 'gnubg-blunder[postgres]'\n")

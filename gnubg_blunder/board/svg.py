@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
+from .moves import format_move
 from .position import BAR, CHECKERS, Board
 
 __all__ = ["board_svg", "position_text", "PALETTES"]
@@ -230,8 +231,6 @@ def _summary(board: Board, names: Tuple[str, str], cube_value: int, cube_owner: 
     else:
         parts.append(f"Cube {cube_value} owned by {names[cube_owner]}.")
     if steps:
-        from .moves import format_move  # local: moves imports position only
-
         try:
             text = format_move(board, steps)
         except (ValueError, TypeError, IndexError):

@@ -26,7 +26,7 @@ def shown_database(target) -> str:
     paths are shown (``codec.paths.shown_path``), or a URL with its
     password as ``***`` (docs/postgres.md)."""
     if is_database_url(target):
-        from .pg_sql import redacted
+        from .pg_sql import redacted  # PostgreSQL's engine, psycopg's user: for a URL alone
 
         return redacted(target)
 
@@ -55,9 +55,7 @@ def open_store(path=None, report=None, upgrade: bool = True, *, rules) -> Store:
     metrics' own.  docs/reliability.md."""
     target = path if path is not None else default_db_path()
     if is_database_url(target):
-        try:
-            from .postgres import PostgresStore
-        except ImportError:  # pragma: no cover - psycopg is an optional dependency
-            raise StoreError("PostgreSQL needs psycopg: pip install 'gnubg-blunder[postgres]'") from None
+        from .postgres import PostgresStore  # PostgreSQL's engine, psycopg's user: for a URL alone
+
         return PostgresStore(str(target), report=report, upgrade=upgrade, rules=rules)
     return SQLiteStore(target, report=report, upgrade=upgrade, rules=rules)

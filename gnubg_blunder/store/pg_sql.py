@@ -223,8 +223,10 @@ class PgConnection:
     engine = "postgresql"
 
     def __init__(self, dsn: str):
-        import psycopg
-
+        try:
+            import psycopg
+        except ImportError:  # an optional dependency (the extra "postgres" of pyproject.toml)
+            raise StoreError("PostgreSQL needs psycopg: pip install 'gnubg-blunder[postgres]'") from None
         try:
             defaults = connection_defaults(dsn)
             self.raw = psycopg.connect(dsn, autocommit=True, application_name="gnubg-blunder", **defaults)
