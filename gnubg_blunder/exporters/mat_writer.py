@@ -20,7 +20,7 @@ docs/convert.md):
 from __future__ import annotations
 
 from ..model import Match
-from . import ExportError, check_exportable, game_records
+from .records import ExportError, check_exportable, game_records
 
 LEFT_WIDTH = 27  # "%3d) %-27s "
 RIGHT_COLUMN = 34  # where the second player's entry starts

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .. import __version__
 from ..model import Match
-from . import ExportError, check_exportable, game_records, initial_cube
+from .records import ExportError, check_exportable, game_records, initial_cube
 
 _COLOUR = ("W", "B")
 
