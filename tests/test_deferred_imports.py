@@ -26,6 +26,7 @@ import json
 import subprocess
 import sys
 
+from test_help_imports import PROBE
 from test_layers import ROOT, _type_checking_lines, modules
 
 # A module no --help loads may import these in a function: each is needed
@@ -51,54 +52,25 @@ DEFERRED_MODULES = {
     "gnubg_blunder.store.pg_sql": "as store.postgres",
 }
 
-# what each help loads: an interpreter imports the command kit, then a child per help
-PROBE = r"""
-import contextlib, io, json, os, re, sys
-from gnubg_blunder.commands import Context, get_registry, run
+# gnubg's start-up hook (data/gnubg_blunder_start.py) imports the console's module: what that loads
+STARTUP_PROBE = "import json, sys\nimport gnubg_blunder.gnubg.console\nprint(json.dumps(sorted(sys.modules)))"
 
 
-def loaded(argv):
-    r, w = os.pipe()
-    sys.stdout.flush(); sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        shown = io.StringIO()
-        with contextlib.redirect_stdout(shown), contextlib.redirect_stderr(io.StringIO()):
-            try:
-                run(argv, Context(out=io.StringIO(), err=io.StringIO()))
-            except BaseException:
-                pass
-        with os.fdopen(w, "w") as fh:
-            fh.write(json.dumps({"modules": sorted(sys.modules), "help": shown.getvalue()}))
-        os._exit(0)
-    os.close(w)
-    with os.fdopen(r) as fh:
-        text = fh.read()
-    os.waitpid(pid, 0)
-    return json.loads(text)
-
-
-top = loaded(["--help"])
-every = set(top["modules"])
-for name in sorted(get_registry().commands):
-    got = loaded([name, "--help"])
-    every |= set(got["modules"])
-    subs = re.search(r"\{([a-z,-]+)\}", got["help"].split("\n\n")[0])
-    for sub in subs.group(1).split(",") if subs else []:
-        every |= set(loaded([name, sub, "--help"])["modules"])
-print(json.dumps({"top": top["modules"], "every": sorted(every)}))
-"""
-
-
-def help_modules() -> tuple:
-    """(modules ``--help`` loads, modules some help loads)."""
+def start_ups() -> list:
+    """[the modules one start-up loads]: each help of the command line
+    (tests/test_help_imports.py's probe: every command's and sub-command's)
+    and gnubg's start-up hook."""
     env = {"GNUBG_BLUNDER_NO_PLUGINS": "1", "GNUBG_BLUNDER_CONFIG": "/dev/null", "PATH": "/usr/bin:/bin",
            "PYTHONPATH": str(ROOT)}
-    r = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, env=env, timeout=300)
+    r = subprocess.run([sys.executable, "-c", PROBE, "-", "[]", "every-command-and-sub"], capture_output=True,
+                       text=True, env=env, timeout=300, cwd=ROOT)
     assert r.returncode == 0, r.stderr
-    got = json.loads(r.stdout)
-    return set(got["top"]), set(got["every"])
+    helps = json.loads(r.stdout.strip().splitlines()[-1])
+    assert all("error" not in got for got in helps.values()), helps
+    hook = subprocess.run([sys.executable, "-c", STARTUP_PROBE], capture_output=True, text=True, env=env,
+                          timeout=60, cwd=ROOT)
+    assert hook.returncode == 0, hook.stderr
+    return [set(got["all_modules"]) for got in helps.values()] + [set(json.loads(hook.stdout))]
 
 
 def _lazy_names(path) -> bool:
@@ -188,17 +160,19 @@ def reaches(graph: dict, start: str, goal: str) -> bool:
 
 
 def test_every_import_in_a_function_has_its_reason():
-    top, every = help_modules()
+    loads = start_ups()
+    every = set().union(*loads)
     graph, at_top, known = module_graph(), load_time_imports(), modules()
-    assert "gnubg_blunder.commands" in top and "numpy" not in top  # the probe saw the real --help
+    assert len(loads) > 40 and all("gnubg_blunder.commands" in m and "numpy" not in m for m in loads)  # real ones
     unexplained = []
     for module, line, target in function_imports():
         if target in at_top[module] and (target not in known or known[target].name != "__init__.py"):
             unexplained.append(f"{module}:{line} imports {target}, which its top level imports already")
             continue
         if module in every:
-            if target in top:
-                unexplained.append(f"{module}:{line} imports {target}, which --help has loaded anyway")
+            if all(target in loaded for loaded in loads if module in loaded):
+                unexplained.append(f"{module}:{line} imports {target}, which every start-up that loads "
+                                   "the module has loaded anyway")
             continue
         if target.split(".")[0] in DEFERRED_DEPENDENCIES or target in DEFERRED_MODULES:
             continue

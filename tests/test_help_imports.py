@@ -21,8 +21,10 @@ import pytest
 # what a process imports for the help of each argv it is given: the parent
 # imports gnubg_blunder.commands (with quiz/core.py stubbed when asked) and
 # forks a child a help; each child runs one help and reports its sys.modules
+# (the heavy ones; with "every-command-and-sub", every module and the help
+# text too, and each sub-command's help: tests/test_deferred_imports.py)
 PROBE = r"""
-import io, json, os, sys, types
+import io, json, os, re, sys, types
 if sys.argv[1] == "stub-quiz-core":
     class _Stub(types.ModuleType):  # quiz/terminal.py's names, without quiz/core.py (numpy)
         def __getattr__(self, name):
@@ -43,10 +45,13 @@ def one(argv):
         try:
             sys.stdout = sys.stderr = io.StringIO()  # argparse's own help text
             out = {}
-            out["rc"] = run(argv, Context(out=io.StringIO(), err=io.StringIO()))
+            shown = io.StringIO()
+            out["rc"] = run(argv, Context(out=shown, err=io.StringIO()))
             out["modules"] = sorted(m for m in sys.modules if m == "numpy" or m.startswith((
                 "gnubg_blunder.store", "gnubg_blunder.quiz.core", "gnubg_blunder.metrics.kernel", "lxml")))
             out["commands"] = sorted(get_registry().commands)
+            if sys.argv[3] == "every-command-and-sub":  # what tests/test_deferred_imports.py asks for
+                out["all_modules"], out["help"] = sorted(sys.modules), shown.getvalue()
         except BaseException as exc:
             import traceback
             out = {"error": traceback.format_exc()}
@@ -66,12 +71,15 @@ results = {}
 first = one(["--help"])
 results[json.dumps(["--help"])] = first
 argvs = [json.loads(a) for a in json.loads(sys.argv[2])]
-if sys.argv[3] == "every-command":
+if sys.argv[3] in ("every-command", "every-command-and-sub"):
     argvs += [[name, "--help"] for name in first.get("commands", [])]
 for argv in argvs:
     key = json.dumps(argv)
     if key not in results:
         results[key] = one(argv)
+        subs = re.search(r"\{([a-z,-]+)\}", results[key].get("help", "").split("\n\n")[0])
+        if len(argv) == 2 and subs:  # a command's sub-commands (filter set, board moves ...)
+            argvs += [[argv[0], sub, "--help"] for sub in subs.group(1).split(",")]
 print(json.dumps(results))
 """
 
@@ -153,3 +161,20 @@ def test_a_child_sees_what_its_parent_imported(tmp_path):
     got = json.loads(res.stdout.strip().splitlines()[-1])
     assert "numpy" in got[json.dumps(["--help"])]["modules"]
     assert "numpy" in got[json.dumps(["stats", "--help"])]["modules"]
+
+
+def test_gnubg_start_up_imports_no_numpy_nor_the_store(tmp_path):
+    """gnubg's start-up hook (data/gnubg_blunder_start.py) imports the
+    console's module in every gnubg started: that imports no numpy, store,
+    metrics kernel or quiz core either; they come with the first command
+    that needs them."""
+    env = {**os.environ, "GNUBG_BLUNDER_NO_PLUGINS": "1"}
+    code = "import json, sys\nimport gnubg_blunder.gnubg.console\nprint(json.dumps(sorted(sys.modules)))"
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path,
+                         timeout=60)
+    assert res.returncode == 0, res.stderr
+    loaded = json.loads(res.stdout)
+    assert "gnubg_blunder.gnubg.console" in loaded
+    heavy = [m for m in loaded if m == "numpy" or m.startswith((
+        "gnubg_blunder.store", "gnubg_blunder.quiz.core", "gnubg_blunder.metrics.kernel", "lxml"))]
+    assert heavy == []

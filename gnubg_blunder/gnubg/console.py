@@ -27,20 +27,7 @@ import tempfile
 from .. import __version__
 from ..commands import Context, Scope, UserError, _Parser, is_database_error, run_line
 from . import gui_output
-from ..quiz.terminal import configure, questions
 from ..text import safe_text
-from ..views.review import match_review_text
-from ..quiz import Session, feedback_text, grade, question_text, record
-from ..db_settings import main_player
-from ..exporters import ExportError, write_sgf
-from ..importers.files import shown_path
-from ..importers.gnubg_match import match_from_dict
-from ..importers.records import MatchImportError
-from ..pipeline import (ConvertError, describe, gc_paused, match_words, read_one_match, store_error, store_match,
-                        stored_players)
-from ..quiz.core import QUIT_WORDS
-from ..quiz.gnubg_board import give_back, keep, put_on_board
-from ..views.match_summary import match_summary_text
 
 
 def _gnubg():
@@ -74,9 +61,13 @@ def _failure(ctx, exc: BaseException, what: str) -> str:
     """The one line for an exception met inside gnubg (never a traceback).
     The importers and the store are not imported to ask (gnubg starts the
     plugin without numpy)."""
+    from ..importers.records import MatchImportError
+
     if isinstance(exc, MatchImportError):
         return f"gnubg-blunder: {what}: {safe_text(str(exc), None)}"
     if is_database_error(exc):
+        from ..pipeline import store_error
+
         return f"gnubg-blunder: {what}: " + store_error(exc, ctx, "this match", "try again")[0]
     if isinstance(exc, KeyboardInterrupt):
         return f"gnubg-blunder: {what}: interrupted"
@@ -159,6 +150,9 @@ class Bdb:
             _close(ctx)
 
     def _store(self, ctx):
+        from ..importers.gnubg_match import match_from_dict
+        from ..pipeline import describe, gc_paused, store_match
+
         g = _gnubg()
         data = g.match()
         if data is None:
@@ -177,9 +171,13 @@ class Bdb:
             self._once("counts", COUNTS_NOTE)
             self._once("main player", _main_player_howto(ctx.store(), result.match_id))
         if result.status == "already stored":
+            from ..views.match_summary import match_summary_text
+
             print(match_summary_text(ctx.store(), result.match_id))
         if result.match_id is not None:  # the review after the figures (stored already: a failure is its own line)
             try:
+                from ..views.review import match_review_text
+
                 print(match_review_text(ctx.store(), result.match_id))
             except Exception as exc:
                 print(_failure(ctx, exc, "review"))
@@ -264,6 +262,11 @@ class Bdb:
         """Open an eXtreme Gammon match (``.xg``) in gnubg: it is converted
         to a temporary gnubg SGF (which keeps UTF-8 names) and loaded with
         ``load match``, to replay it or analyse it again.  Prints one line."""
+        from ..pipeline import ConvertError, match_words, read_one_match
+        from ..exporters import ExportError, write_sgf
+
+        from ..importers.files import shown_path
+
         path = os.path.expanduser(str(path))
         if not path.lower().endswith((".xg", ".xgp")):
             print(f"gnubg-blunder: {shown_path(path)}: not an XG match file (.xg)")
@@ -340,6 +343,10 @@ class Bdb:
         gnubg held comes back when the quiz ends or is quit
         (quiz/gnubg_board.py).  Returns the number of questions (None: not
         started)."""
+        from ..quiz import Session
+        from ..quiz.gnubg_board import keep
+        from ..quiz.terminal import configure, questions
+
         ctx = self._ctx()
         kept = None
         try:
@@ -369,6 +376,8 @@ class Bdb:
     def _end_quiz(self) -> None:
         """The quiz is over (answered, quit or failed): gnubg's match (or
         the players' names) back as before the quiz."""
+        from ..quiz.gnubg_board import give_back
+
         kept, self._quiz = (self._quiz or {}).get("kept"), None
         try:
             wrong = give_back(_gnubg(), kept)
@@ -380,6 +389,9 @@ class Bdb:
             print("gnubg-blunder: the match you had loaded is back on gnubg's board")
 
     def _ask_next(self, g) -> None:
+        from ..quiz import question_text
+        from ..quiz.gnubg_board import put_on_board
+
         q = self._quiz
         item = q["items"][q["k"]]
         wrong = put_on_board(g, item)
@@ -394,6 +406,9 @@ class Bdb:
         docs/quiz.md).  Stores a graded answer as a study action and asks
         the next question; ``"q"`` ends the quiz with its score.  Returns
         the error in mpt (0 for the best), or None."""
+        from ..quiz import feedback_text, grade, record
+        from ..quiz.core import QUIT_WORDS
+
         q = getattr(self, "_quiz", None)
         if not q:
             print("gnubg-blunder: no quiz in progress: bdb.quiz() starts one")
@@ -503,6 +518,9 @@ def _main_player_howto(store, match_id):
     """With no main player set: how to set one, with the match's two names
     (views without --player pool both sides until then); None when one is
     set."""
+    from ..db_settings import main_player
+    from ..pipeline import stored_players
+
     if main_player(store):
         return None
     names = stored_players(store, match_id) or ()

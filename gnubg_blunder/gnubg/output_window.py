@@ -22,7 +22,6 @@ so a short window shrinks the text, never them.  Lines are never wrapped
 (a table row stays one row): a horizontal scroll bar instead.
 """
 
-import ctypes.util
 import json
 import queue
 import sys
@@ -94,6 +93,8 @@ def keep_above_gnubg(own_window: int, gnubg_pid) -> bool:
     there wherever gnubg's GTK draws); best effort: False when gnubg's
     window is not found (another display server, no such pid)."""
     try:
+        import ctypes.util  # (subprocess and more: for this window's placement alone)
+
         x11 = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
         ulong, voidp = ctypes.c_ulong, ctypes.c_void_p
         x11.XOpenDisplay.restype, x11.XOpenDisplay.argtypes = voidp, [ctypes.c_char_p]
