@@ -31,11 +31,10 @@ from .errors import UserError  # noqa: F401  (re-exported: plugins import it fro
 from .stash import Stash, StashKey
 from .model import DECISION_KINDS
 from .options import Option, add_options, from_args, param
-from .text import closest_names  # noqa: F401  (views name it from here: the command kit)
+from .text import closest_names, safe_text  # closest_names: views name it from here (the command kit)
 from .filters import add_filter_options
 from .metrics import vocabulary
 from .plugins import first_registered, get_plugin_manager
-from .text import safe_text
 
 
 def count_option(value, option: str) -> int:

@@ -23,7 +23,7 @@ def test_the_engines_store_is_the_one_store_with_a_dialect():
 
 def test_each_dialect_has_the_protocols_members():
     members = set(get_type_hints(Dialect)) | {n for n in vars(Dialect) if not n.startswith("_")}
-    assert {"open", "migrate", "snapshot_connection", "unique_violation", "guards_writes"} <= members
+    assert {"open", "up_to_date_read_only", "snapshot_connection", "unique_violation", "guards_writes"} <= members
     sqlite, pg = SQLiteDialect(":memory:"), PostgresDialect("postgresql://ranking:S3cret@localhost:5432/club")
     for dialect in (sqlite, pg):
         assert {m for m in members if not hasattr(dialect, m)} == set(), dialect

@@ -333,6 +333,8 @@ class SQLiteDialect:
         store._open(upgrade)
 
     def migrate(self, store):
+        """The schema brought to this version, from the store's opening
+        (``_open``, SQLite's alone: PostgreSQL's is in its ``open``)."""
         if store.read_only:
             self.up_to_date_read_only(store)
             return

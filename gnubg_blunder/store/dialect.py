@@ -24,12 +24,9 @@ class Dialect(Protocol):
     unique_violation: tuple  # the exceptions of a match's identity taken by another writer meanwhile
 
     def open(self, store, upgrade: bool) -> None:
-        """Make ``store.conn`` (and ``store.read_only``); migrate the
-        schema when ``upgrade``."""
-
-    def migrate(self, store) -> None:
-        """The schema brought to this version (a read-only database: up to
-        date as :meth:`up_to_date_read_only` can make it)."""
+        """Make ``store.conn`` (and ``store.read_only``); the schema
+        brought to this version when ``upgrade`` (a read-only database: up
+        to date as :meth:`up_to_date_read_only` can make it)."""
 
     def compact_after_upgrade(self, store) -> None:
         """Space an upgrade freed given back, after the first selection."""

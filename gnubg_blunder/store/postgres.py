@@ -39,7 +39,6 @@ class PostgresDialect:
         self.shown_name = redacted(url)  # messages name it without its password
 
     def open(self, store, upgrade: bool) -> None:
-        store.url = self.url
         store._found_whole = True  # the server keeps its pages whole: no quick_check before writing
         store.conn = PgConnection(self.url)
         try:
@@ -64,9 +63,6 @@ class PostgresDialect:
             "THEN has_schema_privilege(current_schema(), 'CREATE') "
             "ELSE has_table_privilege('matches', 'INSERT') END").fetchone()
         return bool(row[0])
-
-    def migrate(self, store) -> None:
-        pass  # made in open
 
     def compact_after_upgrade(self, store) -> None:
         pass  # the server reclaims space itself (autovacuum)

@@ -38,9 +38,13 @@ class Store(StoreConnection, MatchRecords, DecisionSelection, ArrayCache, StudyD
 
     def __init__(self, dialect: Dialect, report=None, upgrade: bool = True, *, rules: DerivedRules):
         self.dialect = dialect
-        self.engine = dialect.name  # "sqlite" or "postgresql": how messages and `check` name it
         self._start(dialect.shown_name, report, rules)
         dialect.open(self, upgrade)
+
+    @property
+    def engine(self) -> str:
+        """"sqlite" or "postgresql": how messages and ``check`` name it (the dialect's name)."""
+        return self.dialect.name
 
 
 class SQLiteStore(Store):
