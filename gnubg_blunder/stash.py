@@ -24,9 +24,9 @@ changes an array in place fails loudly instead of changing every later
 figure.  A view's object kept for other readers (:func:`kept_object`: the
 plan, the biases, before / after study, the report's views) is read-only
 likewise (:func:`read_only_json`), JSON-ready as it was; a reader that
-changes it copies it first.  A selection's arrays are read-only data once selected; code that
-edits them (tests building a case) does so before the first figure is asked
-for.
+changes it copies it first.  A selection's arrays are read-only data once
+selected; code that edits them (tests building a case) does so before the
+first figure is asked for.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ def training_compute(scope, params: TrainingParams) -> dict:
     from ..metrics.study import training
 
     actions, plans = _plans_and_log(scope)
-    by = params.by or "week"
+    by = params.by
     obj = training(scope.selection, actions, by, scope.filter.decision_type or "all", plans)
     return {"filter": scope.filter_json, "by": obj["by"], "note": LOG_NOTE, "windows": obj["windows"],
             "quiz_by_game_plan": obj["quiz_by_game_plan"]}
