@@ -26,7 +26,7 @@ import json
 import subprocess
 import sys
 
-from test_help_imports import PROBE
+from test_help_imports import PROBE, gnubg_start_up_modules
 from test_layers import ROOT, _type_checking_lines, modules
 
 # A module no --help loads may import these in a function: each is needed
@@ -52,10 +52,6 @@ DEFERRED_MODULES = {
     "gnubg_blunder.store.pg_sql": "as store.postgres",
 }
 
-# gnubg's start-up hook (data/gnubg_blunder_start.py) imports the console's module: what that loads
-STARTUP_PROBE = "import json, sys\nimport gnubg_blunder.gnubg.console\nprint(json.dumps(sorted(sys.modules)))"
-
-
 def start_ups() -> list:
     """[the modules one start-up loads]: each help of the command line
     (tests/test_help_imports.py's probe: every command's and sub-command's)
@@ -67,10 +63,7 @@ def start_ups() -> list:
     assert r.returncode == 0, r.stderr
     helps = json.loads(r.stdout.strip().splitlines()[-1])
     assert all("error" not in got for got in helps.values()), helps
-    hook = subprocess.run([sys.executable, "-c", STARTUP_PROBE], capture_output=True, text=True, env=env,
-                          timeout=60, cwd=ROOT)
-    assert hook.returncode == 0, hook.stderr
-    return [set(got["all_modules"]) for got in helps.values()] + [set(json.loads(hook.stdout))]
+    return [set(got["all_modules"]) for got in helps.values()] + [set(gnubg_start_up_modules(ROOT))]
 
 
 def _lazy_names(path) -> bool:

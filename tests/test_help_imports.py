@@ -18,6 +18,14 @@ import sys
 
 import pytest
 
+# what no help (nor gnubg's start-up) may import, beside numpy
+HEAVY = ("gnubg_blunder.store", "gnubg_blunder.quiz.core", "gnubg_blunder.metrics.kernel", "lxml")
+
+
+def heavy_of(modules) -> list:
+    return [m for m in modules if m == "numpy" or m.startswith(HEAVY)]
+
+
 # what a process imports for the help of each argv it is given: the parent
 # imports gnubg_blunder.commands (with quiz/core.py stubbed when asked) and
 # forks a child a help; each child runs one help and reports its sys.modules
@@ -33,6 +41,7 @@ if sys.argv[1] == "stub-quiz-core":
             return 20 if name == "DEFAULT_COUNT" else type(name, (Exception,), {})
     sys.modules["gnubg_blunder.quiz.core"] = _Stub("gnubg_blunder.quiz.core")
 from gnubg_blunder.commands import Context, get_registry, run
+HEAVY = __HEAVY__
 
 
 def one(argv):
@@ -47,8 +56,7 @@ def one(argv):
             out = {}
             shown = io.StringIO()
             out["rc"] = run(argv, Context(out=shown, err=io.StringIO()))
-            out["modules"] = sorted(m for m in sys.modules if m == "numpy" or m.startswith((
-                "gnubg_blunder.store", "gnubg_blunder.quiz.core", "gnubg_blunder.metrics.kernel", "lxml")))
+            out["modules"] = sorted(m for m in sys.modules if m == "numpy" or m.startswith(HEAVY))
             out["commands"] = sorted(get_registry().commands)
             if sys.argv[3] == "every-command-and-sub":  # what tests/test_deferred_imports.py asks for
                 out["all_modules"], out["help"] = sorted(sys.modules), shown.getvalue()
@@ -81,7 +89,7 @@ for argv in argvs:
         if len(argv) == 2 and subs:  # a command's sub-commands (filter set, board moves ...)
             argvs += [[argv[0], sub, "--help"] for sub in subs.group(1).split(",")]
 print(json.dumps(results))
-"""
+""".replace("__HEAVY__", repr(HEAVY))
 
 LISTED = ["stats", "import", "analyse", "matches", "summary", "report", "quiz", "references", "plan", "board"]
 
@@ -163,18 +171,20 @@ def test_a_child_sees_what_its_parent_imported(tmp_path):
     assert "numpy" in got[json.dumps(["stats", "--help"])]["modules"]
 
 
-def test_gnubg_start_up_imports_no_numpy_nor_the_store(tmp_path):
-    """gnubg's start-up hook (data/gnubg_blunder_start.py) imports the
-    console's module in every gnubg started: that imports no numpy, store,
-    metrics kernel or quiz core either; they come with the first command
-    that needs them."""
+def gnubg_start_up_modules(cwd) -> list:
+    """What gnubg's start-up hook (data/gnubg_blunder_start.py) loads: it
+    imports the console's module, in a fresh interpreter."""
     env = {**os.environ, "GNUBG_BLUNDER_NO_PLUGINS": "1"}
     code = "import json, sys\nimport gnubg_blunder.gnubg.console\nprint(json.dumps(sorted(sys.modules)))"
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path,
-                         timeout=60)
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=cwd, timeout=60)
     assert res.returncode == 0, res.stderr
-    loaded = json.loads(res.stdout)
+    return json.loads(res.stdout)
+
+
+def test_gnubg_start_up_imports_no_numpy_nor_the_store(tmp_path):
+    """The console's module is imported in every gnubg started: it imports
+    no numpy, store, metrics kernel or quiz core either; they come with the
+    first command that needs them."""
+    loaded = gnubg_start_up_modules(tmp_path)
     assert "gnubg_blunder.gnubg.console" in loaded
-    heavy = [m for m in loaded if m == "numpy" or m.startswith((
-        "gnubg_blunder.store", "gnubg_blunder.quiz.core", "gnubg_blunder.metrics.kernel", "lxml"))]
-    assert heavy == []
+    assert heavy_of(loaded) == []
