@@ -1,13 +1,15 @@
 """An import inside a function has a reason, and the suite checks it
 (docs/architecture.md, "Imports inside functions").  Each one is either
 
-1. deferred for ``--help``: the module that imports is loaded by some
-   ``--help`` (the command line's parser and the plugins it registers) and
-   the module it imports is not loaded by ``gnubg-blunder --help`` (numpy,
-   the metrics, the store: tests/test_help_imports.py keeps them out of
-   every help); an import of a module ``--help`` has loaded anyway saves
-   nothing and only hides an edge of the graph; or
-2. in a module no ``--help`` loads: of an optional or slow dependency
+1. deferred for a start-up: the module that imports is loaded by some
+   start-up (a ``--help``: the command line's parser and the plugins it
+   registers; gnubg's start-up hook: the console's module) and the module
+   it imports is not loaded by every start-up that loads the importing one
+   (numpy, the metrics, the store: tests/test_help_imports.py keeps them
+   out of every help and of gnubg's start-up); an import of a module those
+   start-ups have loaded anyway saves nothing and only hides an edge of
+   the graph; or
+2. in a module no start-up loads: of an optional or slow dependency
    (``DEFERRED_DEPENDENCIES``, each with its reason; ``DEFERRED_MODULES``:
    PostgreSQL's engine), or of a module that imports the importing one
    back at load time, by name (made at module level, the import would
@@ -16,8 +18,8 @@
 
 And never of a module the importing one's top level imports already.
 
-What ``--help`` loads is asked of real processes (one interpreter forks a
-child per help, as tests/test_help_imports.py does)."""
+What each start-up loads is asked of real processes (tests/test_help_imports.py's
+probe, one child a help, and its gnubg start-up probe)."""
 
 from __future__ import annotations
 
