@@ -14,13 +14,17 @@ import sys
 from .commands import Command, UserError
 from .hookspecs import hookimpl
 from .formatting import table, to_json
+from .lazy import lazy
+
+_board_features = lazy("gnubg_blunder.board.features")
+_board_moves = lazy("gnubg_blunder.board.moves")
+_board_position = lazy("gnubg_blunder.board.position")
+_board_svg = lazy("gnubg_blunder.board.svg")
 
 
 def _board(pid: str):
-    from .board.position import Board
-
     try:
-        return Board.from_position_id(pid)
+        return _board_position.Board.from_position_id(pid)
     except ValueError as exc:
         raise UserError(f"position ID {pid!r}: {exc}") from None
 
@@ -38,9 +42,7 @@ def _dice(values) -> tuple:
 def moves_object(pid: str, board, d1: int, d2: int) -> dict:
     """The JSON of one (position, roll): every legal play, its move and the
     position it leaves as gnubg's next record shows it (opponent on roll)."""
-    from .board.moves import legal_plays
-
-    plays = legal_plays(board, d1, d2)
+    plays = _board_moves.legal_plays(board, d1, d2)
     return {
         "position_id": pid,
         "dice": [d1, d2],
@@ -52,8 +54,6 @@ def moves_object(pid: str, board, d1: int, d2: int) -> dict:
 def _moves_batch(ctx, stdin) -> int:
     """One JSON object per input line ``POSITION_ID D1 D2``; a bad line gets
     ``{"line", "error"}`` and the exit status 1, the others go on."""
-    from .board.position import Board
-
     failed = 0
     out = ctx.out
     gc.disable()  # a batch allocates many small objects and frees none of them in cycles
@@ -68,7 +68,7 @@ def _moves_batch(ctx, stdin) -> int:
                 d1, d2 = int(parts[1]), int(parts[2])
                 if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
                     raise ValueError("dice must be 1-6")
-                obj = moves_object(parts[0], Board.from_position_id(parts[0]), d1, d2)
+                obj = moves_object(parts[0], _board_position.Board.from_position_id(parts[0]), d1, d2)
             except ValueError as exc:
                 failed += 1
                 obj = {"line": n, "input": line.strip(), "error": str(exc)}
@@ -117,19 +117,15 @@ def _board_run(args, ctx):
                 ctx.print(f"  {p['move']:<24} {p['position_id']}")
         return 0
     if cmd == "show":
-        from .board.svg import board_svg, position_text
-
         board = _board(args.position_id)
-        ctx.print(position_text(board))
+        ctx.print(_board_svg.position_text(board))
         if args.svg:
             with open(args.svg, "w", encoding="utf-8") as fh:
-                fh.write(board_svg(board, palette="dark" if args.dark else "light"))
+                fh.write(_board_svg.board_svg(board, palette="dark" if args.dark else "light"))
             ctx.print(f"SVG written to {args.svg}")
         return 0
     if cmd == "classify":
-        from .board.features import features
-
-        f = features(_board(args.position_id))
+        f = _board_features.features(_board(args.position_id))
         sides = {"on_roll": f.me._asdict(), "opponent": f.opp._asdict()}
         obj = {"position_id": args.position_id, "phase": f.phase, "game_plan": f.game_plan,
                "contact": f.contact, "race_lead": f.race_lead, **sides}

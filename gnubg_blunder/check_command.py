@@ -8,6 +8,10 @@ from pathlib import Path
 from .commands import Command, UserError, add_format
 from .hookspecs import hookimpl
 from .formatting import to_json
+from .lazy import lazy
+
+_database = lazy("gnubg_blunder.database")
+_store = lazy("gnubg_blunder.store")
 
 
 def _configure(p):
@@ -18,13 +22,10 @@ def _configure(p):
 
 
 def _run(args, ctx):
-    from .store import default_db_path, is_database_url
-    from .database import check_database
-
-    path = str(ctx.db_path or default_db_path())
-    if not is_database_url(path) and not Path(path).is_file():
+    path = str(ctx.db_path or _store.default_db_path())
+    if not _store.is_database_url(path) and not Path(path).is_file():
         raise UserError(f"no database at {path}")
-    report = check_database(path, repair=args.repair)
+    report = _database.check_database(path, repair=args.repair)
     if args.format == "json":
         ctx.print(to_json(report.to_json()))
     else:

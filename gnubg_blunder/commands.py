@@ -35,6 +35,16 @@ from .text import closest_names, safe_text  # closest_names: views name it from 
 from .filters import add_filter_options
 from .metrics import vocabulary
 from .plugins import first_registered, get_plugin_manager
+from .lazy import lazy
+
+_database = lazy("gnubg_blunder.database")
+_db_settings = lazy("gnubg_blunder.db_settings")
+_metrics_study_cost = lazy("gnubg_blunder.metrics.study_cost")
+_metrics_verify = lazy("gnubg_blunder.metrics.verify")
+_store_damage = lazy("gnubg_blunder.store.damage")
+_store_module = lazy("gnubg_blunder.store")
+_store_verifications = lazy("gnubg_blunder.store.verifications")
+_user_config = lazy("gnubg_blunder.user_config")
 
 
 def count_option(value, option: str) -> int:
@@ -90,15 +100,12 @@ class Context:
         filter applies."""
         if self.db_path is not None:
             return self.db_path
-        from .store import default_db_path
 
-        return default_db_path()
+        return _store_module.default_db_path()
 
     def store(self):
         if self._store is None:
-            from .database import open_store
-
-            self._store = open_store(self.db_path, report=self.error)  # its notes (a backup made) go with the errors
+            self._store = _database.open_store(self.db_path, report=self.error)  # its notes (a backup made) go with the errors
         return self._store
 
     def close(self):
@@ -202,11 +209,9 @@ def run(argv: list, ctx: Optional[Context] = None) -> int:
     except Exception as exc:
         if not is_database_error(exc):
             raise
-        from .store import default_db_path, shown_database
-        from .store.damage import CHECK_HINT, DamagedDatabase, is_damage
 
-        hint = f" ({CHECK_HINT})" if is_damage(exc) and not isinstance(exc, DamagedDatabase) else ""
-        ctx.error(f"error: database {shown_database(ctx.db_path or default_db_path())}: {exc}{hint}")
+        hint = f" ({_store_damage.CHECK_HINT})" if _store_damage.is_damage(exc) and not isinstance(exc, _store_damage.DamagedDatabase) else ""
+        ctx.error(f"error: database {_store_module.shown_database(ctx.db_path or _store_module.default_db_path())}: {exc}{hint}")
         return 1
     finally:
         ctx.close()
@@ -312,11 +317,9 @@ def add_decision_criteria(p) -> None:
 def filter_from_args(args, ctx: Optional[Context] = None):
     """The filter of this run: its database's saved one (unless --no-config)
     with this run's flags over it."""
-    from .user_config import filter_flags, merged_filter
-
     try:
         use = (ctx.use_config if ctx is not None else True) and not getattr(args, "no_saved_filter", False)
-        return merged_filter(filter_flags(args), (ctx or Context()).database, use)
+        return _user_config.merged_filter(_user_config.filter_flags(args), (ctx or Context()).database, use)
     except ValueError as exc:
         raise UserError(str(exc)) from None
 
@@ -361,12 +364,9 @@ def study_selection(store, sel):
     (store/verifications.py) laid over the selection by the metrics' rule
     (metrics/verify.py ``deepest_selection``); ``sel`` itself when nothing
     is verified.  Here, above both, so that the store runs no metric rule."""
-    from .metrics.verify import deepest_selection
-    from .store import verifications
-
-    if not len(sel.decisions) or not verifications.has_any(store):
+    if not len(sel.decisions) or not _store_verifications.has_any(store):
         return sel
-    return deepest_selection(sel, verifications.deepest(store, [int(r) for r in sel.decisions.row_id]))
+    return _metrics_verify.deepest_selection(sel, _store_verifications.deepest(store, [int(r) for r in sel.decisions.row_id]))
 
 
 # the study half of the selection last asked for (Scope.study_rows): (that selection, its study half)
@@ -404,9 +404,7 @@ class Scope:
     @property
     def thresholds(self):
         if self._thresholds is None:
-            from .db_settings import thresholds_for
-
-            self._thresholds = thresholds_for(self.store)
+            self._thresholds = _db_settings.thresholds_for(self.store)
         return self._thresholds
 
     @property
@@ -502,9 +500,7 @@ class View:
         if self.params is not None:
             add_options(parser, self.params, defaults=True)
         if self.cost_metric:
-            from .metrics.study_cost import option_help
-
-            add_metric(parser, option_help())
+            add_metric(parser, _metrics_study_cost.option_help())
         if self.options:
             self.options(parser)
         add_filter_arguments(parser, decision_type=self.decision_type)

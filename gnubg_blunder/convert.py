@@ -9,25 +9,27 @@ from pathlib import Path
 from .commands import Command, UserError
 from .hookspecs import hookimpl
 from .text import safe_text
+from .lazy import lazy
+
+_exporters = lazy("gnubg_blunder.exporters")
+_importers_files = lazy("gnubg_blunder.importers.files")
+_pipeline = lazy("gnubg_blunder.pipeline")
 
 
 def convert(src, out) -> object:
     """Read ``src`` and write ``out`` (``.sgf`` or ``.mat``); returns the
     match.  Raises :class:`ConvertError` (reading) or :class:`UserError`."""
-    from .exporters import ExportError, writer_for
-    from .pipeline import ConvertError, read_one_match
-
     src, out = Path(src), Path(out)
-    writer = writer_for(out)
+    writer = _exporters.writer_for(out)
     if writer is None:
         raise UserError(f"{out}: unknown output format {out.suffix or '(no suffix)'!r} (write .sgf or .mat)")
     if out.exists() and src.exists() and out.resolve() == src.resolve():
         raise UserError(f"{out}: the output would overwrite the input")
-    match = read_one_match(src)
+    match = _pipeline.read_one_match(src)
     try:
         writer(match, out)
-    except ExportError as exc:
-        raise ConvertError(f"cannot be written as {out.suffix.lower()}: {exc}") from None
+    except _exporters.ExportError as exc:
+        raise _pipeline.ConvertError(f"cannot be written as {out.suffix.lower()}: {exc}") from None
     except OSError as exc:
         raise UserError(f"{out}: {exc.strerror or exc}") from None
     return match
@@ -39,17 +41,13 @@ def _configure(p):
 
 
 def _run(args, ctx):
-    from .pipeline import ConvertError, match_words
-
     try:
         match = convert(args.input, args.output)
-    except ConvertError as exc:
-        from .importers.files import shown_path
-
-        ctx.error(f"error: {shown_path(args.input)}: {safe_text(str(exc), None)}")
+    except _pipeline.ConvertError as exc:
+        ctx.error(f"error: {_importers_files.shown_path(args.input)}: {safe_text(str(exc), None)}")
         return 1
     fmt = "gnubg SGF" if Path(args.output).suffix.lower() == ".sgf" else "Jellyfish .mat"
-    ctx.print(f"wrote {args.output} ({fmt}): {match_words(match)}, from {args.input}")
+    ctx.print(f"wrote {args.output} ({fmt}): {_pipeline.match_words(match)}, from {args.input}")
     return 0
 
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from .commands import Command
 from .hookspecs import hookimpl
+from .lazy import lazy
+
+_copying = lazy("gnubg_blunder.copying")
 
 
 def _configure(p):
@@ -22,9 +25,7 @@ def _configure(p):
 
 
 def _run(args, ctx):
-    from .copying import copy_databases
-
-    return copy_databases(ctx, args.source, args.target)
+    return _copying.copy_databases(ctx, args.source, args.target)
 
 
 @hookimpl

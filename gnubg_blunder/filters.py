@@ -24,6 +24,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from .options import OPTION, Option
+from .lazy import lazy
+
+_families = lazy("gnubg_blunder.families")
 
 DECISION_TYPES = ("all", "checker", "cube")
 CRITERION = "gnubg_blunder.criterion"  # the metadata key of a filter field's Criterion
@@ -108,9 +111,8 @@ def _tuple_of(kind: Callable) -> Callable:
 def _family(value, flt):
     if value is None:
         return None
-    from .families import canonical_family  # here: names without numpy, read when a family is given
 
-    return canonical_family(value)  # ValueError naming the closest families
+    return _families.canonical_family(value)  # ValueError naming the closest families
 
 
 def _collection(value, flt):

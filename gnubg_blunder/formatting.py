@@ -10,6 +10,9 @@ from typing import Optional
 
 from .filters import filter_words
 from .text import CELL_WIDTH, DASH, ELLIPSIS, FIELD_WIDTH, _shown, clean_text, safe_text  # noqa: F401
+from .lazy import lazy
+
+_csv = lazy("csv")
 
 
 def num(x: Optional[float], digits: int = 2, signed: bool = False) -> str:
@@ -300,12 +303,10 @@ def csv_text(rows: list, headers: list) -> str:
     spreadsheet would evaluate are neutralised (:func:`csv_cell`), but an
     identifier in one of ``ID_COLUMNS`` is the ID itself; text is otherwise
     exact, as in JSON."""
-    import csv
-
     buf = io.StringIO()
     # "\r\n" as the writer's terminator makes it quote a field holding a CR
     # as well as a LF; the rows are then joined with "\n"
-    w = csv.writer(buf, lineterminator="\r\n")
+    w = _csv.writer(buf, lineterminator="\r\n")
     lines = []
     ids = [str(h) in ID_COLUMNS for h in headers]
     for k, r in enumerate([[str(h) for h in headers]] + rows):

@@ -23,6 +23,10 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from .model import BEAVER
+from .lazy import lazy
+
+np = lazy("numpy")
+_ordering = lazy("gnubg_blunder.ordering")
 
 GNUBG_SOURCES = ("sgf", "gnubg")  # XG files: gnubg's import of them lists records of its own making
 
@@ -85,15 +89,11 @@ def gnubg_rows_of_records(game, seq, player, beaver):
     The other games (a gap: raccoons, a "set" record) go through
     :func:`gnubg_rows` itself.  Several records of one seq count once, the
     first in (seq, player, beaver) order, as there."""
-    import numpy as np
-
-    from .ordering import lexsort_order
-
     game, seq, player, beaver = (np.asarray(col) for col in (game, seq, player, beaver))
     out = np.zeros(len(game), dtype=np.int64)
     if not len(game):
         return out
-    order = lexsort_order((game, seq, player, beaver))
+    order = _ordering.lexsort_order((game, seq, player, beaver))
     g, s = game[order], seq[order]
     counted = np.ones(len(g), dtype=bool)  # the record counted for its (game, seq)
     counted[1:] = (g[1:] != g[:-1]) | (s[1:] != s[:-1])
@@ -129,8 +129,6 @@ def selection_gnubg_rows(store, sel, idx) -> dict:
     holds every record of its analyses (``Selection.whole_analyses``: the
     report over 10,000 matches read 500,000 records of SQLite for them),
     else from the store (``gnubg_rows``)."""
-    import numpy as np
-
     idx = np.asarray(idx, dtype=np.int64)
     if not len(idx):
         return {}

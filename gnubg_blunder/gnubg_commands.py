@@ -8,6 +8,11 @@ from __future__ import annotations
 
 from .commands import Command
 from .hookspecs import hookimpl
+from .lazy import lazy
+
+_gnubg_batch = lazy("gnubg_blunder.gnubg.batch")
+_gnubg_install = lazy("gnubg_blunder.gnubg.install")
+_views_match_summary = lazy("gnubg_blunder.views.match_summary")
 
 
 def _install_configure(p):
@@ -15,9 +20,7 @@ def _install_configure(p):
 
 
 def _install_run(args, ctx):
-    from .gnubg.install import install
-
-    return install(ctx, home=args.home)
+    return _gnubg_install.install(ctx, home=args.home)
 
 
 def _analyse_configure(p):
@@ -28,9 +31,7 @@ def _analyse_configure(p):
 
 
 def _analyse_run(args, ctx):
-    from .gnubg.batch import analyse_files
-
-    return analyse_files(ctx, args.paths, plies=args.plies)
+    return _gnubg_batch.analyse_files(ctx, args.paths, plies=args.plies)
 
 
 @hookimpl
@@ -46,6 +47,5 @@ def post_analysis(store, match, result, context):
     """The console summary: each player's figures, where the user asked for it."""
     if not getattr(context, "summary", False):
         return
-    from .views.match_summary import match_summary_text
 
-    context.print(match_summary_text(store, result.match_id))
+    context.print(_views_match_summary.match_summary_text(store, result.match_id))

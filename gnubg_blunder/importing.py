@@ -10,6 +10,11 @@ import textwrap
 
 from .commands import Command, UserError
 from .hookspecs import hookimpl
+from .lazy import lazy
+
+_importers_sgf = lazy("gnubg_blunder.importers.sgf")
+_importers_xg = lazy("gnubg_blunder.importers.xg")
+_pipeline = lazy("gnubg_blunder.pipeline")
 
 
 class SgfImporter:
@@ -17,9 +22,7 @@ class SgfImporter:
     extensions = (".sgf",)
 
     def read(self, path, require_analysis=True):
-        from .importers.sgf import read_match
-
-        return [read_match(path, require_analysis=require_analysis)]
+        return [_importers_sgf.read_match(path, require_analysis=require_analysis)]
 
 
 class XgImporter:
@@ -27,9 +30,7 @@ class XgImporter:
     extensions = (".xg", ".xgp")
 
     def read(self, path, require_analysis=True):
-        from .importers.xg import read_match
-
-        return [read_match(path, require_analysis=require_analysis)]
+        return [_importers_xg.read_match(path, require_analysis=require_analysis)]
 
 
 @hookimpl
@@ -56,9 +57,7 @@ class _NoHyphenBreaks(argparse.HelpFormatter):
 
 
 def _import_configure(p):
-    from .pipeline import import_help
-
-    paths_help, p.epilog = import_help()  # the loaded importers' suffixes, plugins' included
+    paths_help, p.epilog = _pipeline.import_help()  # the loaded importers' suffixes, plugins' included
     p.formatter_class = _NoHyphenBreaks
     p.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)
     p.add_argument("--jobs", type=int, default=None, metavar="N",
@@ -67,11 +66,9 @@ def _import_configure(p):
 
 
 def _import_run(args, ctx):
-    from .pipeline import import_paths
-
     if args.jobs is not None and args.jobs < 1:
         raise UserError("--jobs takes a number of processes, 1 or more")
-    return import_paths(ctx, args.paths, jobs=args.jobs)
+    return _pipeline.import_paths(ctx, args.paths, jobs=args.jobs)
 
 
 @hookimpl

@@ -25,6 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from collections.abc import Sequence
 from typing import Optional
+from .lazy import lazy
+
+_hashlib = lazy("hashlib")
 
 # Decision kinds (SPEC §1: "a checker play, a cube decision of the player on
 # roll (no double / double), or a response (take / pass)").
@@ -303,9 +306,7 @@ def match_identity(match: "Match") -> str:
     differently across exports, so they are not part of it).  Moves are taken
     as the positions they leave, so "8/5 6/5" and "8/5(2)"-style spellings and
     dice order do not matter."""
-    import hashlib
-
-    h = hashlib.sha256()
+    h = _hashlib.sha256()
     h.update(f"length={match.length}".encode())
     if match.kind != "match":
         # a position file: its position, score, cube and roll are the identity
@@ -347,9 +348,7 @@ def opening_key(length: int, start_score, moves: list) -> str:
     """The key of a match's length, starting score and first
     ``OPENING_MOVES`` moves (``matches.opening``, indexed): the saves of one
     match share the key of the shorter one's first moves."""
-    import hashlib
-
-    h = hashlib.sha256(f"length={length}|score={start_score[0]}-{start_score[1]}".encode())
+    h = _hashlib.sha256(f"length={length}|score={start_score[0]}-{start_score[1]}".encode())
     for token in moves[:OPENING_MOVES]:
         h.update(f";{token}".encode())
     return h.hexdigest()[:32]

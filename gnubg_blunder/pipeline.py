@@ -22,6 +22,16 @@ from .importers.transcript import TRANSCRIPT_SUFFIXES, is_transcript
 from .plugins import get_plugin_manager, importers
 from .progress import Progress
 from .text import safe_text
+from .lazy import lazy
+
+_concurrent = lazy("concurrent")
+_importers_records = lazy("gnubg_blunder.importers.records")
+_multiprocessing = lazy("multiprocessing")
+_run_files = lazy("gnubg_blunder.run_files")
+_store = lazy("gnubg_blunder.store")
+_store_connection = lazy("gnubg_blunder.store.connection")
+_store_damage = lazy("gnubg_blunder.store.damage")
+_store_error_kinds = lazy("gnubg_blunder.store.error_kinds")
 
 # The store (numpy) and the importers' records are imported where a match is
 # stored or read: ``import --help`` builds its text here without them.
@@ -105,13 +115,11 @@ class gc_paused:
 
 def store_match(ctx, match):
     """Store one match and run the post-analysis hooks for something new."""
-    from .store import ALREADY_STORED
-
     with gc_paused():
         pm = get_plugin_manager()
         store = ctx.store()
         result = pm.hook.store_match(store=store, match=match)
-        if result.status != ALREADY_STORED:
+        if result.status != _store.ALREADY_STORED:
             pm.hook.post_analysis(store=store, match=match, result=result, context=ctx)
     return result
 
@@ -129,17 +137,15 @@ def describe(match, result, store=None) -> str:
     """One line about a stored match.  With ``store``, a match that was
     already there (already stored, analysis added) is named with the
     players as stored, not as this file spells them."""
-    from .store import ALREADY_STORED, EXTENDED, STORED
-
     players = match.players
-    if store is not None and result.status != STORED:
+    if store is not None and result.status != _store.STORED:
         players = stored_players(store, result.match_id) or players
     what = match_words(match, players)
     # what the import changed (an impossible date dropped): on the file's line
     warned = "".join(f"; warning: {w}" for w in getattr(match, "warnings", ()))
-    if result.status == ALREADY_STORED:
+    if result.status == _store.ALREADY_STORED:
         return f"already stored (match {result.match_id}: {what}){warned}"
-    if result.status == EXTENDED:  # a later save of a stored match (docs/storage.md "A match saved twice")
+    if result.status == _store.EXTENDED:  # a later save of a stored match (docs/storage.md "A match saved twice")
         a = match.analysis
         return (f"match {result.match_id} extended: {result.games_before} → {len(match.games)} games ({what}; "
                 f"analysis {a.engine} {a.depth_label or 'depth unknown'}){warned}")
@@ -184,9 +190,7 @@ def analyse_first(path, table) -> bool:
 def analyse_command(ctx, targets) -> str:
     """``gnubg-blunder [--db DB] analyse TARGET...`` to type: the database
     this run was given (none: the default one), paths quoted for a shell."""
-    from .store import shown_database
-
-    db = f"--db {shlex.quote(shown_database(ctx.db_path))} " if ctx is not None and ctx.db_path else ""
+    db = f"--db {shlex.quote(_store.shown_database(ctx.db_path))} " if ctx is not None and ctx.db_path else ""
     return f"gnubg-blunder {db}analyse {' '.join(_quote(t) for t in targets) or 'FILE'}"
 
 
@@ -228,12 +232,9 @@ def file_failure(exc: Exception, path, ctx, again: str = "import it again"):
 
 
 def _file_failure(exc: Exception, path, ctx, again: str):
-    from .importers.records import MatchImportError
-    from .store import StoreError
-
-    if isinstance(exc, MatchImportError):
+    if isinstance(exc, _importers_records.MatchImportError):
         return str(exc)
-    if isinstance(exc, (sqlite3.Error, StoreError)):
+    if isinstance(exc, (sqlite3.Error, _store.StoreError)):
         return f"not stored: {store_error(exc, ctx, again=again)[0]}"
     if isinstance(exc, NotAMatchFile):
         return exc.strerror
@@ -274,11 +275,8 @@ def store_error(exc: Exception, ctx, subject: str = "this file", again: str = "i
     ``per_file`` is False when the database cannot be used at all (damaged,
     of a newer schema: the remaining files are not tried).  What the error
     is comes from its kind (store/error_kinds.py), never from its text."""
-    from .store import StoreError, default_db_path, shown_database
-    from .store.error_kinds import error_kind
-
-    db = shown_database(ctx.db_path or default_db_path())
-    kind = error_kind(exc)
+    db = _store.shown_database(ctx.db_path or _store.default_db_path())
+    kind = _store_error_kinds.error_kind(exc)
     text = str(exc)
     if kind == "busy":
         store = ctx._store
@@ -289,7 +287,7 @@ def store_error(exc: Exception, ctx, subject: str = "this file", again: str = "i
     if kind == "connection-lost":
         return (f"database {db}: {text}; {subject} is stored whole or not at all: {again} when the server "
                 "answers (what was stored is said already stored)"), False
-    if isinstance(exc, StoreError):
+    if isinstance(exc, _store.StoreError):
         return f"database {db}: {text}", False
     if kind == "full":
         return f"{text} (database {db}): nothing of {subject} was stored; free some space, then {again}", True
@@ -303,16 +301,14 @@ def store_error(exc: Exception, ctx, subject: str = "this file", again: str = "i
 
 def _check_hint() -> str:
     try:
-        from .store.damage import CHECK_HINT
+        pass
     except ImportError:
         return ""
-    return f" ({CHECK_HINT})"
+    return f" ({_store_damage.CHECK_HINT})"
 
 
 def _busy_timeout() -> float:
-    from .store.connection import busy_timeout
-
-    return busy_timeout()
+    return _store_connection.busy_timeout()
 
 
 def read_match_file(f: Path, table=None, ctx=None) -> list:
@@ -321,15 +317,13 @@ def read_match_file(f: Path, table=None, ctx=None) -> list:
     ``watch``.  Raises NotAMatchFile, MatchImportError (a match transcript:
     where it goes, with ``ctx``'s --db; an unknown suffix) or what the
     importer raises."""
-    from .importers.records import MatchImportError
-
     table = importers() if table is None else table
     check_match_file(f)
     importer = table.get(f.suffix.lower())
     if importer is None and is_transcript(f):
-        raise MatchImportError(analyse_hint(ctx, [f], f.suffix.lower()))
+        raise _importers_records.MatchImportError(analyse_hint(ctx, [f], f.suffix.lower()))
     if importer is None:
-        raise MatchImportError(f"unknown file type {f.suffix or '(none)'} (known: {', '.join(sorted(table))})")
+        raise _importers_records.MatchImportError(f"unknown file type {f.suffix or '(none)'} (known: {', '.join(sorted(table))})")
     return importer.read(f)
 
 
@@ -358,8 +352,6 @@ def read_one_match(path) -> object:
     """The one match of a file, analysed or not, through the registered
     importers (``convert``, ``bdb.open_xg``).  Raises :class:`ConvertError`
     with a one-line reason."""
-    from .importers.records import MatchImportError
-
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix in POSITION_SUFFIXES:
@@ -378,7 +370,7 @@ def read_one_match(path) -> object:
             matches = importer.read(path, require_analysis=False)
         else:  # a plugin's importer without the option
             matches = importer.read(path)
-    except MatchImportError as exc:
+    except _importers_records.MatchImportError as exc:
         raise ConvertError(str(exc)) from None
     except OSError as exc:
         raise ConvertError(exc.strerror or str(exc)) from None
@@ -437,29 +429,25 @@ def _reads(files: list, jobs, say=None):
         for f in files:
             yield f, None
         return
-    import concurrent.futures
-    import multiprocessing
-
-    from .run_files import exit_with_owner, multiprocessing_into_run_folder, owner_token
 
     ahead = 2 * jobs
     # the fork server's socket in our own temporary folder, and workers that exit with this process
     # (a killed import leaves no process, and the next run removes its folder: docs/reliability.md)
     try:
-        multiprocessing_into_run_folder(say)
+        _run_files.multiprocessing_into_run_folder(say)
     except OSError:  # no temporary folder to be had: multiprocessing makes its own
         pass
 
     def start():
-        context = multiprocessing.get_context("forkserver")
+        context = _multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["gnubg_blunder.pipeline", "gnubg_blunder.importers.sgf",
                                         "gnubg_blunder.importers.xg", "gnubg_blunder.run_files"])
-        pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
-                                                      initializer=exit_with_owner, initargs=(owner_token(),))
+        pool = _concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                                      initializer=_run_files.exit_with_owner, initargs=(_run_files.owner_token(),))
         return pool, [None] + [pool.submit(_read_elsewhere, str(f)) for f in files[1:ahead]]
 
     # the fork server takes about 0.3 s to start: meanwhile this process reads the first file itself
-    with concurrent.futures.ThreadPoolExecutor(1) as starter:
+    with _concurrent.futures.ThreadPoolExecutor(1) as starter:
         started = starter.submit(start)
         try:
             yield files[0], None
@@ -504,8 +492,6 @@ def import_paths(ctx, paths, jobs=None) -> int:
     database refusing it) is that file's line; the others are tried.
     Files are read by ``jobs`` processes at once (:func:`_reads`), stored
     here one by one in their order."""
-    from .store import ConnectionLost, StoreError
-
     table = importers()
     first = analyse_first_suffixes(table)
     unreadable = []  # (folder, reason)
@@ -539,7 +525,7 @@ def import_paths(ctx, paths, jobs=None) -> int:
             try:
                 try:
                     ctx.store()
-                except (sqlite3.Error, StoreError) as exc:
+                except (sqlite3.Error, _store.StoreError) as exc:
                     reason, per_file = store_error(exc, ctx)
                     if not per_file:
                         # the database cannot be used: said once, no file is tried
@@ -557,7 +543,7 @@ def import_paths(ctx, paths, jobs=None) -> int:
                     reason = f"not stored ({exc.__class__.__name__}: {safe_text(str(exc), None)})"
                 counts["failed"] += 1
                 progress.error(f"{label}: error: {reason}")
-                if isinstance(exc, ConnectionLost):  # the server is gone: the other files are not tried
+                if isinstance(exc, _store.ConnectionLost):  # the server is gone: the other files are not tried
                     not_tried = len(files) - i - 1
                     break
             progress.advance()

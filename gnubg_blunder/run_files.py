@@ -32,6 +32,9 @@ import threading
 import time
 from pathlib import Path
 from typing import Callable, Optional
+from .lazy import lazy
+
+_multiprocessing = lazy("multiprocessing")
 
 Say = Optional[Callable[[str], None]]
 
@@ -232,19 +235,17 @@ def multiprocessing_into_run_folder(say: Say = None) -> None:
     socket) made inside this run's folder, not in $TMPDIR where a killed
     run would leave it.  Call it before a pool starts, from the thread that
     starts it."""
-    from multiprocessing import util
-
     folder = run_folder(say)
     saved = tempfile.tempdir
     tempfile.tempdir = str(folder)
     try:
-        util.get_temp_dir()  # made once a process, then kept by multiprocessing
+        _multiprocessing.util.get_temp_dir()  # made once a process, then kept by multiprocessing
     finally:
         tempfile.tempdir = saved
     if os.getpid() not in _AFTER_MULTIPROCESSING:
         # multiprocessing removes its folder at exit, after atexit's functions: ours goes after it
         _AFTER_MULTIPROCESSING.add(os.getpid())
-        util.Finalize(None, _remove_run_folder, args=(False,), exitpriority=-101)
+        _multiprocessing.util.Finalize(None, _remove_run_folder, args=(False,), exitpriority=-101)
 
 
 # -- worker processes ----------------------------------------------------------------

@@ -9,6 +9,11 @@ from .hookspecs import hookimpl
 from .formatting import DASH, table
 from .filters import Filter
 from .views.progression import goal_suggestion
+from .lazy import lazy
+
+_db_settings = lazy("gnubg_blunder.db_settings")
+_metrics_counting = lazy("gnubg_blunder.metrics.counting")
+_user_config = lazy("gnubg_blunder.user_config")
 
 
 # -- filter ------------------------------------------------------------------
@@ -25,28 +30,26 @@ def _filter_configure(p):
 def _filter_run(args, ctx):
     """Each database has its own saved filter (``--db``, else the user's
     database): docs/commands.md."""
-    from .user_config import config_path, database_key, filter_flags, is_old_global_filter, save_filter, saved_filter
-
     cmd = args.filter_command or "show"
     database = ctx.database
     try:
-        of = f"of {database_key(database)}"
+        of = f"of {_user_config.database_key(database)}"
         if cmd == "set":
-            values = saved_filter(database)
+            values = _user_config.saved_filter(database)
             values.update({k: (list(v) if isinstance(v, tuple) else v)
-                           for k, v in filter_flags(args).items() if v is not None})
+                           for k, v in _user_config.filter_flags(args).items() if v is not None})
             Filter(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in values.items()})  # validate
-            path = save_filter(database, values)
+            path = _user_config.save_filter(database, values)
             ctx.print(f"saved filter {of} ({path}): {_describe(values)}")
         elif cmd == "reset":
             keep = () if args.forget_player else ("player",)
-            values = {k: v for k, v in saved_filter(database).items() if k in keep}
-            path = save_filter(database, values)
+            values = {k: v for k, v in _user_config.saved_filter(database).items() if k in keep}
+            path = _user_config.save_filter(database, values)
             ctx.print(f"filter {of} reset ({path}): {_describe(values)}")
         else:
             old = (", the global one saved before each database had its own: the default database's only"
-                   if is_old_global_filter(database) else "")
-            ctx.print(f"saved filter {of} ({config_path()}{old}): {_describe(saved_filter(database))}")
+                   if _user_config.is_old_global_filter(database) else "")
+            ctx.print(f"saved filter {of} ({_user_config.config_path()}{old}): {_describe(_user_config.saved_filter(database))}")
     except ValueError as exc:
         raise UserError(str(exc)) from None
     return 0
@@ -97,16 +100,14 @@ def _main_configure(p):
 
 
 def _main_run(args, ctx):
-    from .db_settings import clear_main_player, main_player, set_main_player
-
     store = ctx.store()
     if args.clear and args.name is not None:
         raise UserError("main-player: give NAME or --clear, not both")
     if args.clear:
-        clear_main_player(store)
+        _db_settings.clear_main_player(store)
     elif args.name is not None:
-        set_main_player(store, _stored_player(store, args.name))
-    ctx.print(f"main player: {main_player(store) or DASH}")
+        _db_settings.set_main_player(store, _stored_player(store, args.name))
+    ctx.print(f"main player: {_db_settings.main_player(store) or DASH}")
     return 0
 
 
@@ -137,23 +138,21 @@ def _goal_configure(p):
 
 
 def _goal_run(args, ctx):
-    from .db_settings import clear_goal, get_goal, set_goal
-
     store = ctx.store()
     cmd = args.goal_command or "show"
     if cmd == "set":
         try:
-            goal = set_goal(store, args.goal, args.weeks)
+            goal = _db_settings.set_goal(store, args.goal, args.weeks)
         except ValueError as exc:
             raise UserError(str(exc)) from None
         ctx.print(f"goal: {goal['metric'].upper()} {goal['op']} {goal['target']:g} by {goal['deadline']}")
     elif cmd == "clear":
-        clear_goal(store)
+        _db_settings.clear_goal(store)
         ctx.print("goal cleared")
     elif cmd == "suggest":
         ctx.print(goal_suggestion(store, args, ctx))
     else:
-        goal = get_goal(store)
+        goal = _db_settings.get_goal(store)
         ctx.print("no goal set" if not goal else
                   f"goal: {goal['metric'].upper()} {goal['op']} {goal['target']:g} by {goal['deadline']} "
                   f"(set on {goal['set_on']})")
@@ -168,23 +167,20 @@ def _thresholds_configure(p):
 
 
 def _thresholds_run(args, ctx):
-    from .metrics.counting import THRESHOLD_PRESETS
-    from .db_settings import set_thresholds, thresholds_for
-
     store = ctx.store()
     try:
         if len(args.values) == 1:
-            preset = THRESHOLD_PRESETS.get(args.values[0].lower())
+            preset = _metrics_counting.THRESHOLD_PRESETS.get(args.values[0].lower())
             if preset is None:
                 raise ValueError(f"unknown preset {args.values[0]!r} (default, gnubg, xg)")
-            set_thresholds(store, preset.error, preset.blunder)
+            _db_settings.set_thresholds(store, preset.error, preset.blunder)
         elif len(args.values) == 2:
-            set_thresholds(store, float(args.values[0]), float(args.values[1]))
+            _db_settings.set_thresholds(store, float(args.values[0]), float(args.values[1]))
         elif args.values:
             raise ValueError("give ERROR BLUNDER, or one preset name")
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    t = thresholds_for(store)
+    t = _db_settings.thresholds_for(store)
     ctx.print(f"error from {t.error:.3f} EMG ({t.error * 1000:.0f} mpt), blunder from {t.blunder:.3f} EMG "
               f"({t.blunder * 1000:.0f} mpt)")
     return 0

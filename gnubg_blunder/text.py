@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import unicodedata
 from typing import Optional
+from .lazy import lazy
+
+_difflib = lazy("difflib")
 
 DASH = "—"  # never measured: unknown is "—", never 0
 
@@ -63,12 +66,10 @@ def safe_text(s, limit: Optional[int] = FIELD_WIDTH) -> str:
 def closest_names(name: str, names: list, limit: int = 5) -> list:
     """The stored names nearest to ``name``: those containing it, then the
     most alike (difflib), without case."""
-    import difflib
-
     low = name.casefold()
     by_low = {n.casefold(): n for n in names}
     containing = [n for n in names if low in n.casefold()]
-    alike = [by_low[k] for k in difflib.get_close_matches(low, list(by_low), n=limit, cutoff=0.5)]
+    alike = [by_low[k] for k in _difflib.get_close_matches(low, list(by_low), n=limit, cutoff=0.5)]
     out = []
     for n in containing + alike:
         if n not in out:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from .commands import Command
 from .hookspecs import hookimpl
+from .lazy import lazy
+
+_watch = lazy("gnubg_blunder.watch")
 
 DEFAULT_SETTLE = 1.0  # watch.DEFAULT_SETTLE, without importing it for --help
 
@@ -21,9 +24,7 @@ def _configure(p):
 
 
 def _run(args, ctx):
-    from .watch import watch
-
-    return watch(ctx, args.folders, settle=args.settle)
+    return _watch.watch(ctx, args.folders, settle=args.settle)
 
 
 @hookimpl

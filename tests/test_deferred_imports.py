@@ -1,22 +1,29 @@
-"""An import inside a function has a reason, and the suite checks it
-(docs/architecture.md, "Imports inside functions").  Each one is either
+"""No import hides in a function (docs/architecture.md, "Lazy entries"):
+a module another needs on some paths only is a lazy entry at the top of
+the one that needs it (``_metrics_plan = lazy("gnubg_blunder.metrics.plan")``,
+gnubg_blunder/lazy.py), and the suite checks that
 
-1. deferred for a start-up: the module that imports is loaded by some
-   start-up (a ``--help``: the command line's parser and the plugins it
-   registers; gnubg's start-up hook: the console's module) and the module
-   it imports is not loaded by every start-up that loads the importing one
-   (numpy, the metrics, the store: tests/test_help_imports.py keeps them
-   out of every help and of gnubg's start-up); an import of a module those
-   start-ups have loaded anyway saves nothing and only hides an edge of
-   the graph; or
-2. in a module no start-up loads: of an optional or slow dependency
-   (``DEFERRED_DEPENDENCIES``, each with its reason; ``DEFERRED_MODULES``:
-   PostgreSQL's engine), or of a module that imports the importing one
-   back at load time, by name (made at module level, the import would
-   close a cycle: a package's ``__init__`` and the submodules that import
-   names from it).
+1. an import statement inside a function is of an optional dependency
+   alone (``FUNCTION_IMPORTS``, each with its reason: it may be absent, and
+   its absence is met where it is imported), and the modules are imported
+   by name (``importlib.import_module``) in the lazy entries' loader and the
+   plugin registry alone (``LOADERS``); and
+2. every lazy entry has its reason: either
 
-And never of a module the importing one's top level imports already.
+   a. deferred for a start-up: the module that names it is loaded by some
+      start-up (a ``--help``: the command line's parser and the plugins it
+      registers; gnubg's start-up hook: the console's module) and the
+      module it names is not loaded by every start-up that loads the
+      naming one (numpy, the metrics, the store: tests/test_help_imports.py
+      keeps them out of every help and of gnubg's start-up); an entry of a
+      module those start-ups have loaded anyway saves nothing and only
+      hides an edge of the graph; or
+   b. in a module no start-up loads: of a slow dependency or module
+      (``DEFERRED_DEPENDENCIES``, ``DEFERRED_MODULES``: each with its
+      reason), or of a module that imports the naming one back at load
+      time, by name (at the top it would close a cycle).
+
+   And never of a module the naming one's top imports already.
 
 What each start-up loads is asked of real processes (tests/test_help_imports.py's
 probe, one child a help, and its gnubg start-up probe)."""
@@ -29,11 +36,12 @@ import subprocess
 import sys
 
 from test_help_imports import PROBE, gnubg_start_up_modules
-from test_layers import ROOT, _type_checking_lines, modules
+from test_layers import ROOT, _type_checking_lines, lazy_entry, modules
 
-# A module no --help loads may import these in a function: each is needed
-# by one path of one command, and costs the others (or is absent) otherwise.
-DEFERRED_DEPENDENCIES = {
+# An import statement may sit in a function for these alone: each may be
+# absent (or is only there in some programs), and the function that
+# imports it says so in its own words when it is.
+FUNCTION_IMPORTS = {
     "gnubg": "gnubg's own module: there only inside gnubg",
     "psycopg": "PostgreSQL's driver, an optional dependency: SQLite's users need not install it",
     "anki": "Anki's library, optional (anki sync)",
@@ -42,10 +50,20 @@ DEFERRED_DEPENDENCIES = {
     "watchdog": "the folder watcher's library, needed by watch alone",
     "tkinter": "the GUI's output window only (absent from some Pythons)",
     "tqdm": "the progress bar of a long run on a terminal only",
-    "multiprocessing": "import --jobs N only (some 20 ms otherwise)",
-    "concurrent": "import --jobs N only",
     "pty": "gnubg's progress on a pseudo-terminal: absent on Windows (gnubg then runs on pipes)",
     "tty": "as pty",
+    "ctypes": "the GUI's output window placed with libX11, best effort (absent from some Pythons)",
+}
+
+# The modules that import other modules by name: the lazy entries' loader,
+# and the plugin registry (the built-in plugins are listed by module name)
+LOADERS = {"gnubg_blunder.lazy", "gnubg_blunder.plugins"}
+
+# A module no start-up loads may name these as lazy entries: each is needed
+# by one path of one command, and costs the others otherwise.
+DEFERRED_DEPENDENCIES = {
+    "multiprocessing": "import --jobs N only (some 20 ms otherwise)",
+    "concurrent": "import --jobs N only",
 }
 
 # ... and these modules of the package, for the same kind of reason
@@ -53,6 +71,7 @@ DEFERRED_MODULES = {
     "gnubg_blunder.store.postgres": "PostgreSQL's engine, psycopg's user: for a postgresql:// URL alone",
     "gnubg_blunder.store.pg_sql": "as store.postgres",
 }
+
 
 def start_ups() -> list:
     """[the modules one start-up loads]: each help of the command line
@@ -68,14 +87,6 @@ def start_ups() -> list:
     return [set(got["all_modules"]) for got in helps.values()] + [set(gnubg_start_up_modules(ROOT))]
 
 
-def _lazy_names(path) -> bool:
-    """True when the package serves names it does not define through a
-    module ``__getattr__`` (quiz/__init__.py: its core, with numpy, is
-    imported when a name is first asked for)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    return any(isinstance(n, ast.FunctionDef) and n.name == "__getattr__" for n in tree.body)
-
-
 def _targets(name: str, path, node, known: dict) -> list:
     """The modules an import statement loads (the most specific: ``from
     .x import y`` is the submodule x.y when there is one)."""
@@ -87,16 +98,12 @@ def _targets(name: str, path, node, known: dict) -> list:
         module = ".".join(base + ([node.module] if node.module else []))
     else:
         module = node.module
-    out = []
-    for alias in node.names:
-        sub = f"{module}.{alias.name}"
-        if sub in known:
-            out.append(sub)
-        elif module in known and _lazy_names(known[module]):
-            out.append(f"{module}:{alias.name}")  # served lazily: not loaded with the package
-        else:
-            out.append(module)
-    return out
+    return [f"{module}.{a.name}" if f"{module}.{a.name}" in known else module for a in node.names]
+
+
+def _in_functions(tree) -> set:
+    return {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for n in ast.walk(f)}
 
 
 def function_imports() -> list:
@@ -105,15 +112,32 @@ def function_imports() -> list:
     out = []
     for name, path in known.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        skip = _type_checking_lines(tree)
-        seen = set()
-        for func in ast.walk(tree):
-            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
-            for node in ast.walk(func):
-                if isinstance(node, (ast.Import, ast.ImportFrom)) and node.lineno not in skip and id(node) not in seen:
-                    seen.add(id(node))
-                    out += [(name, node.lineno, t) for t in _targets(name, path, node, known)]
+        skip, inside = _type_checking_lines(tree), _in_functions(tree)
+        out += [(name, node.lineno, t) for node in ast.walk(tree)
+                if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) in inside and node.lineno not in skip
+                for t in _targets(name, path, node, known)]
+    return out
+
+
+def lazy_entries() -> list:
+    """[(module, line, the module its entry names)] of every lazy entry."""
+    out = []
+    for name, path in modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        out += [(name, node.lineno, target) for node in ast.walk(tree) if (target := lazy_entry(node))]
+    return out
+
+
+def by_name_loads() -> list:
+    """[(module, line)] of every ``importlib.import_module`` or
+    ``__import__`` call: a module imported by name."""
+    out = []
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                called = ast.unparse(node.func)
+                if called.endswith("import_module") or called == "__import__":
+                    out.append((name, node.lineno))
     return out
 
 
@@ -124,10 +148,8 @@ def load_time_imports() -> dict:
     out = {}
     for name, path in known.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        skip = _type_checking_lines(tree)
-        inside = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
-                  for n in ast.walk(f)}
-        out[name] = {t.split(":")[0] for node in ast.walk(tree)
+        skip, inside = _type_checking_lines(tree), _in_functions(tree)
+        out[name] = {t for node in ast.walk(tree)
                      if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in inside
                      and node.lineno not in skip for t in _targets(name, path, node, known)}
     return out
@@ -154,48 +176,64 @@ def reaches(graph: dict, start: str, goal: str) -> bool:
     return False
 
 
-def test_every_import_in_a_function_has_its_reason():
+def test_no_import_hides_in_a_function():
+    found = function_imports()
+    assert any(t == "gnubg" for _m, _l, t in found)  # the checker sees them
+    assert [f"{m}:{line} imports {t} in a function: name it as a lazy entry at the module's top"
+            for m, line, t in found if t.split(".")[0] not in FUNCTION_IMPORTS] == []
+
+
+def test_modules_are_imported_by_name_in_the_loaders_alone():
+    found = by_name_loads()
+    assert {m for m, _line in found} == LOADERS, found
+
+
+def test_every_lazy_entry_has_its_reason():
     loads = start_ups()
     every = set().union(*loads)
     graph, at_top, known = module_graph(), load_time_imports(), modules()
     assert len(loads) > 40 and all("gnubg_blunder.commands" in m and "numpy" not in m for m in loads)  # real ones
+    entries = lazy_entries()
+    assert len(entries) > 100 and any(t == "numpy" for _m, _l, t in entries)  # real ones
     unexplained = []
-    for module, line, target in function_imports():
+    for module, line, target in entries:
         if target in at_top[module] and (target not in known or known[target].name != "__init__.py"):
-            unexplained.append(f"{module}:{line} imports {target}, which its top level imports already")
+            unexplained.append(f"{module}:{line} names {target}, which its top level imports already")
             continue
         if module in every:
             if all(target in loaded for loaded in loads if module in loaded):
-                unexplained.append(f"{module}:{line} imports {target}, which every start-up that loads "
-                                   "the module has loaded anyway")
+                unexplained.append(f"{module}:{line} names {target}, which every start-up that loads "
+                                   "the module has loaded anyway: import it at the top")
             continue
         if target.split(".")[0] in DEFERRED_DEPENDENCIES or target in DEFERRED_MODULES:
             continue
-        if target.startswith("gnubg_blunder") and (module.startswith(target + ".")
-                                                   or reaches(graph, target.split(":")[0], module)):
-            continue  # at module level it would close a cycle
-        unexplained.append(f"{module}:{line} imports {target} in a function: nothing needs it deferred")
+        if target.startswith("gnubg_blunder") and (module.startswith(target + ".") or reaches(graph, target, module)):
+            continue  # at the top it would close a cycle
+        unexplained.append(f"{module}:{line} names {target} as a lazy entry: nothing needs it deferred")
     assert unexplained == [], "\n".join(unexplained)
 
 
-def test_the_checker_sees_a_needless_import_and_a_cycle(tmp_path, monkeypatch):
-    """The reasons on a package written for them: b imports a back (a cycle
-    at module level), c imports a in a function for no reason, d imports
-    in a function what its top level imports already."""
+def test_the_checker_sees_a_hidden_import_a_needless_entry_and_a_cycle(tmp_path, monkeypatch):
+    """The checker on a package written for it: b names a as a lazy entry
+    (a imports b: at the top, a cycle), c imports a and yaml in a function
+    and loads a module by name, d names as a lazy entry what its top level
+    imports already."""
     import test_layers
 
     pkg = tmp_path / "gnubg_blunder"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("", encoding="utf-8")
     (pkg / "a.py").write_text("from . import b\n", encoding="utf-8")
-    (pkg / "b.py").write_text("def f():\n    from . import a\n", encoding="utf-8")
-    (pkg / "c.py").write_text("def g():\n    from .a import x\n    import yaml\n", encoding="utf-8")
-    (pkg / "d.py").write_text("from .a import x\n\n\ndef h():\n    from .a import y\n", encoding="utf-8")
+    (pkg / "b.py").write_text('from .lazy import lazy\n\n_a = lazy("gnubg_blunder.a")\n', encoding="utf-8")
+    (pkg / "c.py").write_text("import importlib\n\n\ndef g():\n    from .a import x\n    import yaml\n"
+                              '    return importlib.import_module("gnubg_blunder.b")\n', encoding="utf-8")
+    (pkg / "d.py").write_text('from .a import x\nfrom .lazy import lazy\n\n_a = lazy("gnubg_blunder.a")\n',
+                              encoding="utf-8")
     monkeypatch.setattr(test_layers, "PACKAGE", pkg)
-    found = sorted(function_imports())
-    assert found == [("gnubg_blunder.b", 2, "gnubg_blunder.a"), ("gnubg_blunder.c", 2, "gnubg_blunder.a"),
-                     ("gnubg_blunder.c", 3, "yaml"), ("gnubg_blunder.d", 5, "gnubg_blunder.a")]
-    assert load_time_imports()["gnubg_blunder.d"] == {"gnubg_blunder.a"}  # d's: imported at its top already
+    assert sorted(function_imports()) == [("gnubg_blunder.c", 5, "gnubg_blunder.a"), ("gnubg_blunder.c", 6, "yaml")]
+    assert sorted(lazy_entries()) == [("gnubg_blunder.b", 3, "gnubg_blunder.a"), ("gnubg_blunder.d", 4, "gnubg_blunder.a")]
+    assert by_name_loads() == [("gnubg_blunder.c", 7)]
+    assert "gnubg_blunder.a" in load_time_imports()["gnubg_blunder.d"]  # d's: imported at its top already
     graph = module_graph()
-    assert reaches(graph, "gnubg_blunder.a", "gnubg_blunder.b")  # b's import of a: a cycle at module level
-    assert not reaches(graph, "gnubg_blunder.a", "gnubg_blunder.c")  # c's: none
+    assert reaches(graph, "gnubg_blunder.a", "gnubg_blunder.b")  # b's entry of a: a cycle at the top
+    assert not reaches(graph, "gnubg_blunder.a", "gnubg_blunder.d")  # d's: none

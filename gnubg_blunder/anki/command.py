@@ -10,6 +10,12 @@ from ..hookspecs import hookimpl
 from ..commands import Command, Scope, UserError, add_decision_criteria, add_filter_arguments, add_format
 from ..formatting import scope_text, to_json
 from . import DECK_NAME
+from ..lazy import lazy
+
+_anki_apkg = lazy("gnubg_blunder.anki.apkg")
+_anki_notes = lazy("gnubg_blunder.anki.notes")
+_anki_sync = lazy("gnubg_blunder.anki.sync")
+_store_anki_notes = lazy("gnubg_blunder.store.anki_notes")
 
 
 def _configure(p):
@@ -67,23 +73,20 @@ def export_notes(scope, out: str, criteria: dict, limit: int = 0, row_ids=None):
     (``row_ids``: only those decisions, e.g. those behind `errors`' rows)
     to ``out`` and record them; (notes made, time) — no note: no file.
     Each note carries its ``change`` (new, updated, unchanged)."""
-    from ..store import anki_notes
-    from . import apkg, notes
-
-    picked = notes.pick_decisions(scope, criteria, limit, row_ids=row_ids)
-    made = [{"key": k, "fields": notes.fields(k, r, row), "tags": notes.tags(r), "position_id": row["position_id"],
+    picked = _anki_notes.pick_decisions(scope, criteria, limit, row_ids=row_ids)
+    made = [{"key": k, "fields": _anki_notes.fields(k, r, row), "tags": _anki_notes.tags(r), "position_id": row["position_id"],
              "decision_id": row["id"]} for k, r, row in picked]
     if not made:
         return [], None
     at = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     for n in made:
-        n["guid"], n["note_key"], n["content"] = apkg.guid(n["key"]), n["key"], apkg.content(n["fields"], n["tags"])
-    _compare(made, anki_notes.notes(scope.store), at)
+        n["guid"], n["note_key"], n["content"] = _anki_apkg.guid(n["key"]), n["key"], _anki_apkg.content(n["fields"], n["tags"])
+    _compare(made, _store_anki_notes.notes(scope.store), at)
     try:
-        apkg.write(out, made)
+        _anki_apkg.write(out, made)
     except OSError as exc:
         raise UserError(f"{out}: {exc.strerror or exc}") from None
-    anki_notes.record_notes(scope.store, made, DECK_NAME, at)
+    _store_anki_notes.record_notes(scope.store, made, DECK_NAME, at)
     return made, at
 
 
@@ -127,25 +130,21 @@ def _export(args, ctx) -> int:
 
 
 def _sync(args, ctx) -> int:
-    from ..store import anki_notes
-    from ..store.anki_notes import GRADES
-    from .sync import read_reviews
-
     store = ctx.store()
     _writable(store, "the reviews")
-    found = read_reviews(args.collection, anki_notes.notes(store), ctx.error)  # a CollectionError: one line
-    added, stored = anki_notes.add_reviews(store, found["reviews"])
-    grades = Counter(GRADES[r["grade"]] for r in found["reviews"])
+    found = _anki_sync.read_reviews(args.collection, _store_anki_notes.notes(store), ctx.error)  # a CollectionError: one line
+    added, stored = _store_anki_notes.add_reviews(store, found["reviews"])
+    grades = Counter(_store_anki_notes.GRADES[r["grade"]] for r in found["reviews"])
     if args.format == "json":
         ctx.print(to_json({"collection": args.collection, "reviews": len(found["reviews"]), "added": added,
                            "already_stored": stored, "not_answers": found["skipped"],
                            "anki_open": found["anki_open"],
-                           "grades": {g: grades.get(g, 0) for g in GRADES.values()}}))
+                           "grades": {g: grades.get(g, 0) for g in _store_anki_notes.GRADES.values()}}))
         return 0
     lines = [f"read a copy of {args.collection} (Anki's file is never written): {len(found['reviews'])} review"
              f"{'s' if len(found['reviews']) != 1 else ''} of our notes, {added} new, {stored} already stored"]
     if found["reviews"]:
-        lines.append("grades: " + ", ".join(f"{g} {grades.get(g, 0)}" for g in GRADES.values()))
+        lines.append("grades: " + ", ".join(f"{g} {grades.get(g, 0)}" for g in _store_anki_notes.GRADES.values()))
     if found["anki_open"]:
         lines.append("Anki seems to be open (a -wal file beside the collection): what it has not saved yet is not "
                      "read; close Anki and sync again for every review")

@@ -28,6 +28,20 @@ from .. import __version__
 from ..commands import Context, Scope, UserError, _Parser, is_database_error, run_line
 from . import gui_output
 from ..text import safe_text
+from ..lazy import lazy
+
+_db_settings = lazy("gnubg_blunder.db_settings")
+_exporters = lazy("gnubg_blunder.exporters")
+_importers_files = lazy("gnubg_blunder.importers.files")
+_importers_gnubg_match = lazy("gnubg_blunder.importers.gnubg_match")
+_importers_records = lazy("gnubg_blunder.importers.records")
+_pipeline = lazy("gnubg_blunder.pipeline")
+_quiz = lazy("gnubg_blunder.quiz")
+_quiz_core = lazy("gnubg_blunder.quiz.core")
+_quiz_gnubg_board = lazy("gnubg_blunder.quiz.gnubg_board")
+_quiz_terminal = lazy("gnubg_blunder.quiz.terminal")
+_views_match_summary = lazy("gnubg_blunder.views.match_summary")
+_views_review = lazy("gnubg_blunder.views.review")
 
 
 def _gnubg():
@@ -61,14 +75,10 @@ def _failure(ctx, exc: BaseException, what: str) -> str:
     """The one line for an exception met inside gnubg (never a traceback).
     The importers and the store are not imported to ask (gnubg starts the
     plugin without numpy)."""
-    from ..importers.records import MatchImportError
-
-    if isinstance(exc, MatchImportError):
+    if isinstance(exc, _importers_records.MatchImportError):
         return f"gnubg-blunder: {what}: {safe_text(str(exc), None)}"
     if is_database_error(exc):
-        from ..pipeline import store_error
-
-        return f"gnubg-blunder: {what}: " + store_error(exc, ctx, "this match", "try again")[0]
+        return f"gnubg-blunder: {what}: " + _pipeline.store_error(exc, ctx, "this match", "try again")[0]
     if isinstance(exc, KeyboardInterrupt):
         return f"gnubg-blunder: {what}: interrupted"
     return f"gnubg-blunder: {what}: internal error ({_one_line(exc)})"
@@ -150,9 +160,6 @@ class Bdb:
             _close(ctx)
 
     def _store(self, ctx):
-        from ..importers.gnubg_match import match_from_dict
-        from ..pipeline import describe, gc_paused, store_match
-
         g = _gnubg()
         data = g.match()
         if data is None:
@@ -161,24 +168,20 @@ class Bdb:
         if not _has_analysis(data):
             print("gnubg-blunder: this match has no analysis yet: use bdb.analyse()")
             return None
-        with gc_paused():  # the live path: gnubg's dict made into the match, then stored (pipeline.gc_paused)
-            match = match_from_dict(data, source_path=None)
-            result = store_match(ctx, match)
+        with _pipeline.gc_paused():  # the live path: gnubg's dict made into the match, then stored (pipeline.gc_paused)
+            match = _importers_gnubg_match.match_from_dict(data, source_path=None)
+            result = _pipeline.store_match(ctx, match)
         if result.match_id is not None:
             self.stored_match_id = result.match_id
-        print("gnubg-blunder: " + describe(match, result, ctx.store()))
+        print("gnubg-blunder: " + _pipeline.describe(match, result, ctx.store()))
         if result.match_id is not None:
             self._once("counts", COUNTS_NOTE)
             self._once("main player", _main_player_howto(ctx.store(), result.match_id))
         if result.status == "already stored":
-            from ..views.match_summary import match_summary_text
-
-            print(match_summary_text(ctx.store(), result.match_id))
+            print(_views_match_summary.match_summary_text(ctx.store(), result.match_id))
         if result.match_id is not None:  # the review after the figures (stored already: a failure is its own line)
             try:
-                from ..views.review import match_review_text
-
-                print(match_review_text(ctx.store(), result.match_id))
+                print(_views_review.match_review_text(ctx.store(), result.match_id))
             except Exception as exc:
                 print(_failure(ctx, exc, "review"))
             if gui_output.collecting():
@@ -262,22 +265,17 @@ class Bdb:
         """Open an eXtreme Gammon match (``.xg``) in gnubg: it is converted
         to a temporary gnubg SGF (which keeps UTF-8 names) and loaded with
         ``load match``, to replay it or analyse it again.  Prints one line."""
-        from ..pipeline import ConvertError, match_words, read_one_match
-        from ..exporters import ExportError, write_sgf
-
-        from ..importers.files import shown_path
-
         path = os.path.expanduser(str(path))
         if not path.lower().endswith((".xg", ".xgp")):
-            print(f"gnubg-blunder: {shown_path(path)}: not an XG match file (.xg)")
+            print(f"gnubg-blunder: {_importers_files.shown_path(path)}: not an XG match file (.xg)")
             return None
         tmp = None
         try:
-            match = read_one_match(path)
+            match = _pipeline.read_one_match(path)
             tmp = tempfile.mkdtemp(prefix="gnubg-blunder-xg-")
             stem = re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.splitext(os.path.basename(path))[0]) or "match"
             sgf = os.path.join(tmp, stem + ".sgf")
-            write_sgf(match, sgf)
+            _exporters.write_sgf(match, sgf)
             g = _gnubg()
             g.command(f'load match "{sgf}"')
             data = g.match(analysis=0, boards=0)
@@ -291,12 +289,12 @@ class Bdb:
             if loaded != (match.players[0], match.players[1], match.length, len(match.games)):
                 print(f"gnubg-blunder: {path}: gnubg did not load the converted match")
                 return None
-            print(f"gnubg-blunder: opened {path}: {match_words(match)}")
+            print(f"gnubg-blunder: opened {path}: {_pipeline.match_words(match)}")
             return match
-        except (ConvertError, ExportError) as exc:
-            print(f"gnubg-blunder: {shown_path(path)}: {safe_text(str(exc), None)}")
+        except (_pipeline.ConvertError, _exporters.ExportError) as exc:
+            print(f"gnubg-blunder: {_importers_files.shown_path(path)}: {safe_text(str(exc), None)}")
         except Exception as exc:  # inside gnubg: one line, never a traceback
-            print(f"gnubg-blunder: {shown_path(path)}: cannot open it ({_one_line(exc)})")
+            print(f"gnubg-blunder: {_importers_files.shown_path(path)}: cannot open it ({_one_line(exc)})")
         finally:
             if tmp is not None:
                 shutil.rmtree(tmp, ignore_errors=True)
@@ -343,21 +341,17 @@ class Bdb:
         gnubg held comes back when the quiz ends or is quit
         (quiz/gnubg_board.py).  Returns the number of questions (None: not
         started)."""
-        from ..quiz import Session
-        from ..quiz.gnubg_board import keep
-        from ..quiz.terminal import configure, questions
-
         ctx = self._ctx()
         kept = None
         try:
             g = _gnubg()
             parser = _Parser(prog="bdb.quiz")
-            configure(parser)
+            _quiz_terminal.configure(parser)
             args = parser.parse_args(shlex.split(options or ""))
-            items, _flt = questions(Scope(args, ctx), args)
+            items, _flt = _quiz_terminal.questions(Scope(args, ctx), args)
             # a quiz started over another keeps the match the player had before the first
-            kept = self._quiz["kept"] if self._quiz else keep(g)
-            self._quiz = {"items": items, "k": 0, "session": Session(), "kept": kept}
+            kept = self._quiz["kept"] if self._quiz else _quiz_gnubg_board.keep(g)
+            self._quiz = {"items": items, "k": 0, "session": _quiz.Session(), "kept": kept}
             print(f"gnubg-blunder: quiz of {len(items)} question{'s' if len(items) != 1 else ''}; "
                   'answer with bdb.answer("13/7 8/7") (or "double", "take", ...), bdb.answer("q") quits '
                   "(gnubg's match comes back at the end)")
@@ -376,11 +370,9 @@ class Bdb:
     def _end_quiz(self) -> None:
         """The quiz is over (answered, quit or failed): gnubg's match (or
         the players' names) back as before the quiz."""
-        from ..quiz.gnubg_board import give_back
-
         kept, self._quiz = (self._quiz or {}).get("kept"), None
         try:
-            wrong = give_back(_gnubg(), kept)
+            wrong = _quiz_gnubg_board.give_back(_gnubg(), kept)
         except Exception as exc:
             wrong = _one_line(exc)
         if wrong:
@@ -389,15 +381,12 @@ class Bdb:
             print("gnubg-blunder: the match you had loaded is back on gnubg's board")
 
     def _ask_next(self, g) -> None:
-        from ..quiz import question_text
-        from ..quiz.gnubg_board import put_on_board
-
         q = self._quiz
         item = q["items"][q["k"]]
-        wrong = put_on_board(g, item)
+        wrong = _quiz_gnubg_board.put_on_board(g, item)
         if wrong:
             print(f"gnubg-blunder: gnubg's board differs from the quiz position: {wrong}")
-        print(question_text(item, q["k"] + 1, len(q["items"])))
+        print(_quiz.question_text(item, q["k"] + 1, len(q["items"])))
 
     @_shown(_said('answer'))
     def answer(self, text: str = ""):
@@ -406,26 +395,23 @@ class Bdb:
         docs/quiz.md).  Stores a graded answer as a study action and asks
         the next question; ``"q"`` ends the quiz with its score.  Returns
         the error in mpt (0 for the best), or None."""
-        from ..quiz import feedback_text, grade, record
-        from ..quiz.core import QUIT_WORDS
-
         q = getattr(self, "_quiz", None)
         if not q:
             print("gnubg-blunder: no quiz in progress: bdb.quiz() starts one")
             return None
-        if str(text).strip().lower() in QUIT_WORDS:
+        if str(text).strip().lower() in _quiz_core.QUIT_WORDS:
             print(q["session"].score_text())
             self._end_quiz()
             return None
         ctx = self._ctx()
         try:
             item = q["items"][q["k"]]
-            g = grade(item, str(text))
-            print(feedback_text(item, g))
+            g = _quiz.grade(item, str(text))
+            print(_quiz.feedback_text(item, g))
             if g.retry:
                 return None
             q["session"].add(g)
-            record(ctx.store(), item, g)
+            _quiz.record(ctx.store(), item, g)
             q["k"] += 1
             if q["k"] >= len(q["items"]):
                 print(q["session"].score_text())
@@ -518,12 +504,9 @@ def _main_player_howto(store, match_id):
     """With no main player set: how to set one, with the match's two names
     (views without --player pool both sides until then); None when one is
     set."""
-    from ..db_settings import main_player
-    from ..pipeline import stored_players
-
-    if main_player(store):
+    if _db_settings.main_player(store):
         return None
-    names = stored_players(store, match_id) or ()
+    names = _pipeline.stored_players(store, match_id) or ()
     ways = " or ".join(f'>bdb("main-player {shlex.quote(n)}")' for n in names) or '>bdb("main-player NAME")'
     return (f"gnubg-blunder: no main player is set, so views without --player pool both sides; "
             f"say whose database it is: {ways}")

@@ -11,6 +11,17 @@ import time
 from ..hookspecs import hookimpl
 from ..commands import Command, Scope, UserError, add_filter_arguments, add_format, add_metric
 from ..formatting import Table, safe_text, table as text_table, to_json
+from ..lazy import lazy
+
+_arrays = lazy("gnubg_blunder.arrays")
+_gnubg_process = lazy("gnubg_blunder.gnubg.process")
+_gnubg_verify = lazy("gnubg_blunder.gnubg.verify")
+_metrics_plan = lazy("gnubg_blunder.metrics.plan")
+_metrics_study_cost = lazy("gnubg_blunder.metrics.study_cost")
+_metrics_verify = lazy("gnubg_blunder.metrics.verify")
+np = lazy("numpy")
+_progress = lazy("gnubg_blunder.progress")
+_store_verifications = lazy("gnubg_blunder.store.verifications")
 
 NAME = "verify"
 DEFAULT_TOP = 50  # SPEC §16: the 50 costliest errors unless --top says
@@ -18,14 +29,12 @@ HELP = "evaluate again with gnubg, deeper, the costliest errors of the filter (d
 
 
 def _options(parser) -> None:
-    from ..metrics.study_cost import option_help
-
     parser.add_argument("--top", type=int, default=DEFAULT_TOP, metavar="N",
                         help=f"how many of the costliest errors (default {DEFAULT_TOP})")
     parser.add_argument("--plies", type=int, default=None, metavar="P",
                         help="gnubg's depth (default: the stored depth + 2, at least 2)")
     parser.add_argument("--jobs", type=int, default=2, metavar="J", help="gnubg processes at once (default 2)")
-    add_metric(parser, option_help())
+    add_metric(parser, _metrics_study_cost.option_help())
 
 
 def configure(parser) -> None:
@@ -41,17 +50,6 @@ def _mpt(x):
 def compute(scope, progress_ctx=None) -> dict:
     """Choose, evaluate (what is not verified at that depth yet), store,
     and report (the JSON object)."""
-    import numpy as np
-
-    from .process import GnubgNotFound, find_gnubg, gnubg_version
-    from .verify import VerifyError, evaluate, outcome
-    from ..arrays import KIND_NAMES
-    from ..metrics.plan import error_rows
-    from ..metrics.study_cost import excess_terms, study_cost
-    from ..metrics.verify import costliest_errors, deepest_selection, default_plies, rates, verdict
-    from ..progress import Progress
-    from ..store import verifications as V
-
     args = scope.args
     if args.top < 1:
         raise UserError("--top must be at least 1")
@@ -59,52 +57,52 @@ def compute(scope, progress_ctx=None) -> dict:
         raise UserError("--plies must be 0..4 (gnubg's evaluation depths)")
     if args.jobs < 1:
         raise UserError("--jobs must be at least 1")
-    cost = study_cost(scope.metric)
+    cost = _metrics_study_cost.study_cost(scope.metric)
     thresholds = scope.thresholds
-    sel = scope.rows(error_rows(thresholds))
-    idx = costliest_errors(sel, thresholds, scope.filter.decision_type or "all", cost.key, args.top)
+    sel = scope.rows(_metrics_plan.error_rows(thresholds))
+    idx = _metrics_verify.costliest_errors(sel, thresholds, scope.filter.decision_type or "all", cost.key, args.top)
     dec = sel.decisions
     row_ids = [int(r) for r in dec.values_at("row_id", idx)]
-    first_cost = excess_terms(sel, cost.key)[idx]
+    first_cost = _metrics_study_cost.excess_terms(sel, cost.key)[idx]
     plies_of = {}
     for k, rid in zip(idx, row_ids):
         m = sel.matches[int(dec.match[k])]
-        plies_of[rid] = args.plies if args.plies is not None else default_plies(m.depth)
-    rows = V.targets(scope.store, row_ids)
-    already = V.done_at(scope.store, row_ids, plies_of)
+        plies_of[rid] = args.plies if args.plies is not None else _metrics_verify.default_plies(m.depth)
+    rows = _store_verifications.targets(scope.store, row_ids)
+    already = _store_verifications.done_at(scope.store, row_ids, plies_of)
     todo = [r for r in rows if int(r["id"]) not in already]
     failed = {}
     started = time.monotonic()
     if todo:
         try:
-            find_gnubg()
-        except GnubgNotFound as exc:
+            _gnubg_process.find_gnubg()
+        except _gnubg_process.GnubgNotFound as exc:
             raise UserError(str(exc)) from None
-        version = gnubg_version()
+        version = _gnubg_process.gnubg_version()
         ctx = scope.ctx
-        with Progress(ctx, len(todo), NAME, bar_from=1, unit="decision") as progress:
+        with _progress.Progress(ctx, len(todo), NAME, bar_from=1, unit="decision") as progress:
             def on_result(row, task, result):
-                got = outcome(row, task, result)
+                got = _gnubg_verify.outcome(row, task, result)
                 if got is None:
                     failed[int(row["id"])] = result.get("failed", "not evaluated")
                     progress.error(f"{NAME}: decision {row['id']} (match {row['match_id']}, game {row['game'] + 1}): "
                                    f"not verified: {safe_text(failed[int(row['id'])])}")
                 else:
                     got["engine_version"] = version
-                    V.write(scope.store, got)
+                    _store_verifications.write(scope.store, got)
                 progress.advance()
 
             try:
-                evaluate(todo, plies_of, args.jobs, on_result, say=progress.error)
-            except VerifyError as exc:
+                _gnubg_verify.evaluate(todo, plies_of, args.jobs, on_result, say=progress.error)
+            except _gnubg_verify.VerifyError as exc:
                 raise UserError(f"{NAME}: {exc}") from None
     seconds = time.monotonic() - started
-    evaluations = V.verified(scope.store, row_ids)  # each decision's, deepest first
+    evaluations = _store_verifications.verified(scope.store, row_ids)  # each decision's, deepest first
     places = scope.store.gnubg_rows(row_ids)  # gnubg's game-record row (docs/review.md)
     stored = {rid: rows_[0] for rid, rows_ in evaluations.items()}
     run = {rid: r for rid, rows_ in evaluations.items() for r in rows_ if r["plies"] == plies_of[rid]}
-    deep_sel = deepest_selection(sel, run)
-    deep_cost = excess_terms(deep_sel, cost.key)[idx] if run else np.full(len(idx), np.nan)
+    deep_sel = _metrics_verify.deepest_selection(sel, run)
+    deep_cost = _metrics_study_cost.excess_terms(deep_sel, cost.key)[idx] if run else np.full(len(idx), np.nan)
     info = {int(r["id"]): r for r in rows}
     decisions = []
     counts = {"confirmed": 0, "reduced": 0, "reversed": 0}
@@ -116,7 +114,7 @@ def compute(scope, progress_ctx=None) -> dict:
         player = int(dec.player[k])
         e1 = float(dec.error[k])
         e2 = None if v is None or v["error"] is None else float(v["error"])
-        verdict_ = verdict(float(first_cost[j]), e2, None if np.isnan(deep_cost[j]) else float(deep_cost[j]),
+        verdict_ = _metrics_verify.verdict(float(first_cost[j]), e2, None if np.isnan(deep_cost[j]) else float(deep_cost[j]),
                            thresholds) if v is not None else None
         if verdict_:
             counts[verdict_] += 1
@@ -127,7 +125,7 @@ def compute(scope, progress_ctx=None) -> dict:
         decisions.append({
             "decision_id": rid, "match_id": m.id, "game": int(dec.game[k]) + 1, "move": int(dec.seq[k]) + 1,
             "gnubg_row": places.get(rid),
-            "player": m.players[player], "kind": KIND_NAMES[int(dec.kind[k])],
+            "player": m.players[player], "kind": _arrays.KIND_NAMES[int(dec.kind[k])],
             "position_id": r.get("position_id"), "dice": None if dice < 0 else [dice // 10, dice % 10],
             "score": None if m.length == 0 else [int(dec.score_self[k]), int(dec.score_opp[k])],
             "length": m.length, "cube": int(dec.cube_value[k]),
@@ -141,7 +139,7 @@ def compute(scope, progress_ctx=None) -> dict:
                 "verified_at": v["verified_at"]},
             "verdict": verdict_, "not_verified": failed.get(rid),
             "deepest_plies": None if rid not in stored else int(stored[rid]["plies"])})
-    pr = rates(np.array(first_e), np.array(deep_e), np.array(units))
+    pr = _metrics_verify.rates(np.array(first_e), np.array(deep_e), np.array(units))
     return {"metric": cost.key, "unit": cost.unit, "top": args.top,
             "plies": args.plies if args.plies is not None else "stored depth + 2, at least 2",
             "chosen": len(row_ids), "evaluated_now": len(todo) - len(failed), "already_verified": len(already),

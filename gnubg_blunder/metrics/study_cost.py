@@ -24,10 +24,13 @@ from typing import TYPE_CHECKING
 
 from . import vocabulary
 from ..stash import StashKey, cached
+from ..lazy import lazy
+
+_metrics_elo = lazy("gnubg_blunder.metrics.elo")
+_metrics_kernel = lazy("gnubg_blunder.metrics.kernel")
+np = lazy("numpy")
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from ..arrays import Selection
 
 PER_100 = 100  # before / after: a rate per 100 decisions
@@ -116,23 +119,18 @@ def cost_terms(sel: Selection, metric=None) -> tuple:
 
 
 def _cost_terms(sel: Selection, key: str) -> tuple:
-    import numpy as np
-
-    from .kernel import money_matches
-
     dec = sel.decisions
     if not len(dec):
         return np.zeros(0), np.zeros(0)
     if key == "pr":  # the stored columns themselves (views, made read-only by the stash), not copies
         return np.asarray(dec.error, dtype=np.float64).view(), np.asarray(dec.difficulty, dtype=np.float64).view()
     factor = np.array(dec.mwc_per_emg, dtype=np.float64)
-    factor[money_matches(sel)[dec.match]] = np.nan  # money play has no MWC
+    factor[_metrics_kernel.money_matches(sel)[dec.match]] = np.nan  # money play has no MWC
     if key == "mwc7":  # SPEC §5's one-side L₇ = L × √7 / √N (kernel.l7_of), applied to each decision
-        from .elo import SQRT7
 
         lengths = np.array([max(m.length, 0) for m in sel.matches], dtype=np.float64)
         root_n = np.sqrt(np.where(lengths > 0, lengths, np.nan))
-        factor = factor * (SQRT7 / root_n)[dec.match]
+        factor = factor * (_metrics_elo.SQRT7 / root_n)[dec.match]
     return dec.error * factor, dec.difficulty * factor
 
 

@@ -1,5 +1,9 @@
 """The quiz (issue 12, the "Decision" exercise): docs/quiz.md."""
 
+from ..lazy import lazy
+
+_quiz_core = lazy("gnubg_blunder.quiz.core")
+
 DEFAULT_COUNT = 20  # questions of a quiz (``quiz --count``)
 
 __all__ = ["ACTION", "Grade", "Item", "QuizError", "Session", "choose", "feedback_text", "grade", "question_text",
@@ -11,7 +15,5 @@ def __getattr__(name):
     imports numpy, which the command line's parser (``quiz --help``) does
     without."""
     if name in __all__:
-        from . import core
-
-        return getattr(core, name)
+        return getattr(_quiz_core, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,6 +9,11 @@ from ..hookspecs import hookimpl
 from ..commands import Command, Scope, UserError, add_filter_arguments, add_metric
 from . import DEFAULT_COUNT
 from ..text import safe_text
+from ..lazy import lazy
+
+_db_settings = lazy("gnubg_blunder.db_settings")
+_metrics_study_cost = lazy("gnubg_blunder.metrics.study_cost")
+_quiz_core = lazy("gnubg_blunder.quiz.core")
 
 HELP = "the Decision exercise: your counted errors asked again, graded by the stored analysis (docs/quiz.md)"
 
@@ -21,9 +26,8 @@ def options(parser) -> None:
                         help="only the members of the study plan's first N families (docs/plan.md)")
     parser.add_argument("--all-decisions", action="store_true",
                         help="any counted decision, not only the errors")
-    from ..metrics.study_cost import option_help
 
-    add_metric(parser, "with --plan-top: " + option_help())
+    add_metric(parser, "with --plan-top: " + _metrics_study_cost.option_help())
 
 
 def configure(parser) -> None:
@@ -34,12 +38,9 @@ def configure(parser) -> None:
 def questions(scope, args) -> list:
     """The quiz's questions for a command's scope and arguments.  Without
     --player: the main player's decisions when one is set."""
-    from ..db_settings import main_player
-    from .core import choose
-
     flt = scope.filter
     if not flt.player:
-        main = main_player(scope.store)
+        main = _db_settings.main_player(scope.store)
         if main:
             flt = dataclasses.replace(flt, player=main)
     if args.count is not None and args.count < 0:
@@ -47,7 +48,7 @@ def questions(scope, args) -> list:
     if args.plan_top is not None and args.plan_top < 0:
         raise UserError("--plan-top must be 1 or more")
     # nothing to ask is a QuizError, the user's one line
-    return choose(scope.store, flt, scope.thresholds, count=args.count, seed=args.seed,
+    return _quiz_core.choose(scope.store, flt, scope.thresholds, count=args.count, seed=args.seed,
                   plan_top=args.plan_top, errors_only=not args.all_decisions,
                   metric=getattr(args, "metric", None)), flt
 
@@ -71,26 +72,24 @@ def run(args, ctx) -> int:
 
 def ask(ctx, store, items: list, who: str) -> int:
     """Ask ``items`` at the terminal, grade and record each answer."""
-    from .core import QUIT_WORDS, Session, feedback_text, grade, question_text, record
-
     ctx.print(f"Quiz: {len(items)} question{'s' if len(items) != 1 else ''} ({who}). "
               "Answer with a move (13/7 8/7, 8/5*/4, bar/22, 6/off) or a cube action "
               "(double, no double, take, pass); q quits.")
-    session = Session()
+    session = _quiz_core.Session()
     for k, item in enumerate(items, 1):
         ctx.print("")
-        ctx.print(question_text(item, k, len(items)))
+        ctx.print(_quiz_core.question_text(item, k, len(items)))
         while True:
             answer = _ask(ctx, "answer> ")
-            if answer is None or answer.strip().lower() in QUIT_WORDS:
+            if answer is None or answer.strip().lower() in _quiz_core.QUIT_WORDS:
                 ctx.print(session.score_text())
                 return 0
-            g = grade(item, answer)
-            ctx.print(feedback_text(item, g))
+            g = _quiz_core.grade(item, answer)
+            ctx.print(_quiz_core.feedback_text(item, g))
             if g.retry:
                 continue
             session.add(g)
-            record(store, item, g)
+            _quiz_core.record(store, item, g)
             break
     ctx.print("")
     ctx.print(session.score_text())

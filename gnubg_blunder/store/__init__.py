@@ -10,6 +10,10 @@ from pathlib import Path
 from .schema import ConnectionLost, StoreError
 from .sqlite import ALREADY_STORED, ANALYSIS_ADDED, EXTENDED, STORED, SQLiteStore, Store, StoreResult
 from ..codec.paths import shown_path
+from ..lazy import lazy
+
+_store_pg_sql = lazy("gnubg_blunder.store.pg_sql")
+_store_postgres = lazy("gnubg_blunder.store.postgres")
 
 __all__ = ["open_store", "StoreError", "ConnectionLost", "default_db_path", "Store", "SQLiteStore", "StoreResult",
            "STORED", "ALREADY_STORED", "ANALYSIS_ADDED", "EXTENDED", "is_database_url", "shown_database"]
@@ -26,9 +30,7 @@ def shown_database(target) -> str:
     paths are shown (``codec.paths.shown_path``), or a URL with its
     password as ``***`` (docs/postgres.md)."""
     if is_database_url(target):
-        from .pg_sql import redacted  # PostgreSQL's engine, psycopg's user: for a URL alone
-
-        return redacted(target)
+        return _store_pg_sql.redacted(target)
 
     return shown_path(target)
 
@@ -55,7 +57,5 @@ def open_store(path=None, report=None, upgrade: bool = True, *, rules) -> Store:
     metrics' own.  docs/reliability.md."""
     target = path if path is not None else default_db_path()
     if is_database_url(target):
-        from .postgres import PostgresStore  # PostgreSQL's engine, psycopg's user: for a URL alone
-
-        return PostgresStore(str(target), report=report, upgrade=upgrade, rules=rules)
+        return _store_postgres.PostgresStore(str(target), report=report, upgrade=upgrade, rules=rules)
     return SQLiteStore(target, report=report, upgrade=upgrade, rules=rules)

@@ -18,6 +18,12 @@ from ..commands import View, count_option
 from ..options import Option, param
 from .errors import scope_line
 from ..formatting import DASH, Table, num, percent, safe_text, table, table_html
+from ..lazy import lazy
+
+_codec_candidates = lazy("gnubg_blunder.codec.candidates")
+_metrics_agreement = lazy("gnubg_blunder.metrics.agreement")
+_metrics_summary = lazy("gnubg_blunder.metrics.summary")
+_units = lazy("gnubg_blunder.units")
 
 DEFAULT_TOP = 10
 CANDIDATES_SHOWN = 5
@@ -41,14 +47,12 @@ def _candidates(row: dict) -> list:
     """The stored candidate list of a decision row (checker plays: the
     first five and the played one), or the cube equities (cube decisions),
     as the analysis wrote them."""
-    from ..codec.candidates import decode_row
-
     if row.get("kind") != "checker":
         return [{"action": name, "equity": row.get(key)} for name, key in
                 (("no double", "nd"), ("double/take", "dt"), ("double/pass", "dp")) if row.get(key) is not None]
     played = row.get("played_index")
     out = []
-    for k, c in enumerate(decode_row(row)):
+    for k, c in enumerate(_codec_candidates.decode_row(row)):
         if k < CANDIDATES_SHOWN or k == played:  # the first five, and the played move wherever it stands
             out.append({"rank": k + 1, "move": c.get("move"), "equity": c.get("equity"), "played": k == played})
     return out
@@ -60,15 +64,11 @@ def _side(record: dict, row: dict) -> dict:
 
 
 def compute(scope, params: AgreementParams) -> dict:
-    from ..metrics.agreement import UNPAIRED_REASONS, agreement, first_and_second
-    from ..metrics.summary import decision_records
-    from ..units import mpt
-
     store, flt, thresholds = scope.store, scope.filter, scope.thresholds
     top = count_option(params.top, "--top")
-    obj = {"filter": scope.filter_json, "threshold_mpt": mpt(thresholds.error),
+    obj = {"filter": scope.filter_json, "threshold_mpt": _units.mpt(thresholds.error),
            "matches": 0, "compared": [], "analyses": [], "units": None,
-           "pairs": 0, "unpaired": {}, "unpaired_reasons": UNPAIRED_REASONS,
+           "pairs": 0, "unpaired": {}, "unpaired_reasons": _metrics_agreement.UNPAIRED_REASONS,
            "verdicts": None, "rates": {}, "disagreements": []}
     # the scope's selection, when already read (the report), holds every match the filter keeps with an
     # analysis under its engine and depth (first_and_second's first, store.choose_analysis: the same rule):
@@ -76,8 +76,8 @@ def compute(scope, params: AgreementParams) -> dict:
     read = scope.selection_if_read
     if read is not None and not any(len(m.analyses) > 1 for m in read.matches):
         return obj
-    first = store.select(flt, choose=lambda stored: first_and_second(stored, flt.engine, flt.min_depth)[0])
-    second = store.select(flt, choose=lambda stored: first_and_second(stored, flt.engine, flt.min_depth)[1])
+    first = store.select(flt, choose=lambda stored: _metrics_agreement.first_and_second(stored, flt.engine, flt.min_depth)[0])
+    second = store.select(flt, choose=lambda stored: _metrics_agreement.first_and_second(stored, flt.engine, flt.min_depth)[1])
     obj["matches"] = first.n_matches
     if not first.n_matches:
         return obj
@@ -89,19 +89,19 @@ def compute(scope, params: AgreementParams) -> dict:
         pairs_of[key] = pairs_of.get(key, 0) + 1
     obj["analyses"] = [{"first": {"engine": k[0], "depth": k[1]}, "second": {"engine": k[2], "depth": k[3]},
                         "matches": n} for k, n in pairs_of.items()]
-    res = agreement(first, second, thresholds, top)
+    res = _metrics_agreement.agreement(first, second, thresholds, top)
     pairs = res["pairs"]
     obj.update(units=res["units"], pairs=len(pairs.first), unpaired=pairs.unpaired, verdicts=res["verdicts"],
                rates=res["rates"])
     idx_a = [int(pairs.first[k]) for k in res["top"]]
     idx_b = [int(pairs.second[k]) for k in res["top"]]
-    rec_a, rec_b = decision_records(first, idx_a, thresholds), decision_records(second, idx_b, thresholds)
+    rec_a, rec_b = _metrics_summary.decision_records(first, idx_a, thresholds), _metrics_summary.decision_records(second, idx_b, thresholds)
     rows = {r["id"]: r for r in store.decision_rows([r["row_id"] for r in rec_a + rec_b])}
     for rank, (k, ra, rb) in enumerate(zip(res["top"], rec_a, rec_b), 1):
         obj["disagreements"].append({
             "rank": rank, "match_id": ra["match_id"], "date": ra["date"], "players": ra["players"],
             "game": ra["game"], "player": ra["player"], "kind": ra["kind"], "position_id": ra["position_id"],
-            "delta_mpt": mpt(float(res["delta"][k])),
+            "delta_mpt": _units.mpt(float(res["delta"][k])),
             "first": _side(ra, rows.get(ra["row_id"], {})), "second": _side(rb, rows.get(rb["row_id"], {})),
         })
     return obj

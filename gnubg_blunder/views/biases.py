@@ -14,6 +14,9 @@ from ..commands import View
 from ..stash import StashKey, kept_object
 from .errors import scope_line
 from ..formatting import DASH, Table, num, percent, table, table_html
+from ..lazy import lazy
+
+_metrics_biases = lazy("gnubg_blunder.metrics.biases")
 
 TITLES = {"take_pass": "Take/pass", "doubles": "Doubles", "blots": "Blots (checker plays with contact)"}
 
@@ -28,16 +31,14 @@ def compute(scope, cells: bool = True) -> dict:
     object and its ``doubles`` are new dicts, the rest is shared (no reader
     changes a view's object: the renderers read it, the summary's card
     copies what it takes)."""
-    from ..metrics.biases import biases, double_cells
-
     sel = scope.selection
     decision_type = scope.filter.decision_type or "all"
     kept = kept_object(sel.stash, BIASES_OBJECT.at(decision_type),
-                        lambda: biases(sel, None, decision_type, cells=False))
+                        lambda: _metrics_biases.biases(sel, None, decision_type, cells=False))
     obj = {**kept, "doubles": dict(kept["doubles"])}
     if cells:
         obj["doubles"]["cells"] = kept_object(sel.stash, DOUBLE_CELLS.at(decision_type),
-                                               lambda: double_cells(sel, decision_type))
+                                               lambda: _metrics_biases.double_cells(sel, decision_type))
     obj["filter"] = scope.filter_json
     return obj
 
@@ -62,14 +63,12 @@ def _row(label: str, r: dict) -> list:
 
 
 def biases_text(obj: dict) -> str:
-    from ..metrics.biases import MIN_DECISIONS, WORDS
-
     lines = [scope_line(obj["filter"]),
              "Signed biases: B = (P - M)/N, your rate of the bold action minus the bot's; "
-             f"a verdict from {MIN_DECISIONS} decisions."]
+             f"a verdict from {_metrics_biases.MIN_DECISIONS} decisions."]
     for fam in ("take_pass", "doubles", "blots"):
         r = obj[fam]
-        p_word, m_word = WORDS[fam]
+        p_word, m_word = _metrics_biases.WORDS[fam]
         lines += ["", f"{TITLES[fam]}: P = {p_word}, M = {m_word}"]
         rows = [_row("all", r)]
         if fam == "doubles":
@@ -105,22 +104,20 @@ def biases_table(obj: dict) -> Table:
 def biases_html(obj: dict) -> str:
     """``<section id="biases">``: one table per family, rows under the
     verdict's minimum grey."""
-    from ..metrics.biases import MIN_DECISIONS, WORDS
-
     html = ['<section id="biases"><h2>Signed biases</h2>']
     for fam in ("take_pass", "doubles", "blots"):
         r = obj[fam]
-        p_word, m_word = WORDS[fam]
+        p_word, m_word = _metrics_biases.WORDS[fam]
         items = [("all", r)] + ([(_cell_label(c), c) for c in r["cells"]] if fam == "doubles" else [])
         html.append(f"<h3>{escape(TITLES[fam])}</h3>"
                     f'<p class="note">P = {escape(p_word)}, M = {escape(m_word)}</p>')
         html.append(table_html([_row(label, x) for label, x in items], HEADERS, "lrrrrllrr",
-                               ["grey" if x["n"] < MIN_DECISIONS else None for _label, x in items]))
+                               ["grey" if x["n"] < _metrics_biases.MIN_DECISIONS else None for _label, x in items]))
         if fam == "blots" and r["not_reproduced"]:
             html.append(f'<p class="note">Not reproduced: {r["not_reproduced"]} '
                         f'({escape(percent(r["not_reproduced_share"]))}).</p>')
     html.append(f'<p class="note">B = (P − M)/N: your rate of the bold action minus the bot\'s. Verdict from '
-                f"{MIN_DECISIONS} decisions (grey rows: fewer).</p></section>")
+                f"{_metrics_biases.MIN_DECISIONS} decisions (grey rows: fewer).</p></section>")
     return "".join(html)
 
 

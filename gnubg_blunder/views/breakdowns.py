@@ -15,6 +15,9 @@ from ..options import Option, param
 from ..metrics.vocabulary import metric as metric_named
 from .errors import ci_text, scope_line, small_mark
 from ..formatting import DASH, Table, num, table, table_html
+from ..lazy import lazy
+
+_metrics_breakdowns = lazy("gnubg_blunder.metrics.breakdowns")
 
 TITLES = {
     "phase": "By phase",
@@ -154,10 +157,8 @@ class BreakdownsParams:
 
 
 def compute(scope, params: BreakdownsParams) -> dict:
-    from ..metrics.breakdowns import breakdowns
-
     axes = BREAKDOWN_CHOICES[params.by]
-    figures = breakdowns(scope.selection, scope.thresholds, scope.filter.decision_type, axes)
+    figures = _metrics_breakdowns.breakdowns(scope.selection, scope.thresholds, scope.filter.decision_type, axes)
     return breakdowns_object(figures, scope.filter, scope.metric, axes)
 
 

@@ -21,6 +21,15 @@ from ..hookspecs import hookimpl
 from ..commands import Command, Scope, UserError, add_filter_arguments, add_format, unknown_collection
 from ..formatting import DASH, Table, safe_text, scope_text, table, to_json
 from . import positions
+from ..lazy import lazy
+
+_board_ids = lazy("gnubg_blunder.board.ids")
+_board_position = lazy("gnubg_blunder.board.position")
+_board_svg = lazy("gnubg_blunder.board.svg")
+_metrics_groups = lazy("gnubg_blunder.metrics.groups")
+_metrics_plan = lazy("gnubg_blunder.metrics.plan")
+np = lazy("numpy")
+_units = lazy("gnubg_blunder.units")
 
 ACTIONS = ("add", "list", "show", "remove", "export")
 SOURCES = ("positions",)  # what `--from` names (besides a date: the filter's --from DATE)
@@ -80,10 +89,8 @@ def _configure(p):
 
 
 def _check_position(pid) -> str:
-    from ..board.position import Board
-
     try:
-        return Board.from_position_id(pid).position_id()
+        return _board_position.Board.from_position_id(pid).position_id()
     except (ValueError, TypeError) as exc:
         raise UserError(f"--position {safe_text(str(pid))}: {exc}") from None
 
@@ -115,16 +122,12 @@ def plan_pairs(scope, family: str) -> tuple:
     decisions ``plan`` counts in it, metrics/plan.py: ``family_members``),
     largest ℓ − d first: ((position ID, decision id), ...), and how many
     members."""
-    import numpy as np
-
-    from ..metrics.plan import canonical_family, error_rows, family_members, plan_mask
-
     try:
-        family = canonical_family(family)
+        family = _metrics_plan.canonical_family(family)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    sel = scope.rows(error_rows(scope.thresholds))
-    idx = family_members(sel, plan_mask(sel, scope.filter.decision_type or "all"), scope.thresholds, family)
+    sel = scope.rows(_metrics_plan.error_rows(scope.thresholds))
+    idx = _metrics_plan.family_members(sel, _metrics_plan.plan_mask(sel, scope.filter.decision_type or "all"), scope.thresholds, family)
     dec = sel.decisions
     out = []
     for k in np.asarray(idx, dtype=np.int64):
@@ -211,9 +214,6 @@ def _gnubg_id(pid: str, d: dict) -> str:
     stored decision at ``pid``: the decider on roll with the dice of a
     checker play; for a take or a pass, the double offered (the doubler on
     roll, the responder to answer); None when it cannot be written."""
-    from ..board.ids import MatchState
-    from ..board.position import Board
-
     try:
         side = int(d["side"])
         score = [0, 0]
@@ -221,13 +221,13 @@ def _gnubg_id(pid: str, d: dict) -> str:
         state = dict(cube=int(d["cube_value"]), cube_owner=int(d["cube_owner"]), match_length=int(d["length"]),
                      score=tuple(score), crawford=bool(d["crawford"]) and int(d["length"]) > 0,
                      jacoby=bool(d["jacoby"]))
-        board = Board.from_position_id(pid)
+        board = _board_position.Board.from_position_id(pid)
         if d["kind"] in ("take", "pass"):
             board = board.swapped()
-            ms = MatchState(on_roll=1 - side, turn=side, doubled=True, **state)
+            ms = _board_ids.MatchState(on_roll=1 - side, turn=side, doubled=True, **state)
         else:
             dice = tuple(d["dice"]) if d["kind"] == "checker" and d.get("dice") else (0, 0)
-            ms = MatchState(on_roll=side, dice=dice, **state)
+            ms = _board_ids.MatchState(on_roll=side, dice=dice, **state)
         return f"{board.position_id()}:{ms.match_id()}"
     except (ValueError, TypeError, KeyError):
         return None
@@ -240,8 +240,6 @@ def show_object(store, name: str) -> dict:
     that decision, else of the first stored decision there, else None) and
     ``decisions`` (every stored decision at the position:
     ``store.decisions_at`` with ``error_mpt`` and its own ``gnubg_id``)."""
-    from ..units import mpt
-
     c = _existing(store, name)
     filed = store.collection_positions(c["name"])
     at = store.decisions_at([r["position_id"] for r in filed])
@@ -250,7 +248,7 @@ def show_object(store, name: str) -> dict:
         decs = []
         for d in at.get(r["position_id"], []):
             d = dict(d)
-            d["error_mpt"] = None if d["error"] is None else mpt(d["error"])
+            d["error_mpt"] = None if d["error"] is None else _units.mpt(d["error"])
             d["gnubg_id"] = _gnubg_id(r["position_id"], d)
             decs.append(d)
         own = [d for d in decs if d["id"] == r["decision_id"]] or decs[:1]
@@ -261,15 +259,12 @@ def show_object(store, name: str) -> dict:
 
 
 def _board_lines(pid: str, decs: list) -> list:
-    from ..board.position import Board
-    from ..board.svg import position_text
-
     try:
-        board = Board.from_position_id(pid)
+        board = _board_position.Board.from_position_id(pid)
     except ValueError:
         return [f"   (position {pid})"]
     names = (safe_text(decs[0]["player"], 24), safe_text(decs[0]["opponent"], 24)) if decs else None
-    return ["   " + line for line in position_text(board, names).splitlines()]
+    return ["   " + line for line in _board_svg.position_text(board, names).splitlines()]
 
 
 def _dice(d) -> str:
@@ -405,17 +400,13 @@ def errors_listed_pairs(scope) -> list:
     determined" rows: the counted errors of the filter's side(s) and
     decision type with a game-plan/theme label), costliest first:
     ((position ID, decision id), ...)."""
-    import numpy as np
-
-    from ..metrics.groups import base_mask
-
     sel = scope.selection
     dec = sel.decisions
     if not len(dec):
         return []
     # the members of metrics/errors.py: recurring (its ranked and "theme not determined" rows)
     err, _blunder = scope.thresholds.classify(dec.error)
-    idx = np.nonzero(base_mask(sel, scope.filter.decision_type) & err & (dec.theme >= 0))[0]
+    idx = np.nonzero(_metrics_groups.base_mask(sel, scope.filter.decision_type) & err & (dec.theme >= 0))[0]
     order = idx[np.lexsort((idx, -np.nan_to_num(dec.error[idx], nan=0.0)))] if len(idx) else idx
     out = []
     for k in order:

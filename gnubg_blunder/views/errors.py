@@ -18,6 +18,12 @@ from ..formatting import DASH, Table, cube_action_text, folded, num, percent, sa
 from ..anki.command import changes_text, export_notes
 from ..quiz.terminal import ask
 from .collections import errors_listed_pairs, file_listed_errors, filed_text
+from ..lazy import lazy
+
+_metrics_errors = lazy("gnubg_blunder.metrics.errors")
+_quiz_core = lazy("gnubg_blunder.quiz.core")
+_units = lazy("gnubg_blunder.units")
+_views_svgcharts = lazy("gnubg_blunder.views.svgcharts")
 
 # how this view reads each metric (the metric's own words: metrics/vocabulary.py)
 METRIC_NOTES = {
@@ -80,12 +86,10 @@ def _share_header(metric: str) -> str:
 
 
 def errors_text(obj: dict) -> str:
-    from ..units import mpt
-
     metric = obj["metric"]
     t = obj["totals"]
     th = obj["thresholds"]
-    err_mpt, bl_mpt = mpt(th["error"]), mpt(th["blunder"])
+    err_mpt, bl_mpt = _units.mpt(th["error"]), _units.mpt(th["blunder"])
     lines = [scope_line(obj["filter"]), f"Metric: {metric_title(metric)}"]
     if not t["decisions"]:
         lines.append("No counted decisions in this selection.")
@@ -217,14 +221,12 @@ RECURRING_SHOWN = 10  # the HTML's recurring errors shown unfolded
 def errors_html(obj: dict) -> str:
     """The errors as HTML (``<section id="errors">``): recurring errors (cost
     in PR points), PR by cube action and the error sizes as a bar chart."""
-    from .svgcharts import bar_chart
-
     rec = [[r["game_plan"], r["nature"], r["theme"], r["errors"], f"{r['cost']:.2f}"]
            for r in obj["recurring"] + obj["theme_not_determined"]]
     cube = [[cube_action_text(r["action"]), r["decisions"], None if r["pr"] is None else f"{r['pr']:.2f}",
              None if r["blunder_share"] is None else percent(r["blunder_share"], 0)] for r in obj["cube_actions"]]
     hist = obj["histogram"]
-    chart = bar_chart([r["band"] for r in hist], [r["decisions"] for r in hist],
+    chart = _views_svgcharts.bar_chart([r["band"] for r in hist], [r["decisions"] for r in hist],
                       title="Error sizes (mpt) over all counted decisions", value_format="{:.0f}",
                       label_title="error e (mpt)", value_title="decisions")
     html = ['<section id="errors"><h2>Errors</h2><h3>Recurring errors (cost in PR points)</h3>']
@@ -242,9 +244,7 @@ def errors_html(obj: dict) -> str:
 
 
 def compute(scope, params: ErrorsParams) -> dict:
-    from ..metrics.errors import error_figures
-
-    figures = error_figures(scope.selection, scope.thresholds, scope.filter.decision_type, metric=scope.metric)
+    figures = _metrics_errors.error_figures(scope.selection, scope.thresholds, scope.filter.decision_type, metric=scope.metric)
     obj = errors_object(figures, scope.filter, scope.metric, scope.thresholds)
     if params.to_collection:  # the rows' action: file their positions (views/collections.py)
 
@@ -274,10 +274,8 @@ def _deck(scope, out: str) -> dict:
 def _quiz(scope) -> int:
     """``errors --quiz``: the terminal quiz (quiz/terminal.py) over the
     decisions behind the rows."""
-    from ..quiz.core import DEFAULT_COUNT, choose
-
     # nothing to ask is a QuizError, the user's one line
-    items = choose(scope.store, scope.filter, scope.thresholds, count=DEFAULT_COUNT, row_ids=_listed_row_ids(scope))
+    items = _quiz_core.choose(scope.store, scope.filter, scope.thresholds, count=_quiz_core.DEFAULT_COUNT, row_ids=_listed_row_ids(scope))
     who = f"player {safe_text(scope.filter.player)}" if scope.filter.player else "both sides"
     return ask(scope.ctx, scope.store, items, who)
 

@@ -10,16 +10,17 @@ from ..commands import View, count_option
 from ..options import Option, param
 from ..formatting import AVOIDABLE_NOTE, DASH, Table, avoidable_text, elo_text, num, safe_text, scope_text, table, \
     table_html
+from ..lazy import lazy
+
+_metrics_figures = lazy("gnubg_blunder.metrics.figures")
 
 
 def match_objects(selection, thresholds, last: int = 0) -> list:
     """The objects of the matches of ``selection`` (in its order: by date),
     with ``last``, of its ``last`` most recent ones alone (0: all)."""
-    from ..metrics.figures import per_side
-
     first = max(0, selection.n_matches - last) if last else 0
     wanted = None if not first else range(first, selection.n_matches)
-    sides = per_side(selection, thresholds, wanted)
+    sides = _metrics_figures.per_side(selection, thresholds, wanted)
     out = []
     for i, m in enumerate(selection.matches[first:]):
         used = {"engine": m.engine, "depth": m.depth_label}
@@ -181,11 +182,9 @@ def matches_html(obj: dict, limit: int = None) -> str:
 def side_columns() -> tuple:
     """The CSV's columns of a match side (``elo_bound``: true where the Elo
     is only a bound, the text's "≤")."""
-    from ..metrics.figures import DIFFICULTY_KEYS
-
     return ("decisions", "checker_decisions", "double_decisions", "take_decisions", "error_emg", "pr",
             "checker_pr", "cube_pr", "mwc_loss", "l7", "elo", "elo_bound", "errors", "blunders", "snowie_er",
-            "luck_emg", "luck_rolls", *DIFFICULTY_KEYS)
+            "luck_emg", "luck_rolls", *_metrics_figures.DIFFICULTY_KEYS)
 
 
 def matches_table(obj: dict) -> Table:

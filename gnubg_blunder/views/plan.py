@@ -19,15 +19,20 @@ from ..stash import StashKey, kept_object
 from ..filters import command_flags
 from ..formatting import DASH, Table, folded, html_cell, num, safe_text, scope_text, table
 from .positions import attach_moves
+from ..lazy import lazy
+
+_metrics_plan = lazy("gnubg_blunder.metrics.plan")
+_metrics_study_cost = lazy("gnubg_blunder.metrics.study_cost")
+_metrics_summary = lazy("gnubg_blunder.metrics.summary")
+_metrics_verify = lazy("gnubg_blunder.metrics.verify")
+np = lazy("numpy")
 
 LIST_ROWS = 20  # the report lists the first 20 members of each family (costliest first)
 
 
 def cost_of(obj: dict):
     """The study half's cost an object was priced in (its ``metric``)."""
-    from ..metrics.study_cost import study_cost
-
-    return study_cost(obj.get("metric"))
+    return _metrics_study_cost.study_cost(obj.get("metric"))
 
 
 def cost_rule_text(cost) -> str:
@@ -40,13 +45,10 @@ def cost_rule_text(cost) -> str:
 
 def rule_text(cost=None) -> str:
     """The plan's rule, in one paragraph."""
-    from ..metrics.plan import MIN_QUANTIFIED
-    from ..metrics.study_cost import study_cost
-
-    cost = study_cost(cost)
+    cost = _metrics_study_cost.study_cost(cost)
     return ("Family = (game plan, checker/cube, theme). Members: counted errors (e ≥ the error threshold) with a "
             f"theme. {cost_rule_text(cost)} R = Σ({cost.excess}) over the quantified members, {cost.unit}, 95% "
-            f"interval R ± 1.96 √Σ({cost.excess})². In the plan: ≥ {MIN_QUANTIFIED} quantified members and a lower "
+            f"interval R ± 1.96 √Σ({cost.excess})². In the plan: ≥ {_metrics_plan.MIN_QUANTIFIED} quantified members and a lower "
             "bound > 0, by lower bound; the others are to confirm, unranked (listed by name).")
 
 
@@ -62,13 +64,11 @@ def compute(scope) -> dict:
     computed once per selection: the summary's card and the report share it.
     What the selection keeps is not changed: the families are copied where
     the depth check adds to them (no other reader changes a view's object)."""
-    from ..metrics.plan import error_rows, plan_mask, study_plan
-
     thresholds = scope.thresholds
-    sel = scope.study_rows(error_rows(thresholds))  # only the errors, unless read already; at their deepest (§16)
+    sel = scope.study_rows(_metrics_plan.error_rows(thresholds))  # only the errors, unless read already; at their deepest (§16)
     decision_type = scope.filter.decision_type or "all"
     obj = kept_object(sel.stash, PLAN_OBJECT.at(decision_type, thresholds, scope.metric),
-                       lambda: study_plan(sel, plan_mask(sel, decision_type), thresholds, scope.metric))
+                       lambda: _metrics_plan.study_plan(sel, _metrics_plan.plan_mask(sel, decision_type), thresholds, scope.metric))
     out = {"filter": scope.filter_json, "metric": obj["metric"], "unit": obj["unit"], "families": obj["families"],
            "outside": obj["outside"]}
     if sel.verified:  # SPEC §16: what the depth check has confirmed of each family
@@ -81,16 +81,11 @@ def verification_counts(sel, thresholds, decision_type: str, metric, families: l
     """Members evaluated again by gnubg (SPEC §16), in all and per family
     (each family's ``verified``): the members are at their deepest
     evaluation, the others "not verified"."""
-    import numpy as np
-
-    from ..metrics.plan import family_mask, member_masks, plan_mask
-    from ..metrics.verify import verified_plies
-
-    members = member_masks(sel, plan_mask(sel, decision_type), thresholds, metric)["members"]
-    plies = verified_plies(sel)
+    members = _metrics_plan.member_masks(sel, _metrics_plan.plan_mask(sel, decision_type), thresholds, metric)["members"]
+    plies = _metrics_verify.verified_plies(sel)
     checked = members & (plies >= 0)
     for fam in families:
-        fam["verified"] = int((checked & family_mask(sel, fam["family"])).sum())
+        fam["verified"] = int((checked & _metrics_plan.family_mask(sel, fam["family"])).sum())
     depths = sorted({int(p) for p in plies[checked]})
     return {"members": int(members.sum()), "verified": int(checked.sum()), "plies": depths}
 
@@ -127,9 +122,7 @@ def _row(rank, fam: dict, cost) -> list:
 
 
 def outside_text(outside: dict, cost=None) -> str:
-    from ..metrics.study_cost import study_cost
-
-    cost = study_cost(cost)
+    cost = _metrics_study_cost.study_cost(cost)
     why = (f"money: no {cost.loss}; or {cost.difficulty} unknown" if not cost.money else
            f"{cost.difficulty} unknown")
     return (f"Outside the plan: {outside['no_theme']} counted error{'s' if outside['no_theme'] != 1 else ''} "
@@ -138,12 +131,10 @@ def outside_text(outside: dict, cost=None) -> str:
 
 
 def plan_text(obj: dict) -> str:
-    from ..metrics.plan import IN_PLAN
-
     cost = cost_of(obj)
     lines = [f"Study plan — scope: {scope_text(obj['filter'])}; cost {cost.excess} in {cost.unit}", rule_text(cost)]
-    plan = [f for f in obj["families"] if f["status"] == IN_PLAN]
-    confirm = [f for f in obj["families"] if f["status"] != IN_PLAN]
+    plan = [f for f in obj["families"] if f["status"] == _metrics_plan.IN_PLAN]
+    confirm = [f for f in obj["families"] if f["status"] != _metrics_plan.IN_PLAN]
     f = obj["filter"]
     for title, rows, ranked in (("In the plan, largest lower bound first", plan, True),
                                 ("To confirm (unranked, by name)", confirm, False)):
@@ -194,14 +185,11 @@ def member_records(store, selection, flt, thresholds, obj: dict, limit: int = No
     ``limit`` members, costliest first) with their ``excess`` (loss − d in
     ``obj``'s cost and unit)}} of every family of ``obj`` — what
     :func:`plan_html` lists."""
-    from ..metrics.plan import member_lists, plan_mask
-    from ..metrics.summary import decision_records_of_lists
-
     limit = LIST_ROWS if limit is None else limit
     names = [fam["family"] for fam in obj["families"]]
-    lists = member_lists(selection, plan_mask(selection, flt.decision_type or "all"), thresholds, names, limit,
+    lists = _metrics_plan.member_lists(selection, _metrics_plan.plan_mask(selection, flt.decision_type or "all"), thresholds, names, limit,
                          obj.get("metric"))
-    records_of = decision_records_of_lists(selection, [got["index"] for got in lists.values()], thresholds)
+    records_of = _metrics_summary.decision_records_of_lists(selection, [got["index"] for got in lists.values()], thresholds)
     attach_moves([r for records in records_of for r in records], store)
     out = {}
     for (name, got), records in zip(lists.items(), records_of):
@@ -243,8 +231,6 @@ def plan_html(obj: dict, lists: dict = None) -> str:
     confirm, grey), the members outside; with ``lists``
     (:func:`member_records`) each member count links to the list of its
     decisions further down the same page."""
-    from ..metrics.plan import IN_PLAN
-
     lists = lists or {}
     cost = cost_of(obj)
     heads = ["#", "family", "status", "members", "quantified", f"R {cost.unit}", "95% interval"]
@@ -256,7 +242,7 @@ def plan_html(obj: dict, lists: dict = None) -> str:
         out = ["<table><tr>"] + [f'<th class="{a}">{escape(h)}</th>' for h, a in zip(heads, align)] + ["</tr>"]
         rank = 0
         for k, fam in enumerate(obj["families"], 1):
-            ranked = fam["status"] == IN_PLAN
+            ranked = fam["status"] == _metrics_plan.IN_PLAN
             rank += ranked
             members = str(fam["members"])
             if fam["family"] in lists:
@@ -301,10 +287,8 @@ def plan_card(scope) -> dict:
     members, quantified, recoverable, recoverable_ci), how many are in the
     plan and how many to confirm, the members outside; ``metric`` and
     ``unit``: the summary's --metric as the study half's cost."""
-    from ..metrics.plan import IN_PLAN
-
     obj = compute(scope)
-    plan = [f for f in obj["families"] if f["status"] == IN_PLAN]
+    plan = [f for f in obj["families"] if f["status"] == _metrics_plan.IN_PLAN]
     keys = ("family", "members", "quantified", "recoverable", "recoverable_ci")
     return {"metric": obj["metric"], "unit": obj["unit"],
             "top": [{k: f[k] for k in keys} for f in plan[:CARD_TOP]], "in_plan": len(plan),

@@ -22,6 +22,10 @@ from .. import formatting
 from ..formatting import (AVOIDABLE_NOTE, DASH, Table, avoidable_text, interval, num, safe_text, table, table_html,
                          without_empty_periods)
 from .table_filters import Column, apply_filters, find_column, parse_sort, parse_where, sort_rows
+from ..lazy import lazy
+
+_metrics_players = lazy("gnubg_blunder.metrics.players")
+_units = lazy("gnubg_blunder.units")
 
 # -- shared -------------------------------------------------------------------
 
@@ -299,15 +303,13 @@ def compare_table(obj: dict) -> Table:
 # -- contrast ------------------------------------------------------------------------
 
 def contrast_object(rows: list, a: str, b: str, thresholds, flt: dict) -> dict:
-    from ..units import mpt
-
     names = [a, b]
     return {
         "players": names,
-        "error_threshold_mpt": mpt(thresholds.error),
+        "error_threshold_mpt": _units.mpt(thresholds.error),
         "rows": [
             {"position_id": r["position_id"], "kind": r["kind"], "dice": r["dice"], "cube": r["cube"],
-             "score": r["score"], "a_worst_mpt": mpt(r["a_worst"]), "b_worst_mpt": mpt(r["b_worst"]), "gap_mpt": mpt(r["gap"]),
+             "score": r["score"], "a_worst_mpt": _units.mpt(r["a_worst"]), "b_worst_mpt": _units.mpt(r["b_worst"]), "gap_mpt": _units.mpt(r["gap"]),
              "a_count": r["a_count"], "b_count": r["b_count"], "under": names[r["under"]],
              "a_decision_ids": r["a_ids"], "b_decision_ids": r["b_ids"]}
             for r in rows
@@ -525,9 +527,7 @@ def _all_players(scope):
 
 
 def _resolve(scope, players, name):
-    from ..metrics.players import player_key
-
-    g = players.index(player_key(name, scope.store.aliases()))
+    g = players.index(_metrics_players.player_key(name, scope.store.aliases()))
     if g is None:
         raise unknown_player(name, players.names, "match of this selection")
     return g
@@ -545,12 +545,10 @@ def _refuse_engine_depth(scope, view):
 def _two_selected(scope, two: "TwoPlayers", refuse_engine_depth_for=None) -> tuple:
     """The selection of every player, the players, and the indexes of
     players A and B (two different ones)."""
-    from ..metrics.players import players_of
-
     if refuse_engine_depth_for:
         _refuse_engine_depth(scope, refuse_engine_depth_for)
     sel = _all_players(scope)
-    players = players_of(sel)
+    players = _metrics_players.players_of(sel)
     a, b = _resolve(scope, players, two.a), _resolve(scope, players, two.b)
     if a == b:
         raise UserError(f"{two.a!r} and {two.b!r} are the same player")
@@ -581,8 +579,6 @@ class PlayersParams:
 
 
 def players_compute(scope, params: PlayersParams) -> dict:
-    from ..metrics.players import player_key, player_rows, players_of
-
     filters = [parse_where(w, PLAYER_COLUMNS) for w in params.where or ()]  # a FilterError is the user's one line
     if params.sort:
         sort_col, desc = parse_sort(params.sort, PLAYER_COLUMNS)
@@ -590,9 +586,9 @@ def players_compute(scope, params: PlayersParams) -> dict:
         sort_col, desc = find_column(DEFAULT_SORT[0], PLAYER_COLUMNS), DEFAULT_SORT[1]
     flt = scope.filter
     sel = _all_players(scope)
-    players = players_of(sel)
-    rows = player_rows(sel, scope.thresholds, splits=scope.metric != "pr", players=players)
-    hkey = player_key(flt.player, scope.store.aliases()) if flt.player else None
+    players = _metrics_players.players_of(sel)
+    rows = _metrics_players.player_rows(sel, scope.thresholds, splits=scope.metric != "pr", players=players)
+    hkey = _metrics_players.player_key(flt.player, scope.store.aliases()) if flt.player else None
     objs = player_objects(rows, flt.to_json(), hkey, scope.metric)
     total = len(objs)
     objs = sort_rows(apply_filters(objs, filters), sort_col, desc, tiebreak=PLAYER_COLUMN)
@@ -610,20 +606,16 @@ def players_view_text(obj: dict) -> str:
 # compare
 
 def compare_compute(scope, two: TwoPlayers) -> dict:
-    from ..metrics.players import compare, player_rows
-
     sel, players, a, b = _two_selected(scope, two)
-    rows = player_rows(sel, scope.thresholds, players=players)
-    return compare_object(compare(rows[a], rows[b], COMPARE_ROWS), rows[a], rows[b], scope.filter_json)
+    rows = _metrics_players.player_rows(sel, scope.thresholds, players=players)
+    return compare_object(_metrics_players.compare(rows[a], rows[b], COMPARE_ROWS), rows[a], rows[b], scope.filter_json)
 
 
 # contrast
 
 def contrast_compute(scope, two: TwoPlayers) -> dict:
-    from ..metrics.players import contrast
-
     sel, players, a, b = _two_selected(scope, two)
-    rows = contrast(sel, players, a, b, scope.thresholds, scope.filter.decision_type)
+    rows = _metrics_players.contrast(sel, players, a, b, scope.thresholds, scope.filter.decision_type)
     return contrast_object(rows, players.names[a], players.names[b], scope.thresholds, scope.filter_json)
 
 
@@ -638,23 +630,19 @@ class RankingParams:
 
 
 def ranking_compute(scope, params: RankingParams) -> dict:
-    from ..metrics.players import player_rows, ranking
-
     n = params.min_decisions
     if n < 0:
         raise UserError("--min-decisions: a number of decisions, 0 or more")
-    rows = player_rows(_all_players(scope), scope.thresholds)
-    ranked, left_out = ranking(rows, n, scope.metric)
+    rows = _metrics_players.player_rows(_all_players(scope), scope.thresholds)
+    ranked, left_out = _metrics_players.ranking(rows, n, scope.metric)
     return ranking_object(ranked, left_out, n, scope.metric, scope.filter_json)
 
 
 # h2h
 
 def h2h_compute(scope, two: TwoPlayers) -> dict:
-    from ..metrics.players import head_to_head
-
     sel, players, a, b = _two_selected(scope, two, refuse_engine_depth_for="h2h")
-    res = head_to_head(sel, players, a, b, scope.thresholds, scope.filter.decision_type)
+    res = _metrics_players.head_to_head(sel, players, a, b, scope.thresholds, scope.filter.decision_type)
     return h2h_object(res, players.names[a], players.names[b], scope.metric, scope.filter_json)
 
 
@@ -669,10 +657,8 @@ class WindowsParams:
 
 
 def windows_compute(scope, params: WindowsParams) -> dict:
-    from ..metrics.players import windows
-
     _refuse_engine_depth(scope, "windows")
-    res = windows(scope.selection, params.months, scope.thresholds, scope.filter.decision_type)
+    res = _metrics_players.windows(scope.selection, params.months, scope.thresholds, scope.filter.decision_type)
     return windows_object(res, scope.metric, scope.filter_json)
 
 

@@ -15,6 +15,11 @@ from ..hookspecs import hookimpl
 from ..commands import DecisionCriteria, UserError, View, count_option
 from ..options import Option, add_options, param
 from ..formatting import DASH, Table, folded, html_cell, safe_text, scope_text, table, table_html
+from ..lazy import lazy
+
+_arrays = lazy("gnubg_blunder.arrays")
+_metrics_summary = lazy("gnubg_blunder.metrics.summary")
+np = lazy("numpy")
 
 COLUMNS = ("position_id", "match_id", "date", "game", "move", "player", "kind", "played", "best", "error_mpt",
            "mwc_loss", "difficulty_mpt", "difficulty_mwc", "difficulty_truncated", "gnubg_row")
@@ -165,30 +170,25 @@ def parse_limit(value: str) -> int:
 def listing(scope, criteria: dict, limit: int, order: str = "cost") -> dict:
     """The drill-down object of ``positions`` and ``summary --list``: the
     counted decisions of the scope narrowed by ``criteria``."""
-    import numpy as np
-
-    from ..arrays import LABELS
-    from ..metrics.summary import cost_order, decision_records, label_code, pick
-
     sel, flt, thresholds = scope.selection, scope.filter, scope.thresholds
     criteria = dict(criteria)
     last = criteria.pop("last", None)
     try:
-        mask = pick(sel, thresholds, flt.decision_type, **criteria)
+        mask = _metrics_summary.pick(sel, thresholds, flt.decision_type, **criteria)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     for name in ("phase", "game_plan", "theme"):
         if criteria.get(name):
-            criteria[name] = LABELS[name][label_code(name, criteria[name])]
+            criteria[name] = _arrays.LABELS[name][_metrics_summary.label_code(name, criteria[name])]
     idx = np.nonzero(mask)[0]
     if last is not None:
         idx = idx[-last:]  # the last N in play order, as the rolling figure takes them
         criteria["last"] = last
     total = len(idx)
     if order == "cost":
-        idx = cost_order(sel, idx)
+        idx = _metrics_summary.cost_order(sel, idx)
     shown = idx[:limit] if limit else idx
-    records = attach_moves(decision_records(sel, shown, thresholds), scope.store)
+    records = attach_moves(_metrics_summary.decision_records(sel, shown, thresholds), scope.store)
     obj = positions_object(records, total, flt, criteria, limit or None)
     if order != "cost":
         obj["order"] = "play order (match date, undated matches by import time, then move order)"

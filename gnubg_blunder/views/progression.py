@@ -12,6 +12,12 @@ from ..metrics.vocabulary import metric as metric_named
 from ..formatting import DASH, POOLED, Table, interval, num, safe_text, table, table_html
 from .summary import band_text, scope_text
 from ..metrics.levels import BANDS
+from ..lazy import lazy
+
+_db_settings = lazy("gnubg_blunder.db_settings")
+_metrics_progression = lazy("gnubg_blunder.metrics.progression")
+_metrics_summary = lazy("gnubg_blunder.metrics.summary")
+_views_svgcharts = lazy("gnubg_blunder.views.svgcharts")
 
 
 
@@ -47,13 +53,11 @@ def _now_line(obj: dict) -> str:
 
 
 def _trend_lines(obj: dict) -> list:
-    from ..metrics.progression import TREND_NOTE
-
     t = obj["trend"]
     unit = metric_named(obj["metric"]).unit
     name = metric_named(obj["metric"]).label
     if t["refused"]:
-        return [t["refused"], TREND_NOTE]
+        return [t["refused"], _metrics_progression.TREND_NOTE]
     text = (f"Trend ({name}, least squares over {t['points']} dated matches, {t['from']} to {t['to']}): "
             f"{t['slope_per_30_days']:+.2f}{unit} per 30 days, from {num(t['value_at_first'])} to "
             f"{num(t['value_at_last'])} on the line")
@@ -61,7 +65,7 @@ def _trend_lines(obj: dict) -> list:
         text += f"; projected to the deadline {t['deadline']}: {num(t['at_deadline'])}{unit}"
         if t["meets_goal"] is not None:
             text += f" (the goal would {'be' if t['meets_goal'] else 'not be'} met on this line)"
-    return [text + ".", TREND_NOTE]
+    return [text + ".", _metrics_progression.TREND_NOTE]
 
 
 def progression_text(obj: dict) -> str:
@@ -142,8 +146,6 @@ def progression_html(obj: dict) -> str:
     perspective's figure (the object's metric) per dated match as an inline
     SVG chart with the trend, the goal and, for PR, the level bands; the
     tournaments table."""
-    from .svgcharts import line_chart
-
     m = metric_named(obj["metric"])
     key = m.figure
     pts = []
@@ -156,7 +158,7 @@ def progression_html(obj: dict) -> str:
         a, b = dt.date.fromisoformat(trend["from"]).toordinal(), dt.date.fromisoformat(trend["to"]).toordinal()
         tline = [(a, trend["value_at_first"]), (b, trend["value_at_last"])]
     goal = obj["goal"]
-    chart = line_chart(pts, title=chart_title(obj), y_label=m.short, trend=tline,
+    chart = _views_svgcharts.line_chart(pts, title=chart_title(obj), y_label=m.short, trend=tline,
                        goal=goal["target"] if goal and goal.get("comparable") else None,
                        bands=BANDS if key == "pr" else None)  # the level bands are bands of PR
     trows = [[t["event"], t["date"], t["player"], t["matches"], t["decisions"],
@@ -174,12 +176,9 @@ def progression_html(obj: dict) -> str:
 
 
 def compute(scope) -> dict:
-    from ..db_settings import get_goal, main_player
-    from ..metrics.progression import progression_figures
-
-    main = main_player(scope.store)
-    fig = progression_figures(scope.selection, scope.thresholds, scope.filter.decision_type, scope.metric,
-                              scope.store.canonical_name(main) if main else None, get_goal(scope.store))
+    main = _db_settings.main_player(scope.store)
+    fig = _metrics_progression.progression_figures(scope.selection, scope.thresholds, scope.filter.decision_type, scope.metric,
+                              scope.store.canonical_name(main) if main else None, _db_settings.get_goal(scope.store))
     return progression_object(fig, scope.filter)
 
 
@@ -191,30 +190,25 @@ VIEW = View("progression", "PR per tournament and per match, the goal and a tren
 
 def suggestion_text(s: dict) -> str:
     """The sentence of ``goal suggest`` from ``goal_suggestion_figures``."""
-    from ..metrics.summary import BANDS_NOTE
-
     who = safe_text(s["player"]) if s["player"] else "both sides pooled (no --player and no main player)"
     if not s["decisions"]:
         return f"{who}: no counted decisions in this selection: nothing to suggest."
     head = f"{who}: PR {num(s['pr'])} over {s['decisions']} decisions is {band_text(s['level_band'])}"
     if s["target"] is None:
         return (head + ": the first band has no band above it, so the bands suggest no goal "
-                f"({BANDS_NOTE}).")
+                f"({_metrics_summary.BANDS_NOTE}).")
     return (head + f". Suggested goal: PR < {s['target']:g}, the lower bound of {s['level_band']['name']} "
-            f"({BANDS_NOTE}). Set it with: goal set \"PR < {s['target']:g}\" --weeks 12")
+            f"({_metrics_summary.BANDS_NOTE}). Set it with: goal set \"PR < {s['target']:g}\" --weeks 12")
 
 
 def goal_suggestion(store, args, ctx) -> str:
     """``goal suggest [filter]``: the lower bound of the current band of the
     player's PR (the filter's player, else the main player)."""
-    from ..metrics.progression import goal_suggestion_figures
-    from ..db_settings import main_player, thresholds_for
-
     flt = filter_from_args(args, ctx)
     sel = store.select(flt)
-    main = main_player(store)
+    main = _db_settings.main_player(store)
     perspective = sel.player_filter or (store.canonical_name(main) if main else None)
-    s = goal_suggestion_figures(sel, thresholds_for(store), flt.decision_type, perspective)
+    s = _metrics_progression.goal_suggestion_figures(sel, _db_settings.thresholds_for(store), flt.decision_type, perspective)
     return suggestion_text(s)
 
 

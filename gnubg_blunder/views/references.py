@@ -14,16 +14,22 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from html import escape
-from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
 from ..game_record import place_text, selection_gnubg_rows
 from ..commands import Command, UserError, View, add_format, count_option
 from ..options import Option, param
 from ..formatting import DASH, Table, folded, safe_text, scope_text, table, to_json
+from ..lazy import lazy
 
-if TYPE_CHECKING:  # numpy is imported where a function needs it: building the CLI's parser does without
-    import numpy as np
+_board_position = lazy("gnubg_blunder.board.position")
+_board_svg_module = lazy("gnubg_blunder.board.svg")
+_codec_candidates = lazy("gnubg_blunder.codec.candidates")
+_metrics_references = lazy("gnubg_blunder.metrics.references")
+_metrics_study_cost = lazy("gnubg_blunder.metrics.study_cost")
+_metrics_summary = lazy("gnubg_blunder.metrics.summary")
+_metrics_verify = lazy("gnubg_blunder.metrics.verify")
+np = lazy("numpy")
 
 DEFAULT_LIMIT = 20
 SHOWN_ERRORS = 5  # errors listed under each position in the text
@@ -44,23 +50,17 @@ def lean_selection(scope):
     """The selection the choice needs: the scope's when it is already read
     (the report), else only the decisions that can be candidates (errors
     with a theme), read without the rest (``store.select_rows``)."""
-    from ..metrics import references as R
-
-    return scope.study_rows(R.error_rows(scope.thresholds))  # each at its deepest evaluation (SPEC §16)
+    return scope.study_rows(_metrics_references.error_rows(scope.thresholds))  # each at its deepest evaluation (SPEC §16)
 
 
 def second_costs(store, sel, rows: np.ndarray) -> np.ndarray:
     """The cost of the second choice (EMG) of each decision of ``rows``: the
     cube's other option from the arrays, a checker play's second candidate
     from the store's candidate lists; NaN unknown."""
-    import numpy as np
-
-    from ..metrics import references as R
-
     # over those rows' decisions alone: the cube's equities are not kept for every decision of the selection
     rows = np.asarray(rows, dtype=np.int64)
-    out = R.cube_second_costs(dataclasses.replace(sel, decisions=sel.decisions.take(rows)), np.arange(len(rows)))
-    checker = np.nonzero(sel.decisions.kind[rows] == R.K_CHECKER)[0]
+    out = _metrics_references.cube_second_costs(dataclasses.replace(sel, decisions=sel.decisions.take(rows)), np.arange(len(rows)))
+    checker = np.nonzero(sel.decisions.kind[rows] == _metrics_references.K_CHECKER)[0]
     if len(checker):
         ids = sel.decisions.values_at("row_id", rows[checker])  # those rows' ids, not the whole column kept
         costs = store.second_costs([int(i) for i in ids])
@@ -78,13 +78,10 @@ def _verified_deepest(store, sel, ids) -> dict:
 
 def _verified_second_costs(store, sel, ids) -> dict:
     """A verified checker play's second choice from its deeper list."""
-    from ..metrics.verify import second_cost_of_list
-    from ..codec.candidates import equities
-
     out = {}
     for rid, v in _verified_deepest(store, sel, ids).items():
         if v.get("candidates") is not None:
-            c = second_cost_of_list(equities(v["candidates"]))
+            c = _metrics_verify.second_cost_of_list(_codec_candidates.equities(v["candidates"]))
             if c is not None:
                 out[rid] = c
     return out
@@ -92,23 +89,18 @@ def _verified_second_costs(store, sel, ids) -> dict:
 
 def lesson_flags(store, sel, cands, thresholds) -> tuple:
     """(narrow, unstable, confirmed): bool per candidate."""
-    import numpy as np
-
-    from ..metrics import references as R
-
-    narrow_row = R.narrow_rows(second_costs(store, sel, cands.rows), thresholds)
-    narrow = R.group_flags(cands, narrow_row, "all")
+    narrow_row = _metrics_references.narrow_rows(second_costs(store, sel, cands.rows), thresholds)
+    narrow = _metrics_references.group_flags(cands, narrow_row, "all")
     row_ids = sel.decisions.values_at("row_id", cands.rows) if len(cands) else np.zeros(0, np.int64)
     analyses = store.position_analyses(sorted(set(cands.position_ids)), row_ids.tolist()) if len(cands) else {}
     deepest = _verified_deepest(store, sel, row_ids) if len(cands) else {}
     if deepest and not analyses:  # one engine and depth stored: the verified decisions are the other analysis
         analyses = store.position_analyses(sorted(set(cands.position_ids)), row_ids.tolist(), every=True)
-    from ..metrics.verify import with_verified_analyses
 
-    analyses = with_verified_analyses(analyses, deepest)
-    unstable_ids, confirmed_ids = R.stability(analyses, row_ids)
-    unstable = R.group_flags(cands, np.isin(row_ids, list(unstable_ids)), "any")
-    confirmed = R.group_flags(cands, np.isin(row_ids, list(confirmed_ids)), "any")
+    analyses = _metrics_verify.with_verified_analyses(analyses, deepest)
+    unstable_ids, confirmed_ids = _metrics_references.stability(analyses, row_ids)
+    unstable = _metrics_references.group_flags(cands, np.isin(row_ids, list(unstable_ids)), "any")
+    confirmed = _metrics_references.group_flags(cands, np.isin(row_ids, list(confirmed_ids)), "any")
     return narrow, unstable, confirmed
 
 
@@ -126,19 +118,12 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
     ``unstable``, and ``rank``, ``game_plan``, ``nature``, ``theme``,
     ``score`` (cube), ``factor`` (c), ``excess`` (its own), ``covered_excess``,
     ``confirmed``, ``board``), and the counts behind them."""
-    import numpy as np
-
-    from ..metrics import references as R
-    from ..metrics.study_cost import study_cost
-    from ..metrics.summary import decision_records_of_lists
-    from ..metrics.verify import verification_note, verified_plies
-
-    cost = study_cost(metric)
+    cost = _metrics_study_cost.study_cost(metric)
     _pp = cost.shown
-    cands = R.candidates(sel, thresholds, decision_type, cost)
+    cands = _metrics_references.candidates(sel, thresholds, decision_type, cost)
     studied = store.studied_positions()  # study actions, comments, cards, collections
     narrow, unstable, confirmed = lesson_flags(store, sel, cands, thresholds)
-    res = R.choose(cands, narrow=narrow, unstable=unstable, confirmed=confirmed, studied=studied, limit=limit)
+    res = _metrics_references.choose(cands, narrow=narrow, unstable=unstable, confirmed=confirmed, studied=studied, limit=limit)
     # each candidate row's excess, looked up by row (the rows sorted once: no dict of every candidate row)
     by_row = np.argsort(cands.rows, kind="stable")
     sorted_rows = cands.rows[by_row]
@@ -147,7 +132,7 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
         return cands.row_excess[by_row[np.searchsorted(sorted_rows, rows)]]
 
     orders = [ch.rows[np.lexsort((ch.rows, -excess_of(ch.rows)))] for ch in res.chosen]
-    records_of = decision_records_of_lists(sel, orders, thresholds)
+    records_of = _metrics_summary.decision_records_of_lists(sel, orders, thresholds)
     places = selection_gnubg_rows(store, sel, np.concatenate(orders) if orders else [])
     # each position's costliest error shows the board: its dice and cube read for those rows alone
     firsts = [int(own[int(np.argmax(excess_of(own)))]) for own in (cands.rows_of(ch.group) for ch in res.chosen)]
@@ -166,7 +151,7 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
         positions.append({
             "rank": rank,
             "position_id": cands.position_ids[g],
-            **R.family_of(cands, g),
+            **_metrics_references.family_of(cands, g),
             "gain": _pp(ch.gain),
             "factor": ch.factor,
             "excess": _pp(cands.excess[g]),
@@ -177,10 +162,10 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
             "unstable": ch.unstable,
             "confirmed": ch.confirmed,
             # SPEC §16: the depth check of the decision shown ("confirmed at P plies" / "not verified")
-            "verification": verification_note(int(verified_plies(sel)[first])),
+            "verification": _metrics_verify.verification_note(int(_metrics_verify.verified_plies(sel)[first])),
             # its neighbours within rho in its family, and why it covers fewer than 2 positions (None when not)
             "neighbours": ch.neighbours,
-            "why_alone": R.why_alone(cands, ch),
+            "why_alone": _metrics_references.why_alone(cands, ch),
             "board": {"player": m.players[p], "opponent": m.players[1 - p],
                       "kind": records[0]["kind"] if records else None,
                       "dice": [dice // 10, dice % 10] if dice > 0 else None,
@@ -190,8 +175,8 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
         "filter": flt.to_json(),
         "metric": cost.key,
         "unit": cost.unit,
-        "rule": {"rho_pips": R.RHO, "near_pips": R.NEAR,
-                 "narrow_below_mpt": R.narrow_limit_mpt(thresholds)},
+        "rule": {"rho_pips": _metrics_references.RHO, "near_pips": _metrics_references.NEAR,
+                 "narrow_below_mpt": _metrics_references.narrow_limit_mpt(thresholds)},
         "candidates": len(cands),
         "candidate_errors": int(len(cands.rows)),
         "candidate_excess": _pp(cands.excess.sum()) if len(cands) else 0.0,
@@ -235,22 +220,17 @@ def _flags_text(p: dict) -> str:
 
 
 def _board_text(p: dict) -> str:
-    from ..board.position import Board
-    from ..board.svg import position_text
-
     try:
-        board = Board.from_position_id(p["position_id"])
+        board = _board_position.Board.from_position_id(p["position_id"])
     except ValueError:
         return f"   (position {p['position_id']})"
     names = (safe_text(p["board"]["player"], 24), safe_text(p["board"]["opponent"], 24))
-    return "\n".join("   " + line for line in position_text(board, names).splitlines())
+    return "\n".join("   " + line for line in _board_svg_module.position_text(board, names).splitlines())
 
 
 def cost_of(obj: dict):
     """The study half's cost the object was priced in (its ``metric``)."""
-    from ..metrics.study_cost import study_cost
-
-    return study_cost(obj.get("metric"))
+    return _metrics_study_cost.study_cost(obj.get("metric"))
 
 
 def _amount(x, cost) -> str:
@@ -337,13 +317,10 @@ def references_table(obj: dict):
 # -- HTML ----------------------------------------------------------------------------------
 
 def _board_svg(p: dict) -> str:
-    from ..board.position import Board
-    from ..board.svg import board_svg
-
     try:
-        board = Board.from_position_id(p["position_id"])
+        board = _board_position.Board.from_position_id(p["position_id"])
         b = p["board"]
-        return board_svg(board, cube_value=b.get("cube_value") or 1,
+        return _board_svg_module.board_svg(board, cube_value=b.get("cube_value") or 1,
                          dice=tuple(b["dice"]) if b.get("dice") and b.get("kind") == "checker" else None,
                          player_names=(b["player"], b["opponent"]), width=300,
                          title=f"{p['rank']}. {p['family']}{_score_text(p)}")
@@ -406,12 +383,10 @@ def _mark_configure(p):
 
 
 def _check_position(pid) -> str:
-    from ..board.position import Board
-
     if not pid:
         raise UserError("give a position ID (gnubg's, 14 characters), e.g. `mark studied 4HPwATDgc/ABMA`")
     try:
-        return Board.from_position_id(pid).position_id()
+        return _board_position.Board.from_position_id(pid).position_id()
     except ValueError as exc:
         raise UserError(str(exc)) from None
 

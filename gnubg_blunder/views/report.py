@@ -31,6 +31,15 @@ from . import biases, breakdowns, errors, matches, plan, positions, progression,
 from ..commands import Command, Scope, UserError, add_filter_arguments, add_metric, check_player, filter_from_args
 from ..plugins import get_plugin_manager
 from .players import VIEWS, players_html
+from ..lazy import lazy
+
+_arrays = lazy("gnubg_blunder.arrays")
+_db_settings = lazy("gnubg_blunder.db_settings")
+_metrics_counting = lazy("gnubg_blunder.metrics.counting")
+_metrics_figures = lazy("gnubg_blunder.metrics.figures")
+_metrics_kernel = lazy("gnubg_blunder.metrics.kernel")
+_user_config = lazy("gnubg_blunder.user_config")
+_views_match_report = lazy("gnubg_blunder.views.match_report")
 
 STYLE = """
 body{font-family:"DejaVu Sans",Arial,sans-serif;color:#1f2328;background:#fff;margin:24px auto;max-width:1000px;
@@ -155,10 +164,8 @@ def build_report(ctx: ReportContext, title: Optional[str] = None) -> str:
 # which a later section, the summary's cards, reads again)
 def shared_keys() -> tuple:
     """The stash keys kept between sections (``_release_columns``)."""
-    from ..metrics import counting, figures, kernel
-
-    return (kernel.BASE_FLAGS, kernel.FLAGS, figures.WHOLE_SUMS, kernel.MONEY, kernel.SIDE, counting.COUNTED,
-            kernel.ELL, kernel.D_MWC, kernel.ERROR_MICRO,
+    return (_metrics_kernel.BASE_FLAGS, _metrics_kernel.FLAGS, _metrics_figures.WHOLE_SUMS, _metrics_kernel.MONEY, _metrics_kernel.SIDE, _metrics_counting.COUNTED,
+            _metrics_kernel.ELL, _metrics_kernel.D_MWC, _metrics_kernel.ERROR_MICRO,
             biases.BIASES_OBJECT, biases.DOUBLE_CELLS, plan.PLAN_OBJECT, study.STUDY_OBJECT)
 
 
@@ -174,13 +181,11 @@ def _release_columns(selection) -> None:
     kernel's shared terms (``shared_keys``) and the columns they come
     from (``SHARED_COLUMNS``), so that the report's peak memory is one
     section's arrays beside those, not every section's."""
-    from ..arrays import release_columns
-
     keep = shared_keys()
     for owner in (selection, getattr(selection, "decisions", None), getattr(selection, "rolls", None)):
         if owner is not None:
             forget(owner, keep=keep)
-    release_columns(selection, keep_decisions=SHARED_COLUMNS)
+    _arrays.release_columns(selection, keep_decisions=SHARED_COLUMNS)
 
 
 def html_page(title: str, source: str, body: str, heading: Optional[str] = None) -> str:
@@ -301,13 +306,10 @@ def _configure(p) -> None:
 
 
 def _run(args, ctx) -> int:
-    from ..db_settings import thresholds_for
-    from ..user_config import load_config, save_config
-
     if args.auto:
-        data = load_config()
+        data = _user_config.load_config()
         data["report"] = {"auto": None if args.auto.lower() == "off" else args.auto}
-        save_config(data)
+        _user_config.save_config(data)
         ctx.print("automatic report off" if args.auto.lower() == "off" else
                   f"the report is written to {args.auto} after each newly stored match")
         if not args.html:
@@ -318,16 +320,14 @@ def _run(args, ctx) -> int:
     flt = filter_from_args(args, ctx)
     check_player(store, flt)
     if args.match:
-        from .match_report import write_match_report
-
         try:
-            obj = write_match_report(store, flt, thresholds_for(store), args.match, args.html, title=args.title)
+            obj = _views_match_report.write_match_report(store, flt, _db_settings.thresholds_for(store), args.match, args.html, title=args.title)
         except OSError as exc:
             raise UserError(f"{args.html}: {exc.strerror or exc}") from None
         ctx.print(f"report of match {obj['match_id']} written to {args.html}")
         return 0
     try:
-        write_report(store, flt, thresholds_for(store), args.html, metric=args.metric, title=args.title)
+        write_report(store, flt, _db_settings.thresholds_for(store), args.html, metric=args.metric, title=args.title)
     except OSError as exc:
         raise UserError(f"{args.html}: {exc.strerror or exc}") from None
     ctx.print(f"report written to {args.html}")
@@ -345,18 +345,15 @@ def auto_report(store, context) -> None:
     ``report --auto FILE`` saved (the store's database's saved filter
     applies); nothing when none is saved.  A failure is one line on
     ``context``'s error stream: the match is stored all the same."""
-    from ..db_settings import thresholds_for
-    from ..user_config import load_config, merged_filter
-
     try:
-        path = (load_config().get("report") or {}).get("auto")
+        path = (_user_config.load_config().get("report") or {}).get("auto")
     except ValueError:
         return
     if not path:
         return
     try:
-        flt = merged_filter({}, getattr(store, "url", None) or store.path)  # a PostgreSQL store's path is redacted
-        write_report(store, flt, thresholds_for(store), path)
+        flt = _user_config.merged_filter({}, getattr(store, "url", None) or store.path)  # a PostgreSQL store's path is redacted
+        write_report(store, flt, _db_settings.thresholds_for(store), path)
         context.print(f"report updated: {path}")
     except Exception as exc:  # the match is stored; the report is a convenience
         context.error(f"report not written ({type(exc).__name__}: {exc})")

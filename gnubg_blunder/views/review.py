@@ -20,6 +20,14 @@ from ..game_record import place_text
 from ..formatting import DASH, Table, html_text, num, percent, safe_text, scope_text, table
 from .matches import gnubg_own_text
 from .summary import cube_side, played_steps
+from ..lazy import lazy
+
+_board_position = lazy("gnubg_blunder.board.position")
+_board_svg_module = lazy("gnubg_blunder.board.svg")
+_db_settings = lazy("gnubg_blunder.db_settings")
+_metrics_figures = lazy("gnubg_blunder.metrics.figures")
+_metrics_review = lazy("gnubg_blunder.metrics.review")
+_store_verifications = lazy("gnubg_blunder.store.verifications")
 
 KIND_WORDS = {"checker": "checker play", "nodouble": "no double", "double": "double", "take": "take",
               "pass": "pass"}
@@ -80,8 +88,6 @@ def select_match(scope, which: str = "last", what: str = "review"):
 def _sides(scope, sel, what: str = "review") -> list:
     """Whose review: the filter's player; else the main player (SPEC §14)
     when they played the match; else both."""
-    from ..db_settings import main_player
-
     m = sel.matches[0]
     names = [n.casefold() for n in m.names]
     if scope.filter.player:
@@ -92,7 +98,7 @@ def _sides(scope, sel, what: str = "review") -> list:
                             f"({safe_text(m.players[0])} vs {safe_text(m.players[1])})"
                             f"{scope.filter.origin('player')}")
         return found
-    main = main_player(scope.store)
+    main = _db_settings.main_player(scope.store)
     if main:
         want = scope.store.canonical_name(main).casefold()
         found = [p for p in (0, 1) if names[p] == want]
@@ -104,10 +110,8 @@ def _sides(scope, sel, what: str = "review") -> list:
 def transcript_rows(store, sel) -> list:
     """The transcript of ``sel``'s one match (every decision in order) with
     the played and best actions and the position from the store."""
-    from ..metrics import review as rv
-
     m = sel.matches[0]
-    rows = rv.transcript(sel, 0)
+    rows = _metrics_review.transcript(sel, 0)
     ids = [int(sel.decisions.row_id[r["index"]]) for r in rows]
     stored = {r["id"]: r for r in store.decision_rows(ids)}
     places = store.gnubg_rows(ids)
@@ -160,14 +164,12 @@ def _board_facts(r: dict, row: dict, players) -> None:
     the cube, the decider on roll: 0 the decider owns it, 1 the opponent,
     -1 centred) and ``played_steps`` (the played checker play's steps
     [from, to], 25 = bar, 0 = off; None for a cube decision or unknown)."""
-    from ..board.position import Board
-
     r["cube_owner"] = _cube_owner_name(row, players)
     r["cube_side"] = cube_side(row) if row else -1
     steps = None
     if row and r.get("position_id"):
         try:
-            steps = played_steps(Board.from_position_id(r["position_id"]), row)
+            steps = played_steps(_board_position.Board.from_position_id(r["position_id"]), row)
         except Exception:
             steps = None
     r["played_steps"] = None if steps is None else [[int(a), int(b)] for a, b in steps]
@@ -176,9 +178,7 @@ def _board_facts(r: dict, row: dict, players) -> None:
 def _verified(store, row_ids) -> "dict | None":
     """{decision id: its deepest verified evaluation}; None when the
     database holds none (the review then says nothing of it)."""
-    from ..store import verifications
-
-    return verifications.deepest(store, row_ids) if verifications.has_any(store) else None
+    return _store_verifications.deepest(store, row_ids) if _store_verifications.has_any(store) else None
 
 
 def verified_record(v) -> "dict | None":
@@ -203,17 +203,14 @@ def verified_text(r: dict) -> str:
 def review_object(store, sel, players, thresholds, flt_json: dict, transcript: bool = False) -> dict:
     """The JSON of the review of ``sel``'s one match for the sides
     ``players`` (0, 1); with ``transcript``, every decision too."""
-    from ..metrics import review as rv
-    from ..metrics.figures import per_side as side_figures
-
     m = sel.matches[0]
     money = m.length == 0
-    luck = rv.luck_adjusted(sel, 0)
-    figures = side_figures(sel, thresholds, [0])
+    luck = _metrics_review.luck_adjusted(sel, 0)
+    figures = _metrics_figures.per_side(sel, thresholds, [0])
     gnubg_own = [side["gnubg"] for side in figures]
     per_side, row_ids = [], []
     for p in players:
-        recs = [rv.review_record(sel, i) for i in rv.review_indices(sel, 0, p, thresholds)]
+        recs = [_metrics_review.review_record(sel, i) for i in _metrics_review.review_indices(sel, 0, p, thresholds)]
         row_ids += [r["row_id"] for r in recs]
         per_side.append((p, recs))
     rows = {r["id"]: r for r in store.decision_rows(row_ids)}
@@ -230,7 +227,7 @@ def review_object(store, sel, players, thresholds, flt_json: dict, transcript: b
             r["best"] = row.get("best_move")
             r.update(gnubg_place(places.get(rid), m.players[p]))
             _board_facts(r, row, m.players)
-        pace = rv.pace(sel, 0, p)
+        pace = _metrics_review.pace(sel, 0, p)
         sides.append({
             "player": m.players[p],
             "opponent": m.players[1 - p],
@@ -238,7 +235,7 @@ def review_object(store, sel, players, thresholds, flt_json: dict, transcript: b
             **{k: luck[p][k] for k in ("luck_adjusted", "luck_adjusted_reason", "luck_reading",
                                        "error_difference", "luck_coverage", "luck_rolls", "rolls")},
             "pace": pace,
-            "pace_reason": None if pace is not None else rv.NO_DURATIONS,
+            "pace_reason": None if pace is not None else _metrics_review.NO_DURATIONS,
             # SPEC §6: Σ(ℓ − d) of the side's counted decisions, % MWC; money: Σ(e − d) in EMG (SPEC §8)
             "excess": figures[p]["excess_emg" if money else "excess"],
             "excess_unit": "EMG" if money else "% MWC",
@@ -320,17 +317,14 @@ def _cost(r: dict) -> str:
 
 
 def _board_text(r: dict, side: dict) -> str:
-    from ..board.position import Board
-    from ..board.svg import position_text
-
     if not r.get("position_id"):
         return "   (no board stored)"
     try:
-        board = Board.from_position_id(r["position_id"])
+        board = _board_position.Board.from_position_id(r["position_id"])
     except Exception:
         return f"   (position {r['position_id']})"
     names = (safe_text(side["player"], 24), safe_text(side["opponent"], 24))
-    return "\n".join("   " + line for line in position_text(board, names).splitlines())
+    return "\n".join("   " + line for line in _board_svg_module.position_text(board, names).splitlines())
 
 
 def pace_text(side: dict) -> str:
@@ -426,15 +420,12 @@ def review_text(obj: dict, boards: bool = True) -> str:
 # -- HTML ------------------------------------------------------------------------------
 
 def _board_svg(r: dict, side: dict) -> str:
-    from ..board.position import Board
-    from ..board.svg import board_svg
-
     if not r.get("position_id"):
         return ""
     try:
-        board = Board.from_position_id(r["position_id"])
+        board = _board_position.Board.from_position_id(r["position_id"])
         steps = r.get("played_steps")
-        return board_svg(board, cube_value=r.get("cube_value") or 1, cube_owner=r.get("cube_side", -1),
+        return _board_svg_module.board_svg(board, cube_value=r.get("cube_value") or 1, cube_owner=r.get("cube_side", -1),
                          dice=tuple(r["dice"]) if r.get("dice") and r["kind"] == "checker" else None,
                          move_steps=[tuple(s) for s in steps] if steps else None,
                          player_names=(side["player"], side["opponent"]), width=360,
@@ -465,11 +456,9 @@ VIEW = View("review", "the match review: three decisions to review, the luck-adj
 def match_review_text(store, match_id: int, boards: bool = True) -> str:
     """The review printed inside gnubg after a match is stored: the main
     player's side when they played it, else both; the deepest analysis."""
-    from ..db_settings import thresholds_for
-
     scope = Scope.over(None, store, Filter())
     sel = select_match(scope, str(match_id))
-    obj = review_object(store, sel, _sides(scope, sel), thresholds_for(store), Filter().to_json())
+    obj = review_object(store, sel, _sides(scope, sel), _db_settings.thresholds_for(store), Filter().to_json())
     return review_text(obj, boards=boards)
 
 

@@ -9,6 +9,10 @@ from ..metrics.levels import level_band
 from ..formatting import (AVOIDABLE_NOTE, DASH, POOLED, Table, avoidable_text, elo_text, interval, num, safe_text,
                          scope_text, whose)
 from ..plugins import metrics
+from ..lazy import lazy
+
+_db_settings = lazy("gnubg_blunder.db_settings")
+_metrics_figures = lazy("gnubg_blunder.metrics.figures")
 
 
 def stats_object(figures: dict, flt) -> dict:
@@ -118,10 +122,8 @@ def stats_html(obj: dict) -> str:
 
 def compute(scope) -> dict:
     """``stats``: the figures of the selection, and each plugin metric's."""
-    from ..metrics.figures import aggregate
-
     flt, sel, thr = scope.filter, scope.selection, scope.thresholds
-    obj = stats_object(aggregate(sel, thr, flt.decision_type), flt)
+    obj = stats_object(_metrics_figures.aggregate(sel, thr, flt.decision_type), flt)
     obj["main_player"] = _main_player(scope.store)  # the pooled note says how to set one when none is
     extra = {name: fn(sel, thr, flt.decision_type) for name, fn in sorted(metrics().items())}
     if extra:
@@ -130,10 +132,8 @@ def compute(scope) -> dict:
 
 
 def _main_player(store):
-    from ..db_settings import main_player
-
     try:
-        return main_player(store) if store is not None else None
+        return _db_settings.main_player(store) if store is not None else None
     except Exception:  # a store without settings: no main player
         return None
 

@@ -15,21 +15,23 @@ from ..hookspecs import hookimpl
 from ..commands import View, study_selection
 from ..stash import StashKey, kept_object
 from ..formatting import DASH, Table, num, safe_text, scope_text, table, table_html
+from ..lazy import lazy
+
+_metrics_plan = lazy("gnubg_blunder.metrics.plan")
+_metrics_study = lazy("gnubg_blunder.metrics.study")
+_metrics_study_cost = lazy("gnubg_blunder.metrics.study_cost")
+_store_study_reads = lazy("gnubg_blunder.store.study_reads")
+_views_svgcharts = lazy("gnubg_blunder.views.svgcharts")
 
 
 def cost_of(obj: dict):
     """The study half's cost the object was priced in (its ``metric``)."""
-    from ..metrics.study_cost import study_cost
-
-    return study_cost(obj.get("metric"))
+    return _metrics_study_cost.study_cost(obj.get("metric"))
 
 
 def rule_text(cost=None) -> str:
     """The before / after rule, in one paragraph."""
-    from ..metrics.study import MIN_DECISIONS
-    from ..metrics.study_cost import study_cost
-
-    cost = study_cost(cost)
+    cost = _metrics_study_cost.study_cost(cost)
     c = cost.loss
     money = ("money sessions included" if cost.money else
              f"money play has no {c}: its decisions are not measured here")
@@ -40,7 +42,7 @@ def rule_text(cost=None) -> str:
             f"r = Σ{c}(family errors) / N(counted decisions of the same game plan and nature), {cost.rate_unit} "
             f"({c}: {cost.loss_words}; {money}); beside it the errors per 100 decisions. "
             f"Δ = r before − r after, 95% interval Δ ± 1.96 √(Σ{c}b²/Nb² + Σ{c}a²/Na²). Verdict: insufficient "
-            f"under {MIN_DECISIONS} decisions in either window; improving when the lower bound > 0; regressing "
+            f"under {_metrics_study.MIN_DECISIONS} decisions in either window; improving when the lower bound > 0; regressing "
             "when the upper bound < 0; else undetermined.")
 
 
@@ -48,12 +50,9 @@ def study_inputs(store):
     """(the study log, {position: game plan}) read from the store for the
     positions the log names (a family's positions are its members',
     ``metrics.study.member_positions``)."""
-    from ..metrics.study import position_game_plans
-    from ..store.study_reads import position_labels
-
     actions = store.study_actions()
-    labels = position_labels(store, {a["position_id"] for a in actions})
-    return actions, position_game_plans(labels)
+    labels = _store_study_reads.position_labels(store, {a["position_id"] for a in actions})
+    return actions, _metrics_study.position_game_plans(labels)
 
 
 # once per selection, decision type, thresholds, family and metric: the report's section and the summary's card
@@ -65,8 +64,6 @@ def compute(scope) -> dict:
     "families", "not_studied", "not_measured"}``
     (``metrics.study.before_after`` in the study half's cost ``--metric``;
     the clock of each family from its members' positions)."""
-    from ..metrics.study import CHANGE_NOTE, before_after, member_positions, study_actions, study_days
-
     flt = scope.filter
     if flt.family:  # N counts every decision of the family's game plan and nature: read them all
 
@@ -79,13 +76,13 @@ def compute(scope) -> dict:
         actions, _plans = study_inputs(scope.store)
         # the members' positions that the log names alone: no family's clock starts elsewhere (the
         # distinct positions of the whole selection are a sort of 1.6 M IDs over 10,000 matches)
-        studied = {a["position_id"] for a in study_actions(actions)}
-        days = study_days(actions, member_positions(sel, scope.thresholds, decision_type, only=studied))
-        return before_after(sel, scope.thresholds, days, decision_type, flt.family, scope.metric)
+        studied = {a["position_id"] for a in _metrics_study.study_actions(actions)}
+        days = _metrics_study.study_days(actions, _metrics_study.member_positions(sel, scope.thresholds, decision_type, only=studied))
+        return _metrics_study.before_after(sel, scope.thresholds, days, decision_type, flt.family, scope.metric)
 
     obj = kept_object(sel.stash, STUDY_OBJECT.at(decision_type, scope.thresholds, flt.family, scope.metric), measure)
     return {"filter": scope.filter_json, "metric": obj["metric"], "unit": obj["unit"], "cost_unit": obj["cost_unit"],
-            "rule": rule_text(obj["metric"]), "note": CHANGE_NOTE, "families": obj["families"],
+            "rule": rule_text(obj["metric"]), "note": _metrics_study.CHANGE_NOTE, "families": obj["families"],
             "not_studied": list(obj["not_studied"]), "not_measured": obj["not_measured"]}
 
 
@@ -117,10 +114,8 @@ def not_measured_text(obj: dict) -> str:
 
 
 def study_text(obj: dict) -> str:
-    from ..metrics.study import CHANGE_NOTE
-
     lines = [f"Before / after study — scope: {scope_text(obj['filter'])}; cost in {obj['unit']}", obj["rule"],
-             CHANGE_NOTE, ""]
+             _metrics_study.CHANGE_NOTE, ""]
     if obj["families"]:
         rows = [[safe_text(c, None) if isinstance(c, str) else c for c in _cells(f)] for f in obj["families"]]
         lines.append(table(rows, HEADERS, ALIGN))
@@ -150,8 +145,6 @@ CSV_HEADERS = ["family", "game_plan", "nature", "theme", "studied_from", "first_
 
 
 def study_table(obj: dict) -> Table:
-    from ..metrics.plan import parse_family
-
     rows = []
     for f in obj["families"]:
         ci = f["delta_ci"] or [None, None]
@@ -161,7 +154,7 @@ def study_table(obj: dict) -> Table:
                      a["matches"], a["decisions"], a["errors"], a["errors_per_100"], a["cost"], a["r"],
                      f["delta"], ci[0], ci[1], f["verdict"], f["not_measured"], obj["unit"]])
     for name in obj["not_studied"]:  # a row each, so the sheet lists every family of the scope
-        game_plan, nature, theme = parse_family(name)
+        game_plan, nature, theme = _metrics_plan.parse_family(name)
         rows.append([name, game_plan, nature, theme] + [None] * 17 + ["not studied", None, obj["unit"]])
     return Table(CSV_HEADERS, rows)
 
@@ -171,9 +164,6 @@ def study_table(obj: dict) -> Table:
 def delta_chart(families: list, unit: str, width: int = 640) -> str:
     """Δ of each family with its interval, around a zero line (inline SVG;
     the numbers are the view's, drawn as they are)."""
-    from ..metrics.study import INSUFFICIENT
-    from .svgcharts import ACCENT, BAR, FONT, INK, MUTED
-
     shown = [f for f in families if f["delta_ci"]]
     title = f"Δ = r before − r after, 95% interval ({unit})"
     if not shown:
@@ -189,14 +179,14 @@ def delta_chart(families: list, unit: str, width: int = 640) -> str:
         return label_w + plot_w * (v - lo) / span
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(title)}" width="{width}" '
-             f'height="{height}" viewBox="0 0 {width} {height}" {FONT} font-size="12"><title>{escape(title)}</title>',
-             f'<text x="0" y="16" fill="{INK}" font-weight="bold">{escape(title)}</text>',
-             f'<line x1="{sx(0):.1f}" y1="{top - 4}" x2="{sx(0):.1f}" y2="{height - 20}" stroke="{MUTED}"/>',
-             f'<text x="{sx(0):.1f}" y="{height - 6}" text-anchor="middle" fill="{MUTED}">0</text>']
+             f'height="{height}" viewBox="0 0 {width} {height}" {_views_svgcharts.FONT} font-size="12"><title>{escape(title)}</title>',
+             f'<text x="0" y="16" fill="{_views_svgcharts.INK}" font-weight="bold">{escape(title)}</text>',
+             f'<line x1="{sx(0):.1f}" y1="{top - 4}" x2="{sx(0):.1f}" y2="{height - 20}" stroke="{_views_svgcharts.MUTED}"/>',
+             f'<text x="{sx(0):.1f}" y="{height - 6}" text-anchor="middle" fill="{_views_svgcharts.MUTED}">0</text>']
     for i, f in enumerate(shown):
         y = top + row_h * i + row_h / 2
-        colour = MUTED if f["verdict"] == INSUFFICIENT else (ACCENT if f["verdict"] == "regressing" else BAR)
-        parts.append(f'<text x="{label_w - 6}" y="{y + 4:.1f}" text-anchor="end" fill="{INK}">'
+        colour = _views_svgcharts.MUTED if f["verdict"] == _metrics_study.INSUFFICIENT else (_views_svgcharts.ACCENT if f["verdict"] == "regressing" else _views_svgcharts.BAR)
+        parts.append(f'<text x="{label_w - 6}" y="{y + 4:.1f}" text-anchor="end" fill="{_views_svgcharts.INK}">'
                      f'{escape(f["family"])}</text>')
         parts.append(f'<line x1="{sx(f["delta_ci"][0]):.1f}" y1="{y:.1f}" x2="{sx(f["delta_ci"][1]):.1f}" '
                      f'y2="{y:.1f}" stroke="{colour}" stroke-width="2"/>')
@@ -208,14 +198,12 @@ def delta_chart(families: list, unit: str, width: int = 640) -> str:
 
 
 def study_html(obj: dict) -> str:
-    from ..metrics.study import CHANGE_NOTE, INSUFFICIENT
-
     html = ['<section id="study"><h2>Before / after study</h2>', f'<p class="note">{escape(obj["rule"])}</p>',
-            f"<p><b>{escape(CHANGE_NOTE)}</b></p>"]
+            f"<p><b>{escape(_metrics_study.CHANGE_NOTE)}</b></p>"]
     if obj["families"]:
         rows = [_cells(f) for f in obj["families"]]
         html.append(table_html(rows, HEADERS, ALIGN,
-                               ["grey" if f["verdict"] == INSUFFICIENT else None for f in obj["families"]]))
+                               ["grey" if f["verdict"] == _metrics_study.INSUFFICIENT else None for f in obj["families"]]))
         html.append(f'<p class="note">{escape(units_line(obj))}</p>')
         html.append(delta_chart(obj["families"], obj["unit"]))
     else:
@@ -239,13 +227,11 @@ def study_card(scope) -> dict:
     the summary's --metric as the study half's cost, per 100 decisions),
     the count of families not studied, and the sentence that it is a
     change."""
-    from ..metrics.study import CHANGE_NOTE
-
     obj = compute(scope)
     keys = ("family", "studied_from", "delta", "delta_ci", "verdict")
     return {"metric": obj["metric"], "unit": obj["unit"],
             "families": [{k: f[k] for k in keys} for f in obj["families"]],
-            "not_studied": len(obj["not_studied"]), "note": CHANGE_NOTE}
+            "not_studied": len(obj["not_studied"]), "note": _metrics_study.CHANGE_NOTE}
 
 
 def study_card_text(card: dict) -> str:
@@ -259,13 +245,11 @@ def study_card_text(card: dict) -> str:
 
 
 def study_card_html(card: dict) -> str:
-    from ..metrics.study import INSUFFICIENT
-
     if card["families"]:
         rows = [[f["family"], f["studied_from"], num(f["delta"], 2, signed=True), _ci(f["delta_ci"]), f["verdict"]]
                 for f in card["families"]]
         body = table_html(rows, ["family", "studied from", f"Δ {card['unit']}", "95% interval", "verdict"], "llrll",
-                          ["grey" if f["verdict"] == INSUFFICIENT else None for f in card["families"]])
+                          ["grey" if f["verdict"] == _metrics_study.INSUFFICIENT else None for f in card["families"]])
     else:
         body = '<p class="muted">No studied family with an error in this scope.</p>'
     return (f'<h3 id="study-card">Before / after study</h3>{body}<p class="note">{card["not_studied"]} families '

@@ -22,6 +22,14 @@ from ..formatting import DASH, POOLED, elo_text, folded, html_text, interval, nu
 from .positions import (DEFAULT_LIMIT, attach_moves, decisions_table, listing, parse_limit, positions_object,
                         positions_text)
 from ..plugins import first_registered, get_plugin_manager
+from ..lazy import lazy
+
+_arrays = lazy("gnubg_blunder.arrays")
+_board_moves = lazy("gnubg_blunder.board.moves")
+_board_position = lazy("gnubg_blunder.board.position")
+_board_svg = lazy("gnubg_blunder.board.svg")
+_codec_candidates = lazy("gnubg_blunder.codec.candidates")
+_metrics_summary = lazy("gnubg_blunder.metrics.summary")
 
 
 def band_text(level) -> str:
@@ -40,11 +48,9 @@ def band_text(level) -> str:
 def summary_object(fig: dict, flt, metric: str = "pr", listing: dict = None) -> dict:
     """The JSON of ``summary``: the figures of ``summary_figures`` with
     ``metric``, ``level_note``, ``filter`` (and ``list`` with ``--list``)."""
-    from ..metrics.summary import BANDS_NOTE
-
     out = dict(fig)
     out["metric"] = metric
-    out["level_note"] = BANDS_NOTE
+    out["level_note"] = _metrics_summary.BANDS_NOTE
     out["filter"] = flt.to_json()
     if listing is not None:
         out["list"] = listing
@@ -114,8 +120,6 @@ def _rolling_lines(obj: dict) -> list:
 
 
 def summary_text(obj: dict) -> str:
-    from ..metrics.summary import BANDS_NOTE
-
     lines = [f"Summary — scope: {scope_text(obj['filter'])}"]
     if not obj["decisions"]:
         lines.append(f"{_plural(obj['matches'], 'match', 'matches')}; no counted decisions.")
@@ -123,7 +127,7 @@ def summary_text(obj: dict) -> str:
     lines += _headline(obj)
     # a level is one player's: without --player the PR is both sides' and so is its band
     pooled = "" if obj["filter"].get("player") else f" ({POOLED})"
-    lines.append(f"Level{pooled}: {band_text(obj['level_band'])} — {BANDS_NOTE}")
+    lines.append(f"Level{pooled}: {band_text(obj['level_band'])} — {_metrics_summary.BANDS_NOTE}")
     lines.append(
         f"Counts: {_plural(obj['tournaments'], 'tournament')}, {_plural(obj['matches'], 'match', 'matches')}, "
         f"{_plural(obj['decisions'], 'decision')} (checker {obj['checker_decisions']}, cube {obj['cube_decisions']}); "
@@ -199,16 +203,13 @@ def decision_diagram(record: dict, row: dict) -> str:
     """The board of a costly decision (a drill-down ``record``, its store
     ``row`` from ``decision_rows``): the played checker move drawn as arrows
     (from the analysis' candidate list), the cube and dice shown."""
-    from ..board.position import Board
-    from ..board.svg import board_svg
-
     if not record.get("position_id"):
         return ""
-    board = Board.from_position_id(record["position_id"])
+    board = _board_position.Board.from_position_id(record["position_id"])
     dice = (row.get("dice1"), row.get("dice2")) if row.get("dice1") else None
     p = row.get("player") or 0
     names = (record["players"][p], record["players"][1 - p]) if record.get("players") else None
-    return board_svg(board, cube_value=row.get("cube_value") or 1, cube_owner=cube_side(row), dice=dice,
+    return _board_svg.board_svg(board, cube_value=row.get("cube_value") or 1, cube_owner=cube_side(row), dice=dice,
                      move_steps=played_steps(board, row), width=420, player_names=names,
                      title=f"Match {record['match_id']}, game {record['game']}, move {record['move']} "
                            f"(gnubg {place_text(record.get('gnubg_row'), record.get('player'))})")
@@ -227,14 +228,11 @@ def played_steps(board, row: dict):
     decision ``row`` on ``board`` (the decider on roll): the legal play whose
     result is the played candidate's position; None for a cube decision or
     when the candidate list does not say."""
-    from ..board.moves import legal_plays
-    from ..codec.candidates import decode_row
-
     dice = (row.get("dice1"), row.get("dice2")) if row.get("dice1") else None
     if row.get("kind") != "checker" or not dice or not row.get("candidates") or row.get("played_index") is None:
         return None
-    played = decode_row(row)[row["played_index"]].get("position_id")
-    for play in legal_plays(board, *dice):
+    played = _codec_candidates.decode_row(row)[row["played_index"]].get("position_id")
+    for play in _board_moves.legal_plays(board, *dice):
         if play.result.position_id() == played:
             return play.steps
     return None
@@ -311,23 +309,20 @@ SUMMARY_COLUMNS = ("error", "difficulty", "kind", "game_plan")
 
 
 def compute(scope, params: SummaryParams) -> dict:
-    from ..arrays import release_columns
-    from ..metrics.summary import TOP_N, summary_figures
-
     limit = parse_limit(params.limit)
     what = params.list
     m = _LIST.fullmatch(what.lower()) if what else None
     if what and not m:
         raise UserError(f"--list {what!r}: choose errors, blunders, decisions, top or lastN (e.g. last50)")
     flt = scope.filter
-    fig = summary_figures(scope.selection, scope.thresholds, flt.decision_type, metric=scope.metric)
+    fig = _metrics_summary.summary_figures(scope.selection, scope.thresholds, flt.decision_type, metric=scope.metric)
     attach_moves(fig["top"], scope.store)
     listed = None
     if what:
         word = what.lower()
         if word == "top":
-            listed = positions_object(fig["top"], len(fig["top"]), flt, {"top": TOP_N}, TOP_N)
-            listed["title"] = f"The {TOP_N} costliest"
+            listed = positions_object(fig["top"], len(fig["top"]), flt, {"top": _metrics_summary.TOP_N}, _metrics_summary.TOP_N)
+            listed["title"] = f"The {_metrics_summary.TOP_N} costliest"
         elif m.group(1):
             n = int(m.group(1))
             if n <= 0:
@@ -341,7 +336,7 @@ def compute(scope, params: SummaryParams) -> dict:
     # those the next cards read again (1.6 M decisions: about 30 MB kept, 0.04 s of reads saved)
     cards = summary_cards()
     for i, card in enumerate(cards):
-        release_columns(scope.selection, keep_decisions=SUMMARY_COLUMNS if i < len(cards) - 1 else ())
+        _arrays.release_columns(scope.selection, keep_decisions=SUMMARY_COLUMNS if i < len(cards) - 1 else ())
         fig[card.name] = card.compute(scope)
     return summary_object(fig, flt, scope.metric, listed)
 

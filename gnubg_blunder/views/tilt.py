@@ -15,6 +15,10 @@ from ..options import Option, param
 from ..formatting import Table, html_cell, num, scope_text, table
 from .positions import (attach_moves, decisions_table, parse_limit, positions_html, positions_object,
                         positions_table)
+from ..lazy import lazy
+
+_metrics_summary = lazy("gnubg_blunder.metrics.summary")
+_metrics_tilt = lazy("gnubg_blunder.metrics.tilt")
 
 CONDITIONS = ("after-blunder", "after-bad-roll", "late-in-match")  # metrics/tilt.py's, without importing numpy
 TITLES = {"after-blunder": "after a blunder", "after-bad-roll": "after a bad roll",
@@ -38,28 +42,24 @@ class TiltParams:
 
 
 def compute(scope, params: TiltParams) -> dict:
-    from ..metrics import tilt as T
-
     sel, flt = scope.selection, scope.filter
     condition = params.list
     if condition:
-        from ..metrics.summary import decision_records
-
         limit = parse_limit(params.limit)
-        idx = T.condition_decisions(sel, condition, scope.thresholds, flt.decision_type or "all")
+        idx = _metrics_tilt.condition_decisions(sel, condition, scope.thresholds, flt.decision_type or "all")
         shown = idx[:limit] if limit else idx
-        records = attach_moves(decision_records(sel, shown, scope.thresholds), scope.store)
+        records = attach_moves(_metrics_summary.decision_records(sel, shown, scope.thresholds), scope.store)
         obj = positions_object(records, len(idx), flt, {"condition": condition}, limit or None)
         obj["order"] = "play order (match date, undated matches by import time, then game and move)"
         obj["condition"] = condition
-        obj["condition_rule"] = T.CONDITION_WORDS[condition]
+        obj["condition_rule"] = _metrics_tilt.CONDITION_WORDS[condition]
         return obj
-    obj = T.tilt(sel, scope.thresholds, flt.decision_type or "all")
+    obj = _metrics_tilt.tilt(sel, scope.thresholds, flt.decision_type or "all")
     obj["rule"] = {
         "excess": "x = e − d (EMG) over counted decisions with e and d known; figures in mpt",
-        "window": T.WINDOW, "bad_luck_emg": T.BAD_LUCK_EMG, "min_match_length": T.MIN_MATCH_LENGTH,
-        "min_decisions": T.MIN_DECISIONS, "units": "matches",
-        "conditions": dict(T.CONDITION_WORDS),
+        "window": _metrics_tilt.WINDOW, "bad_luck_emg": _metrics_tilt.BAD_LUCK_EMG, "min_match_length": _metrics_tilt.MIN_MATCH_LENGTH,
+        "min_decisions": _metrics_tilt.MIN_DECISIONS, "units": "matches",
+        "conditions": dict(_metrics_tilt.CONDITION_WORDS),
     }
     obj["note"] = NOTE
     return obj

@@ -14,6 +14,11 @@ from ..commands import UserError, View, closest_names
 from ..options import Option, param
 from ..formatting import DASH, Table, html_text, interval, num, safe_text, scope_text, table, table_html
 from ..filters import Filter
+from ..lazy import lazy
+
+_db_settings = lazy("gnubg_blunder.db_settings")
+_metrics_plan = lazy("gnubg_blunder.metrics.plan")
+_metrics_tournament = lazy("gnubg_blunder.metrics.tournament")
 
 EMPTY_KEYS = ("event", "date", "player", "player_rule", "usual", "tournament", "delta_pr", "sigma_pr",
               "delta_pr_ci", "verdict_pr", "why_pr", "delta_l7", "sigma_l7", "delta_l7_ci", "verdict_l7",
@@ -39,12 +44,8 @@ def _empty(note: str) -> dict:
 
 
 def compute(scope, params: TournamentParams) -> dict:
-    from ..db_settings import main_player
-    from ..metrics import tournament as T
-    from ..metrics.plan import study_plan
-
     flt = scope.filter
-    main = main_player(scope.store)
+    main = _db_settings.main_player(scope.store)
     main = scope.store.canonical_name(main) if main else None
     asked = scope.store.canonical_name(flt.player) if flt.player else None
     event = params.event
@@ -55,13 +56,13 @@ def compute(scope, params: TournamentParams) -> dict:
     whole_filter = Filter(decision_type=flt.decision_type, engine=flt.engine, min_depth=flt.min_depth)
     whole = scope.selection if whole_filter == flt else scope.select(whole_filter)  # the scope's own: read once
     if event is None:
-        event = T.latest_event(scope.selection, asked or main)
+        event = _metrics_tournament.latest_event(scope.selection, asked or main)
         if event is None:
             return _empty("No match of this scope names an event: no tournament to review.")
     try:
-        obj = T.tournament_review(whole, event, scope.thresholds, flt.decision_type, main, asked, study_plan)
+        obj = _metrics_tournament.tournament_review(whole, event, scope.thresholds, flt.decision_type, main, asked, _metrics_plan.study_plan)
     except KeyError:
-        names = T.event_names(whole)
+        names = _metrics_tournament.event_names(whole)
         if not names:
             raise UserError(f"no tournament '{safe_text(event)}': no stored match names an event") from None
         near = closest_names(event, names)

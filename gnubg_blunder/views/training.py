@@ -21,6 +21,10 @@ from ..options import Option, param
 from ..formatting import (DASH, Table, num, percent, safe_text, scope_text, table, table_html,
                          without_empty_periods)
 from .study import study_inputs
+from ..lazy import lazy
+
+_metrics_study = lazy("gnubg_blunder.metrics.study")
+_views_svgcharts = lazy("gnubg_blunder.views.svgcharts")
 
 LOG_NOTE = "The filter restricts the matches only: quiz answers and Anki reviews have no player."
 
@@ -40,11 +44,9 @@ class TrainingParams:
 
 
 def training_compute(scope, params: TrainingParams) -> dict:
-    from ..metrics.study import training
-
     actions, plans = _plans_and_log(scope)
     by = params.by
-    obj = training(scope.selection, actions, by, scope.filter.decision_type or "all", plans)
+    obj = _metrics_study.training(scope.selection, actions, by, scope.filter.decision_type or "all", plans)
     return {"filter": scope.filter_json, "by": obj["by"], "note": LOG_NOTE, "windows": obj["windows"],
             "quiz_by_game_plan": obj["quiz_by_game_plan"]}
 
@@ -81,11 +83,9 @@ def _plan_cells(p: dict) -> list:
 
 def rule_text() -> str:
     """How the training figures are counted, in one paragraph."""
-    from ..metrics.study import RETAINED_EASE
-
     return (f"Quiz PR = 500 × Σe / N of the graded quiz answers (e = the grade, millipoints); match PR = the "
             f"filter's matches dated in the window; Anki retention = share of the reviews of learned cards graded "
-            f"Hard or better (ease ≥ {RETAINED_EASE}), of that many; reviews read = every Anki review synced, "
+            f"Hard or better (ease ≥ {_metrics_study.RETAINED_EASE}), of that many; reviews read = every Anki review synced, "
             f"cards still in learning included; {NONE_GRADUATED}: reviews read, none of a learned card. "
             "— = nothing in the window.")
 
@@ -122,8 +122,6 @@ def windows_chart(windows: list, width: int = 640, height: int = 256) -> str:
     (inline SVG; a window without a figure breaks its line); both axes
     titled; one window is labelled once (its first and last day), not
     twice with the same date."""
-    from .svgcharts import ACCENT, BAR, FONT, INK, MUTED
-
     title = "Quiz PR and match PR per window"
     if not windows:
         return ""
@@ -142,23 +140,23 @@ def windows_chart(windows: list, width: int = 640, height: int = 256) -> str:
         return top + plot_h - plot_h * v / (top_v * 1.1)
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(title)}" width="{width}" '
-             f'height="{height}" viewBox="0 0 {width} {height}" {FONT} font-size="12"><title>{escape(title)}</title>',
-             f'<text x="0" y="16" fill="{INK}" font-weight="bold">{escape(title)}</text>',
-             f'<line x1="{left}" y1="{top + plot_h}" x2="{width - right}" y2="{top + plot_h}" stroke="{MUTED}"/>',
-             f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="{MUTED}"/>',
-             f'<text x="{left - 4}" y="{sy(top_v) + 4:.1f}" text-anchor="end" fill="{MUTED}">{top_v:.1f}</text>',
-             f'<text x="{left - 4}" y="{top + plot_h + 4}" text-anchor="end" fill="{MUTED}">0</text>',
-             f'<text x="4" y="32" fill="{MUTED}">PR (500 × Σ e / decisions)</text>',
-             f'<text x="{left + plot_w / 2:.1f}" y="{top + plot_h + 32}" text-anchor="middle" fill="{MUTED}">'
+             f'height="{height}" viewBox="0 0 {width} {height}" {_views_svgcharts.FONT} font-size="12"><title>{escape(title)}</title>',
+             f'<text x="0" y="16" fill="{_views_svgcharts.INK}" font-weight="bold">{escape(title)}</text>',
+             f'<line x1="{left}" y1="{top + plot_h}" x2="{width - right}" y2="{top + plot_h}" stroke="{_views_svgcharts.MUTED}"/>',
+             f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="{_views_svgcharts.MUTED}"/>',
+             f'<text x="{left - 4}" y="{sy(top_v) + 4:.1f}" text-anchor="end" fill="{_views_svgcharts.MUTED}">{top_v:.1f}</text>',
+             f'<text x="{left - 4}" y="{top + plot_h + 4}" text-anchor="end" fill="{_views_svgcharts.MUTED}">0</text>',
+             f'<text x="4" y="32" fill="{_views_svgcharts.MUTED}">PR (500 × Σ e / decisions)</text>',
+             f'<text x="{left + plot_w / 2:.1f}" y="{top + plot_h + 32}" text-anchor="middle" fill="{_views_svgcharts.MUTED}">'
              f'window (its first day)</text>']
     if n == 1:  # one window: one label, its first and last day
-        parts.append(f'<text x="{sx(0):.1f}" y="{top + plot_h + 16}" text-anchor="middle" fill="{MUTED}">'
+        parts.append(f'<text x="{sx(0):.1f}" y="{top + plot_h + 16}" text-anchor="middle" fill="{_views_svgcharts.MUTED}">'
                      f'{escape(windows[0]["from"])} – {escape(windows[0]["to"])}</text>')
     else:
-        parts += [f'<text x="{left}" y="{top + plot_h + 16}" fill="{MUTED}">{escape(windows[0]["from"])}</text>',
-                  f'<text x="{width - right}" y="{top + plot_h + 16}" text-anchor="end" fill="{MUTED}">'
+        parts += [f'<text x="{left}" y="{top + plot_h + 16}" fill="{_views_svgcharts.MUTED}">{escape(windows[0]["from"])}</text>',
+                  f'<text x="{width - right}" y="{top + plot_h + 16}" text-anchor="end" fill="{_views_svgcharts.MUTED}">'
                   f'{escape(windows[-1]["from"])}</text>']
-    for s, (key, name, colour) in enumerate((("quiz_pr", "quiz PR", ACCENT), ("match_pr", "match PR", BAR))):
+    for s, (key, name, colour) in enumerate((("quiz_pr", "quiz PR", _views_svgcharts.ACCENT), ("match_pr", "match PR", _views_svgcharts.BAR))):
         runs, run = [], []
         for i, w in enumerate(windows):
             if w[key] is None:
@@ -175,7 +173,7 @@ def windows_chart(windows: list, width: int = 640, height: int = 256) -> str:
             parts += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>' for x, y in r]
         y = top + plot_h + 50 + 14 * s
         parts.append(f'<line x1="{left}" y1="{y - 4}" x2="{left + 22}" y2="{y - 4}" stroke="{colour}" '
-                     f'stroke-width="2"/><text x="{left + 28}" y="{y}" fill="{INK}">{escape(name)}</text>')
+                     f'stroke-width="2"/><text x="{left + 28}" y="{y}" fill="{_views_svgcharts.INK}">{escape(name)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -228,8 +226,6 @@ class ListParams:
 
 
 def list_compute(scope, params: ListParams) -> dict:
-    from ..metrics.study import study_vs_play
-
     days = params.days or DEFAULT_DAYS  # 0 as the default, as it always was
     if days < 1:
         raise UserError("--days N: N must be 1 or more")
@@ -242,7 +238,7 @@ def list_compute(scope, params: ListParams) -> dict:
     else:
         today = _dt.datetime.now(_dt.timezone.utc).date().isoformat()
     actions, plans = _plans_and_log(scope)
-    obj = study_vs_play(scope.selection, actions, today, days, scope.filter.decision_type or "all", plans)
+    obj = _metrics_study.study_vs_play(scope.selection, actions, today, days, scope.filter.decision_type or "all", plans)
     return {"filter": scope.filter_json, "type": "study", "note": LOG_NOTE, **obj}
 
 
@@ -254,13 +250,11 @@ def _list_cells(r: dict) -> list:
 
 
 def list_text(obj: dict) -> str:
-    from ..metrics.study import MIN_PR_DECISIONS
-
     lines = [f"Study vs play, the last {obj['days']} days ({obj['from']} to {obj['to']}) — scope: "
              f"{scope_text(obj['filter'])}",
              "Positions reviewed: distinct positions of quiz answers and Anki reviews in the window; PR before: the "
              "filter's matches dated before it; PR since: dated from its first day. "
-             f"— = a PR on fewer than {MIN_PR_DECISIONS} decisions. {LOG_NOTE}", ""]
+             f"— = a PR on fewer than {_metrics_study.MIN_PR_DECISIONS} decisions. {LOG_NOTE}", ""]
     if obj["game_plans"]:
         lines.append(table([_list_cells(r) for r in obj["game_plans"]], L_HEADERS, "lrrr"))
     else:
@@ -278,11 +272,9 @@ def list_table(obj: dict) -> Table:
 
 
 def list_html(obj: dict) -> str:
-    from ..metrics.study import MIN_PR_DECISIONS
-
     html = [f'<section id="study-vs-play"><h2>Study vs play, the last {obj["days"]} days</h2>',
             f'<p class="note">{escape(obj["from"])} to {escape(obj["to"])}. Positions reviewed (quiz answers and '
-            f"Anki reviews), PR of the matches before the window and since; — on fewer than {MIN_PR_DECISIONS} "
+            f"Anki reviews), PR of the matches before the window and since; — on fewer than {_metrics_study.MIN_PR_DECISIONS} "
             f"decisions. {escape(LOG_NOTE)}</p>"]
     if obj["game_plans"]:
         html.append(table_html([_list_cells(r) for r in obj["game_plans"]], L_HEADERS, "lrrr"))
