@@ -5,9 +5,8 @@ decision model -> store -> metrics (pure functions over decision arrays) ->
 views.  See docs/architecture.md.
 """
 
+import importlib as _importlib
 import os as _os
-
-from .lazy import lazy as _lazy
 
 __version__ = "0.1.0"
 
@@ -67,7 +66,7 @@ def __getattr__(name: str):
     module = _PUBLIC.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(_lazy(f"{__name__}.{module}"), name)
+    value = getattr(_importlib.import_module(f"{__name__}.{module}"), name)
     globals()[name] = value  # asked once
     return value
 

@@ -105,7 +105,8 @@ class Context:
 
     def store(self):
         if self._store is None:
-            self._store = _database.open_store(self.db_path, report=self.error)  # its notes (a backup made) go with the errors
+            # its notes (a backup made) go with the errors
+            self._store = _database.open_store(self.db_path, report=self.error)
         return self._store
 
     def close(self):
@@ -210,8 +211,10 @@ def run(argv: list, ctx: Optional[Context] = None) -> int:
         if not is_database_error(exc):
             raise
 
-        hint = f" ({_store_damage.CHECK_HINT})" if _store_damage.is_damage(exc) and not isinstance(exc, _store_damage.DamagedDatabase) else ""
-        ctx.error(f"error: database {_store_module.shown_database(ctx.db_path or _store_module.default_db_path())}: {exc}{hint}")
+        damage = _store_damage.is_damage(exc) and not isinstance(exc, _store_damage.DamagedDatabase)
+        hint = f" ({_store_damage.CHECK_HINT})" if damage else ""
+        db = _store_module.shown_database(ctx.db_path or _store_module.default_db_path())
+        ctx.error(f"error: database {db}: {exc}{hint}")
         return 1
     finally:
         ctx.close()
@@ -366,7 +369,8 @@ def study_selection(store, sel):
     is verified.  Here, above both, so that the store runs no metric rule."""
     if not len(sel.decisions) or not _store_verifications.has_any(store):
         return sel
-    return _metrics_verify.deepest_selection(sel, _store_verifications.deepest(store, [int(r) for r in sel.decisions.row_id]))
+    deepest = _store_verifications.deepest(store, [int(r) for r in sel.decisions.row_id])
+    return _metrics_verify.deepest_selection(sel, deepest)
 
 
 # the study half of the selection last asked for (Scope.study_rows): (that selection, its study half)

@@ -33,8 +33,8 @@ _store_connection = lazy("gnubg_blunder.store.connection")
 _store_damage = lazy("gnubg_blunder.store.damage")
 _store_error_kinds = lazy("gnubg_blunder.store.error_kinds")
 
-# The store (numpy) and the importers' records are imported where a match is
-# stored or read: ``import --help`` builds its text here without them.
+# The store (numpy) and the importers' records are lazy entries, imported where
+# a match is stored or read: ``import --help`` builds its text here without them.
 
 
 def _is_dir(path) -> bool:
@@ -301,10 +301,10 @@ def store_error(exc: Exception, ctx, subject: str = "this file", again: str = "i
 
 def _check_hint() -> str:
     try:
-        pass
+        hint = _store_damage.CHECK_HINT
     except ImportError:
         return ""
-    return f" ({_store_damage.CHECK_HINT})"
+    return f" ({hint})"
 
 
 def _busy_timeout() -> float:
@@ -323,7 +323,8 @@ def read_match_file(f: Path, table=None, ctx=None) -> list:
     if importer is None and is_transcript(f):
         raise _importers_records.MatchImportError(analyse_hint(ctx, [f], f.suffix.lower()))
     if importer is None:
-        raise _importers_records.MatchImportError(f"unknown file type {f.suffix or '(none)'} (known: {', '.join(sorted(table))})")
+        raise _importers_records.MatchImportError(f"unknown file type {f.suffix or '(none)'} "
+                                                  f"(known: {', '.join(sorted(table))})")
     return importer.read(f)
 
 
@@ -443,7 +444,8 @@ def _reads(files: list, jobs, say=None):
         context.set_forkserver_preload(["gnubg_blunder.pipeline", "gnubg_blunder.importers.sgf",
                                         "gnubg_blunder.importers.xg", "gnubg_blunder.run_files"])
         pool = _concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
-                                                      initializer=_run_files.exit_with_owner, initargs=(_run_files.owner_token(),))
+                                                       initializer=_run_files.exit_with_owner,
+                                                       initargs=(_run_files.owner_token(),))
         return pool, [None] + [pool.submit(_read_elsewhere, str(f)) for f in files[1:ahead]]
 
     # the fork server takes about 0.3 s to start: meanwhile this process reads the first file itself

@@ -49,7 +49,8 @@ def _filter_run(args, ctx):
         else:
             old = (", the global one saved before each database had its own: the default database's only"
                    if _user_config.is_old_global_filter(database) else "")
-            ctx.print(f"saved filter {of} ({_user_config.config_path()}{old}): {_describe(_user_config.saved_filter(database))}")
+            saved = _describe(_user_config.saved_filter(database))
+            ctx.print(f"saved filter {of} ({_user_config.config_path()}{old}): {saved}")
     except ValueError as exc:
         raise UserError(str(exc)) from None
     return 0

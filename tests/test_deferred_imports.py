@@ -56,8 +56,10 @@ FUNCTION_IMPORTS = {
 }
 
 # The modules that import other modules by name: the lazy entries' loader,
-# and the plugin registry (the built-in plugins are listed by module name)
-LOADERS = {"gnubg_blunder.lazy", "gnubg_blunder.plugins"}
+# the plugin registry (the built-in plugins are listed by module name) and
+# the package itself (the plugin API's names, each imported from its module
+# when first asked for: ``import gnubg_blunder`` imports nothing more)
+LOADERS = {"gnubg_blunder.lazy", "gnubg_blunder.plugins", "gnubg_blunder"}
 
 # A module no start-up loads may name these as lazy entries: each is needed
 # by one path of one command, and costs the others otherwise.

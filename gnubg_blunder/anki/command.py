@@ -74,13 +74,14 @@ def export_notes(scope, out: str, criteria: dict, limit: int = 0, row_ids=None):
     to ``out`` and record them; (notes made, time) — no note: no file.
     Each note carries its ``change`` (new, updated, unchanged)."""
     picked = _anki_notes.pick_decisions(scope, criteria, limit, row_ids=row_ids)
-    made = [{"key": k, "fields": _anki_notes.fields(k, r, row), "tags": _anki_notes.tags(r), "position_id": row["position_id"],
-             "decision_id": row["id"]} for k, r, row in picked]
+    made = [{"key": k, "fields": _anki_notes.fields(k, r, row), "tags": _anki_notes.tags(r),
+             "position_id": row["position_id"], "decision_id": row["id"]} for k, r, row in picked]
     if not made:
         return [], None
     at = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     for n in made:
-        n["guid"], n["note_key"], n["content"] = _anki_apkg.guid(n["key"]), n["key"], _anki_apkg.content(n["fields"], n["tags"])
+        n["guid"], n["note_key"] = _anki_apkg.guid(n["key"]), n["key"]
+        n["content"] = _anki_apkg.content(n["fields"], n["tags"])
     _compare(made, _store_anki_notes.notes(scope.store), at)
     try:
         _anki_apkg.write(out, made)
@@ -132,7 +133,8 @@ def _export(args, ctx) -> int:
 def _sync(args, ctx) -> int:
     store = ctx.store()
     _writable(store, "the reviews")
-    found = _anki_sync.read_reviews(args.collection, _store_anki_notes.notes(store), ctx.error)  # a CollectionError: one line
+    # a CollectionError: one line
+    found = _anki_sync.read_reviews(args.collection, _store_anki_notes.notes(store), ctx.error)
     added, stored = _store_anki_notes.add_reviews(store, found["reviews"])
     grades = Counter(_store_anki_notes.GRADES[r["grade"]] for r in found["reviews"])
     if args.format == "json":

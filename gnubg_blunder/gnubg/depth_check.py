@@ -114,8 +114,8 @@ def compute(scope, progress_ctx=None) -> dict:
         player = int(dec.player[k])
         e1 = float(dec.error[k])
         e2 = None if v is None or v["error"] is None else float(v["error"])
-        verdict_ = _metrics_verify.verdict(float(first_cost[j]), e2, None if np.isnan(deep_cost[j]) else float(deep_cost[j]),
-                           thresholds) if v is not None else None
+        deep = None if np.isnan(deep_cost[j]) else float(deep_cost[j])
+        verdict_ = _metrics_verify.verdict(float(first_cost[j]), e2, deep, thresholds) if v is not None else None
         if verdict_:
             counts[verdict_] += 1
             first_e.append(e1)

@@ -13,7 +13,7 @@ docs/plan.md ("Which cost").
 
 :func:`cost_terms` is the one place a decision's terms come from: its loss
 (e, ℓ or ℓ₇) and its difficulty (d in the same unit), NaN where the cost
-does not know them.  Pure numpy: no SQL, no I/O (numpy imported where a
+does not know them.  Pure numpy: no SQL, no I/O (numpy a lazy entry, imported where a
 function needs it: a command's --help names the costs without it).
 """
 

@@ -76,8 +76,9 @@ def compute(scope, params: AgreementParams) -> dict:
     read = scope.selection_if_read
     if read is not None and not any(len(m.analyses) > 1 for m in read.matches):
         return obj
-    first = store.select(flt, choose=lambda stored: _metrics_agreement.first_and_second(stored, flt.engine, flt.min_depth)[0])
-    second = store.select(flt, choose=lambda stored: _metrics_agreement.first_and_second(stored, flt.engine, flt.min_depth)[1])
+    pair = _metrics_agreement.first_and_second
+    first = store.select(flt, choose=lambda stored: pair(stored, flt.engine, flt.min_depth)[0])
+    second = store.select(flt, choose=lambda stored: pair(stored, flt.engine, flt.min_depth)[1])
     obj["matches"] = first.n_matches
     if not first.n_matches:
         return obj
@@ -95,7 +96,8 @@ def compute(scope, params: AgreementParams) -> dict:
                rates=res["rates"])
     idx_a = [int(pairs.first[k]) for k in res["top"]]
     idx_b = [int(pairs.second[k]) for k in res["top"]]
-    rec_a, rec_b = _metrics_summary.decision_records(first, idx_a, thresholds), _metrics_summary.decision_records(second, idx_b, thresholds)
+    rec_a = _metrics_summary.decision_records(first, idx_a, thresholds)
+    rec_b = _metrics_summary.decision_records(second, idx_b, thresholds)
     rows = {r["id"]: r for r in store.decision_rows([r["row_id"] for r in rec_a + rec_b])}
     for rank, (k, ra, rb) in enumerate(zip(res["top"], rec_a, rec_b), 1):
         obj["disagreements"].append({

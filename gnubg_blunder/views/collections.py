@@ -127,7 +127,8 @@ def plan_pairs(scope, family: str) -> tuple:
     except ValueError as exc:
         raise UserError(str(exc)) from None
     sel = scope.rows(_metrics_plan.error_rows(scope.thresholds))
-    idx = _metrics_plan.family_members(sel, _metrics_plan.plan_mask(sel, scope.filter.decision_type or "all"), scope.thresholds, family)
+    mask = _metrics_plan.plan_mask(sel, scope.filter.decision_type or "all")
+    idx = _metrics_plan.family_members(sel, mask, scope.thresholds, family)
     dec = sel.decisions
     out = []
     for k in np.asarray(idx, dtype=np.int64):

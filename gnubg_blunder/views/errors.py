@@ -18,12 +18,12 @@ from ..formatting import DASH, Table, cube_action_text, folded, num, percent, sa
 from ..anki.command import changes_text, export_notes
 from ..quiz.terminal import ask
 from .collections import errors_listed_pairs, file_listed_errors, filed_text
+from .svgcharts import bar_chart
 from ..lazy import lazy
 
 _metrics_errors = lazy("gnubg_blunder.metrics.errors")
 _quiz_core = lazy("gnubg_blunder.quiz.core")
 _units = lazy("gnubg_blunder.units")
-_views_svgcharts = lazy("gnubg_blunder.views.svgcharts")
 
 # how this view reads each metric (the metric's own words: metrics/vocabulary.py)
 METRIC_NOTES = {
@@ -226,7 +226,7 @@ def errors_html(obj: dict) -> str:
     cube = [[cube_action_text(r["action"]), r["decisions"], None if r["pr"] is None else f"{r['pr']:.2f}",
              None if r["blunder_share"] is None else percent(r["blunder_share"], 0)] for r in obj["cube_actions"]]
     hist = obj["histogram"]
-    chart = _views_svgcharts.bar_chart([r["band"] for r in hist], [r["decisions"] for r in hist],
+    chart = bar_chart([r["band"] for r in hist], [r["decisions"] for r in hist],
                       title="Error sizes (mpt) over all counted decisions", value_format="{:.0f}",
                       label_title="error e (mpt)", value_title="decisions")
     html = ['<section id="errors"><h2>Errors</h2><h3>Recurring errors (cost in PR points)</h3>']
@@ -244,7 +244,8 @@ def errors_html(obj: dict) -> str:
 
 
 def compute(scope, params: ErrorsParams) -> dict:
-    figures = _metrics_errors.error_figures(scope.selection, scope.thresholds, scope.filter.decision_type, metric=scope.metric)
+    figures = _metrics_errors.error_figures(scope.selection, scope.thresholds, scope.filter.decision_type,
+                                            metric=scope.metric)
     obj = errors_object(figures, scope.filter, scope.metric, scope.thresholds)
     if params.to_collection:  # the rows' action: file their positions (views/collections.py)
 
@@ -275,7 +276,8 @@ def _quiz(scope) -> int:
     """``errors --quiz``: the terminal quiz (quiz/terminal.py) over the
     decisions behind the rows."""
     # nothing to ask is a QuizError, the user's one line
-    items = _quiz_core.choose(scope.store, scope.filter, scope.thresholds, count=_quiz_core.DEFAULT_COUNT, row_ids=_listed_row_ids(scope))
+    items = _quiz_core.choose(scope.store, scope.filter, scope.thresholds, count=_quiz_core.DEFAULT_COUNT,
+                              row_ids=_listed_row_ids(scope))
     who = f"player {safe_text(scope.filter.player)}" if scope.filter.player else "both sides"
     return ask(scope.ctx, scope.store, items, who)
 

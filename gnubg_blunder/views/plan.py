@@ -48,8 +48,8 @@ def rule_text(cost=None) -> str:
     cost = _metrics_study_cost.study_cost(cost)
     return ("Family = (game plan, checker/cube, theme). Members: counted errors (e ≥ the error threshold) with a "
             f"theme. {cost_rule_text(cost)} R = Σ({cost.excess}) over the quantified members, {cost.unit}, 95% "
-            f"interval R ± 1.96 √Σ({cost.excess})². In the plan: ≥ {_metrics_plan.MIN_QUANTIFIED} quantified members and a lower "
-            "bound > 0, by lower bound; the others are to confirm, unranked (listed by name).")
+            f"interval R ± 1.96 √Σ({cost.excess})². In the plan: ≥ {_metrics_plan.MIN_QUANTIFIED} quantified members "
+            "and a lower bound > 0, by lower bound; the others are to confirm, unranked (listed by name).")
 
 
 # once per selection, decision type, thresholds and metric: the summary's card and the report share it
@@ -65,10 +65,12 @@ def compute(scope) -> dict:
     What the selection keeps is not changed: the families are copied where
     the depth check adds to them (no other reader changes a view's object)."""
     thresholds = scope.thresholds
-    sel = scope.study_rows(_metrics_plan.error_rows(thresholds))  # only the errors, unless read already; at their deepest (§16)
+    # only the errors, unless read already; at their deepest (§16)
+    sel = scope.study_rows(_metrics_plan.error_rows(thresholds))
     decision_type = scope.filter.decision_type or "all"
     obj = kept_object(sel.stash, PLAN_OBJECT.at(decision_type, thresholds, scope.metric),
-                       lambda: _metrics_plan.study_plan(sel, _metrics_plan.plan_mask(sel, decision_type), thresholds, scope.metric))
+                      lambda: _metrics_plan.study_plan(sel, _metrics_plan.plan_mask(sel, decision_type), thresholds,
+                                                       scope.metric))
     out = {"filter": scope.filter_json, "metric": obj["metric"], "unit": obj["unit"], "families": obj["families"],
            "outside": obj["outside"]}
     if sel.verified:  # SPEC §16: what the depth check has confirmed of each family
@@ -187,8 +189,8 @@ def member_records(store, selection, flt, thresholds, obj: dict, limit: int = No
     :func:`plan_html` lists."""
     limit = LIST_ROWS if limit is None else limit
     names = [fam["family"] for fam in obj["families"]]
-    lists = _metrics_plan.member_lists(selection, _metrics_plan.plan_mask(selection, flt.decision_type or "all"), thresholds, names, limit,
-                         obj.get("metric"))
+    mask = _metrics_plan.plan_mask(selection, flt.decision_type or "all")
+    lists = _metrics_plan.member_lists(selection, mask, thresholds, names, limit, obj.get("metric"))
     records_of = _metrics_summary.decision_records_of_lists(selection, [got["index"] for got in lists.values()], thresholds)
     attach_moves([r for records in records_of for r in records], store)
     out = {}

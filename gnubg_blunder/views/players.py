@@ -309,7 +309,8 @@ def contrast_object(rows: list, a: str, b: str, thresholds, flt: dict) -> dict:
         "error_threshold_mpt": _units.mpt(thresholds.error),
         "rows": [
             {"position_id": r["position_id"], "kind": r["kind"], "dice": r["dice"], "cube": r["cube"],
-             "score": r["score"], "a_worst_mpt": _units.mpt(r["a_worst"]), "b_worst_mpt": _units.mpt(r["b_worst"]), "gap_mpt": _units.mpt(r["gap"]),
+             "score": r["score"], "a_worst_mpt": _units.mpt(r["a_worst"]), "b_worst_mpt": _units.mpt(r["b_worst"]),
+             "gap_mpt": _units.mpt(r["gap"]),
              "a_count": r["a_count"], "b_count": r["b_count"], "under": names[r["under"]],
              "a_decision_ids": r["a_ids"], "b_decision_ids": r["b_ids"]}
             for r in rows

@@ -12,12 +12,12 @@ from ..metrics.vocabulary import metric as metric_named
 from ..formatting import DASH, POOLED, Table, interval, num, safe_text, table, table_html
 from .summary import band_text, scope_text
 from ..metrics.levels import BANDS
+from .svgcharts import line_chart
 from ..lazy import lazy
 
 _db_settings = lazy("gnubg_blunder.db_settings")
 _metrics_progression = lazy("gnubg_blunder.metrics.progression")
 _metrics_summary = lazy("gnubg_blunder.metrics.summary")
-_views_svgcharts = lazy("gnubg_blunder.views.svgcharts")
 
 
 
@@ -158,7 +158,7 @@ def progression_html(obj: dict) -> str:
         a, b = dt.date.fromisoformat(trend["from"]).toordinal(), dt.date.fromisoformat(trend["to"]).toordinal()
         tline = [(a, trend["value_at_first"]), (b, trend["value_at_last"])]
     goal = obj["goal"]
-    chart = _views_svgcharts.line_chart(pts, title=chart_title(obj), y_label=m.short, trend=tline,
+    chart = line_chart(pts, title=chart_title(obj), y_label=m.short, trend=tline,
                        goal=goal["target"] if goal and goal.get("comparable") else None,
                        bands=BANDS if key == "pr" else None)  # the level bands are bands of PR
     trows = [[t["event"], t["date"], t["player"], t["matches"], t["decisions"],
@@ -177,8 +177,9 @@ def progression_html(obj: dict) -> str:
 
 def compute(scope) -> dict:
     main = _db_settings.main_player(scope.store)
-    fig = _metrics_progression.progression_figures(scope.selection, scope.thresholds, scope.filter.decision_type, scope.metric,
-                              scope.store.canonical_name(main) if main else None, _db_settings.get_goal(scope.store))
+    fig = _metrics_progression.progression_figures(scope.selection, scope.thresholds, scope.filter.decision_type,
+                                                   scope.metric, scope.store.canonical_name(main) if main else None,
+                                                   _db_settings.get_goal(scope.store))
     return progression_object(fig, scope.filter)
 
 

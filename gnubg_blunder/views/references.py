@@ -59,7 +59,8 @@ def second_costs(store, sel, rows: np.ndarray) -> np.ndarray:
     from the store's candidate lists; NaN unknown."""
     # over those rows' decisions alone: the cube's equities are not kept for every decision of the selection
     rows = np.asarray(rows, dtype=np.int64)
-    out = _metrics_references.cube_second_costs(dataclasses.replace(sel, decisions=sel.decisions.take(rows)), np.arange(len(rows)))
+    taken = dataclasses.replace(sel, decisions=sel.decisions.take(rows))
+    out = _metrics_references.cube_second_costs(taken, np.arange(len(rows)))
     checker = np.nonzero(sel.decisions.kind[rows] == _metrics_references.K_CHECKER)[0]
     if len(checker):
         ids = sel.decisions.values_at("row_id", rows[checker])  # those rows' ids, not the whole column kept
@@ -123,7 +124,8 @@ def references_object(store, sel, flt, thresholds, decision_type: str = "all", l
     cands = _metrics_references.candidates(sel, thresholds, decision_type, cost)
     studied = store.studied_positions()  # study actions, comments, cards, collections
     narrow, unstable, confirmed = lesson_flags(store, sel, cands, thresholds)
-    res = _metrics_references.choose(cands, narrow=narrow, unstable=unstable, confirmed=confirmed, studied=studied, limit=limit)
+    res = _metrics_references.choose(cands, narrow=narrow, unstable=unstable, confirmed=confirmed, studied=studied,
+                                     limit=limit)
     # each candidate row's excess, looked up by row (the rows sorted once: no dict of every candidate row)
     by_row = np.argsort(cands.rows, kind="stable")
     sorted_rows = cands.rows[by_row]

@@ -164,7 +164,8 @@ def build_report(ctx: ReportContext, title: Optional[str] = None) -> str:
 # which a later section, the summary's cards, reads again)
 def shared_keys() -> tuple:
     """The stash keys kept between sections (``_release_columns``)."""
-    return (_metrics_kernel.BASE_FLAGS, _metrics_kernel.FLAGS, _metrics_figures.WHOLE_SUMS, _metrics_kernel.MONEY, _metrics_kernel.SIDE, _metrics_counting.COUNTED,
+    return (_metrics_kernel.BASE_FLAGS, _metrics_kernel.FLAGS, _metrics_figures.WHOLE_SUMS, _metrics_kernel.MONEY,
+            _metrics_kernel.SIDE, _metrics_counting.COUNTED,
             _metrics_kernel.ELL, _metrics_kernel.D_MWC, _metrics_kernel.ERROR_MICRO,
             biases.BIASES_OBJECT, biases.DOUBLE_CELLS, plan.PLAN_OBJECT, study.STUDY_OBJECT)
 
@@ -321,7 +322,8 @@ def _run(args, ctx) -> int:
     check_player(store, flt)
     if args.match:
         try:
-            obj = _views_match_report.write_match_report(store, flt, _db_settings.thresholds_for(store), args.match, args.html, title=args.title)
+            obj = _views_match_report.write_match_report(store, flt, _db_settings.thresholds_for(store), args.match,
+                                                         args.html, title=args.title)
         except OSError as exc:
             raise UserError(f"{args.html}: {exc.strerror or exc}") from None
         ctx.print(f"report of match {obj['match_id']} written to {args.html}")
@@ -352,7 +354,8 @@ def auto_report(store, context) -> None:
     if not path:
         return
     try:
-        flt = _user_config.merged_filter({}, getattr(store, "url", None) or store.path)  # a PostgreSQL store's path is redacted
+        # a PostgreSQL store's path is redacted
+        flt = _user_config.merged_filter({}, getattr(store, "url", None) or store.path)
         write_report(store, flt, _db_settings.thresholds_for(store), path)
         context.print(f"report updated: {path}")
     except Exception as exc:  # the match is stored; the report is a convenience

@@ -15,13 +15,13 @@ from ..hookspecs import hookimpl
 from ..commands import View, study_selection
 from ..stash import StashKey, kept_object
 from ..formatting import DASH, Table, num, safe_text, scope_text, table, table_html
+from .svgcharts import ACCENT, BAR, FONT, INK, MUTED
 from ..lazy import lazy
 
 _metrics_plan = lazy("gnubg_blunder.metrics.plan")
 _metrics_study = lazy("gnubg_blunder.metrics.study")
 _metrics_study_cost = lazy("gnubg_blunder.metrics.study_cost")
 _store_study_reads = lazy("gnubg_blunder.store.study_reads")
-_views_svgcharts = lazy("gnubg_blunder.views.svgcharts")
 
 
 def cost_of(obj: dict):
@@ -42,8 +42,8 @@ def rule_text(cost=None) -> str:
             f"r = Σ{c}(family errors) / N(counted decisions of the same game plan and nature), {cost.rate_unit} "
             f"({c}: {cost.loss_words}; {money}); beside it the errors per 100 decisions. "
             f"Δ = r before − r after, 95% interval Δ ± 1.96 √(Σ{c}b²/Nb² + Σ{c}a²/Na²). Verdict: insufficient "
-            f"under {_metrics_study.MIN_DECISIONS} decisions in either window; improving when the lower bound > 0; regressing "
-            "when the upper bound < 0; else undetermined.")
+            f"under {_metrics_study.MIN_DECISIONS} decisions in either window; improving when the lower bound > 0; "
+            "regressing when the upper bound < 0; else undetermined.")
 
 
 def study_inputs(store):
@@ -77,7 +77,8 @@ def compute(scope) -> dict:
         # the members' positions that the log names alone: no family's clock starts elsewhere (the
         # distinct positions of the whole selection are a sort of 1.6 M IDs over 10,000 matches)
         studied = {a["position_id"] for a in _metrics_study.study_actions(actions)}
-        days = _metrics_study.study_days(actions, _metrics_study.member_positions(sel, scope.thresholds, decision_type, only=studied))
+        positions = _metrics_study.member_positions(sel, scope.thresholds, decision_type, only=studied)
+        days = _metrics_study.study_days(actions, positions)
         return _metrics_study.before_after(sel, scope.thresholds, days, decision_type, flt.family, scope.metric)
 
     obj = kept_object(sel.stash, STUDY_OBJECT.at(decision_type, scope.thresholds, flt.family, scope.metric), measure)
@@ -179,14 +180,14 @@ def delta_chart(families: list, unit: str, width: int = 640) -> str:
         return label_w + plot_w * (v - lo) / span
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(title)}" width="{width}" '
-             f'height="{height}" viewBox="0 0 {width} {height}" {_views_svgcharts.FONT} font-size="12"><title>{escape(title)}</title>',
-             f'<text x="0" y="16" fill="{_views_svgcharts.INK}" font-weight="bold">{escape(title)}</text>',
-             f'<line x1="{sx(0):.1f}" y1="{top - 4}" x2="{sx(0):.1f}" y2="{height - 20}" stroke="{_views_svgcharts.MUTED}"/>',
-             f'<text x="{sx(0):.1f}" y="{height - 6}" text-anchor="middle" fill="{_views_svgcharts.MUTED}">0</text>']
+             f'height="{height}" viewBox="0 0 {width} {height}" {FONT} font-size="12"><title>{escape(title)}</title>',
+             f'<text x="0" y="16" fill="{INK}" font-weight="bold">{escape(title)}</text>',
+             f'<line x1="{sx(0):.1f}" y1="{top - 4}" x2="{sx(0):.1f}" y2="{height - 20}" stroke="{MUTED}"/>',
+             f'<text x="{sx(0):.1f}" y="{height - 6}" text-anchor="middle" fill="{MUTED}">0</text>']
     for i, f in enumerate(shown):
         y = top + row_h * i + row_h / 2
-        colour = _views_svgcharts.MUTED if f["verdict"] == _metrics_study.INSUFFICIENT else (_views_svgcharts.ACCENT if f["verdict"] == "regressing" else _views_svgcharts.BAR)
-        parts.append(f'<text x="{label_w - 6}" y="{y + 4:.1f}" text-anchor="end" fill="{_views_svgcharts.INK}">'
+        colour = MUTED if f["verdict"] == _metrics_study.INSUFFICIENT else (ACCENT if f["verdict"] == "regressing" else BAR)
+        parts.append(f'<text x="{label_w - 6}" y="{y + 4:.1f}" text-anchor="end" fill="{INK}">'
                      f'{escape(f["family"])}</text>')
         parts.append(f'<line x1="{sx(f["delta_ci"][0]):.1f}" y1="{y:.1f}" x2="{sx(f["delta_ci"][1]):.1f}" '
                      f'y2="{y:.1f}" stroke="{colour}" stroke-width="2"/>')

@@ -321,7 +321,8 @@ def compute(scope, params: SummaryParams) -> dict:
     if what:
         word = what.lower()
         if word == "top":
-            listed = positions_object(fig["top"], len(fig["top"]), flt, {"top": _metrics_summary.TOP_N}, _metrics_summary.TOP_N)
+            top_n = _metrics_summary.TOP_N
+            listed = positions_object(fig["top"], len(fig["top"]), flt, {"top": top_n}, top_n)
             listed["title"] = f"The {_metrics_summary.TOP_N} costliest"
         elif m.group(1):
             n = int(m.group(1))

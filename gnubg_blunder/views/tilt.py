@@ -57,7 +57,8 @@ def compute(scope, params: TiltParams) -> dict:
     obj = _metrics_tilt.tilt(sel, scope.thresholds, flt.decision_type or "all")
     obj["rule"] = {
         "excess": "x = e − d (EMG) over counted decisions with e and d known; figures in mpt",
-        "window": _metrics_tilt.WINDOW, "bad_luck_emg": _metrics_tilt.BAD_LUCK_EMG, "min_match_length": _metrics_tilt.MIN_MATCH_LENGTH,
+        "window": _metrics_tilt.WINDOW, "bad_luck_emg": _metrics_tilt.BAD_LUCK_EMG,
+        "min_match_length": _metrics_tilt.MIN_MATCH_LENGTH,
         "min_decisions": _metrics_tilt.MIN_DECISIONS, "units": "matches",
         "conditions": dict(_metrics_tilt.CONDITION_WORDS),
     }

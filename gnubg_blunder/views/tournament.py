@@ -60,7 +60,8 @@ def compute(scope, params: TournamentParams) -> dict:
         if event is None:
             return _empty("No match of this scope names an event: no tournament to review.")
     try:
-        obj = _metrics_tournament.tournament_review(whole, event, scope.thresholds, flt.decision_type, main, asked, _metrics_plan.study_plan)
+        obj = _metrics_tournament.tournament_review(whole, event, scope.thresholds, flt.decision_type, main, asked,
+                                                    _metrics_plan.study_plan)
     except KeyError:
         names = _metrics_tournament.event_names(whole)
         if not names:

@@ -21,10 +21,10 @@ from ..options import Option, param
 from ..formatting import (DASH, Table, num, percent, safe_text, scope_text, table, table_html,
                          without_empty_periods)
 from .study import study_inputs
+from .svgcharts import ACCENT, BAR, FONT, INK, MUTED
 from ..lazy import lazy
 
 _metrics_study = lazy("gnubg_blunder.metrics.study")
-_views_svgcharts = lazy("gnubg_blunder.views.svgcharts")
 
 LOG_NOTE = "The filter restricts the matches only: quiz answers and Anki reviews have no player."
 
@@ -85,8 +85,8 @@ def rule_text() -> str:
     """How the training figures are counted, in one paragraph."""
     return (f"Quiz PR = 500 × Σe / N of the graded quiz answers (e = the grade, millipoints); match PR = the "
             f"filter's matches dated in the window; Anki retention = share of the reviews of learned cards graded "
-            f"Hard or better (ease ≥ {_metrics_study.RETAINED_EASE}), of that many; reviews read = every Anki review synced, "
-            f"cards still in learning included; {NONE_GRADUATED}: reviews read, none of a learned card. "
+            f"Hard or better (ease ≥ {_metrics_study.RETAINED_EASE}), of that many; reviews read = every Anki review "
+            f"synced, cards still in learning included; {NONE_GRADUATED}: reviews read, none of a learned card. "
             "— = nothing in the window.")
 
 
@@ -140,23 +140,23 @@ def windows_chart(windows: list, width: int = 640, height: int = 256) -> str:
         return top + plot_h - plot_h * v / (top_v * 1.1)
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(title)}" width="{width}" '
-             f'height="{height}" viewBox="0 0 {width} {height}" {_views_svgcharts.FONT} font-size="12"><title>{escape(title)}</title>',
-             f'<text x="0" y="16" fill="{_views_svgcharts.INK}" font-weight="bold">{escape(title)}</text>',
-             f'<line x1="{left}" y1="{top + plot_h}" x2="{width - right}" y2="{top + plot_h}" stroke="{_views_svgcharts.MUTED}"/>',
-             f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="{_views_svgcharts.MUTED}"/>',
-             f'<text x="{left - 4}" y="{sy(top_v) + 4:.1f}" text-anchor="end" fill="{_views_svgcharts.MUTED}">{top_v:.1f}</text>',
-             f'<text x="{left - 4}" y="{top + plot_h + 4}" text-anchor="end" fill="{_views_svgcharts.MUTED}">0</text>',
-             f'<text x="4" y="32" fill="{_views_svgcharts.MUTED}">PR (500 × Σ e / decisions)</text>',
-             f'<text x="{left + plot_w / 2:.1f}" y="{top + plot_h + 32}" text-anchor="middle" fill="{_views_svgcharts.MUTED}">'
+             f'height="{height}" viewBox="0 0 {width} {height}" {FONT} font-size="12"><title>{escape(title)}</title>',
+             f'<text x="0" y="16" fill="{INK}" font-weight="bold">{escape(title)}</text>',
+             f'<line x1="{left}" y1="{top + plot_h}" x2="{width - right}" y2="{top + plot_h}" stroke="{MUTED}"/>',
+             f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="{MUTED}"/>',
+             f'<text x="{left - 4}" y="{sy(top_v) + 4:.1f}" text-anchor="end" fill="{MUTED}">{top_v:.1f}</text>',
+             f'<text x="{left - 4}" y="{top + plot_h + 4}" text-anchor="end" fill="{MUTED}">0</text>',
+             f'<text x="4" y="32" fill="{MUTED}">PR (500 × Σ e / decisions)</text>',
+             f'<text x="{left + plot_w / 2:.1f}" y="{top + plot_h + 32}" text-anchor="middle" fill="{MUTED}">'
              f'window (its first day)</text>']
     if n == 1:  # one window: one label, its first and last day
-        parts.append(f'<text x="{sx(0):.1f}" y="{top + plot_h + 16}" text-anchor="middle" fill="{_views_svgcharts.MUTED}">'
+        parts.append(f'<text x="{sx(0):.1f}" y="{top + plot_h + 16}" text-anchor="middle" fill="{MUTED}">'
                      f'{escape(windows[0]["from"])} – {escape(windows[0]["to"])}</text>')
     else:
-        parts += [f'<text x="{left}" y="{top + plot_h + 16}" fill="{_views_svgcharts.MUTED}">{escape(windows[0]["from"])}</text>',
-                  f'<text x="{width - right}" y="{top + plot_h + 16}" text-anchor="end" fill="{_views_svgcharts.MUTED}">'
+        parts += [f'<text x="{left}" y="{top + plot_h + 16}" fill="{MUTED}">{escape(windows[0]["from"])}</text>',
+                  f'<text x="{width - right}" y="{top + plot_h + 16}" text-anchor="end" fill="{MUTED}">'
                   f'{escape(windows[-1]["from"])}</text>']
-    for s, (key, name, colour) in enumerate((("quiz_pr", "quiz PR", _views_svgcharts.ACCENT), ("match_pr", "match PR", _views_svgcharts.BAR))):
+    for s, (key, name, colour) in enumerate((("quiz_pr", "quiz PR", ACCENT), ("match_pr", "match PR", BAR))):
         runs, run = [], []
         for i, w in enumerate(windows):
             if w[key] is None:
@@ -173,7 +173,7 @@ def windows_chart(windows: list, width: int = 640, height: int = 256) -> str:
             parts += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>' for x, y in r]
         y = top + plot_h + 50 + 14 * s
         parts.append(f'<line x1="{left}" y1="{y - 4}" x2="{left + 22}" y2="{y - 4}" stroke="{colour}" '
-                     f'stroke-width="2"/><text x="{left + 28}" y="{y}" fill="{_views_svgcharts.INK}">{escape(name)}</text>')
+                     f'stroke-width="2"/><text x="{left + 28}" y="{y}" fill="{INK}">{escape(name)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -274,8 +274,8 @@ def list_table(obj: dict) -> Table:
 def list_html(obj: dict) -> str:
     html = [f'<section id="study-vs-play"><h2>Study vs play, the last {obj["days"]} days</h2>',
             f'<p class="note">{escape(obj["from"])} to {escape(obj["to"])}. Positions reviewed (quiz answers and '
-            f"Anki reviews), PR of the matches before the window and since; — on fewer than {_metrics_study.MIN_PR_DECISIONS} "
-            f"decisions. {escape(LOG_NOTE)}</p>"]
+            f"Anki reviews), PR of the matches before the window and since; — on fewer than "
+            f"{_metrics_study.MIN_PR_DECISIONS} decisions. {escape(LOG_NOTE)}</p>"]
     if obj["game_plans"]:
         html.append(table_html([_list_cells(r) for r in obj["game_plans"]], L_HEADERS, "lrrr"))
     else:
