@@ -28,7 +28,9 @@ def test_each_dialect_has_the_protocols_members():
     for dialect in (sqlite, pg):
         assert {m for m in members if not hasattr(dialect, m)} == set(), dialect
     assert (sqlite.name, sqlite.guards_writes, sqlite.unique_violation) == ("sqlite", False, ())
+    assert sqlite.blob_reads_are_cheap is True
     assert (pg.name, pg.guards_writes) == ("postgresql", True) and "S3cret" not in pg.shown_name
+    assert pg.blob_reads_are_cheap is False
 
 
 def test_a_store_given_the_sqlite_dialect_is_a_sqlite_store(tmp_path):

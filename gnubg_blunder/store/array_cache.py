@@ -153,7 +153,7 @@ class ArrayCache:
         whose manifest cannot be read covers nothing: rebuilt, ``check``
         names it)."""
         conn = conn or self.conn
-        if self.engine == "sqlite" and self.opened_file is not None:
+        if self.opened_file is not None:  # a file's identity: SQLite's store, opened from a file
             return self._sealed_manifests(conn)
         out, seen = {}, self._manifests
         for key, text in conn.execute(
@@ -217,7 +217,7 @@ class ArrayCache:
         """{key: manifest} of the bundles holding any of the analyses ``ids``."""
         wanted = set(ids)
         conn = conn or self.conn
-        if self.engine == "sqlite" and self.opened_file is not None:
+        if self.opened_file is not None:  # a file's identity: SQLite's store, opened from a file
             found = self._sealed_manifests(conn, wanted)
         else:
             found = self._bundles(conn)
@@ -262,7 +262,7 @@ class ArrayCache:
             "rolls=excluded.rolls, comments=excluded.comments",
             (key, ARRAYS_FORMAT, dec, rol, manifest),
         )
-        if self.engine == "sqlite" and self.opened_file is not None:
+        if self.opened_file is not None:  # a file's identity: SQLite's store, opened from a file
             # known to this process by its seal (_sealed_manifests): not read back by the next selection
             _MANIFESTS[(self.opened_file, key)] = (bytes(dec[:4]), read_manifest(manifest), manifest)
         return key
@@ -277,7 +277,7 @@ class ArrayCache:
         """Eight small bundles of one size class merged into one
         (column_cache.merges), inside the caller's transaction."""
         # each bundle's decisions, from its header (decision rows, uint32 after the seal): no manifest parsed
-        if self.engine == "sqlite":
+        if self.dialect.blob_reads_are_cheap:
             # 4 bytes read through a blob handle: substr() of a blob reads the whole blob (the cache's every
             # byte at each store: what grew with the file, issue 29)
             sizes = {}
@@ -362,7 +362,7 @@ class ArrayCache:
         try:
             mans = self._bundles_holding(wanted, conn)
             keys = sorted(mans)
-            if self.engine == "sqlite":
+            if self.dialect.blob_reads_are_cheap:
                 self._open_bundles(conn, keys, mans, n, m, dec_dtype, roll_dtype, sources)
             else:  # PostgreSQL: each blob handle's read is a query; the headers come with the rows
                 for start in range(0, len(keys), 900):

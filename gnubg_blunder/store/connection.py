@@ -324,6 +324,7 @@ class SQLiteDialect:
 
     name = "sqlite"
     guards_writes = False  # the file's mode refuses a write: SQLite says why
+    blob_reads_are_cheap = True  # a blob handle reads the file's pages directly
     unique_violation = ()  # BEGIN IMMEDIATE: two writers never store one match at once
 
     def __init__(self, path):

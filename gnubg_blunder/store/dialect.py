@@ -21,6 +21,7 @@ class Dialect(Protocol):
     name: str  # "sqlite" | "postgresql": ``store.engine``
     shown_name: str  # how messages name the database (a URL without its password)
     guards_writes: bool  # a read-only store refuses metadata, alias and label writes before any SQL
+    blob_reads_are_cheap: bool  # a blob handle's read is no query (SQLite): the array cache reads headers through one
     unique_violation: tuple  # the exceptions of a match's identity taken by another writer meanwhile
 
     def open(self, store, upgrade: bool) -> None:

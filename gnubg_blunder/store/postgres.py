@@ -32,6 +32,7 @@ class PostgresDialect:
 
     name = "postgresql"
     guards_writes = True  # a role granted SELECT alone: refused in one line, not in the server's words
+    blob_reads_are_cheap = False  # each read of a blob handle (store/pg_sql.py PgBlob) is a query
     unique_violation = (PgUniqueViolation,)  # another writer took the match's identity meanwhile
 
     def __init__(self, url: str):
