@@ -111,7 +111,6 @@ def _tuple_of(kind: Callable) -> Callable:
 def _family(value, flt):
     if value is None:
         return None
-
     return _families.canonical_family(value)  # ValueError naming the closest families
 
 

@@ -50,7 +50,7 @@ class LazyModule:
             raise
 
     def __repr__(self) -> str:
-        state = "" if self._lazy_module is not None else " (not imported yet)"
+        state = "" if is_loaded(self) else " (not imported yet)"
         return f"<lazy module {self._lazy_name!r}{state}>"
 
 

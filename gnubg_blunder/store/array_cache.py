@@ -217,7 +217,7 @@ class ArrayCache:
         """{key: manifest} of the bundles holding any of the analyses ``ids``."""
         wanted = set(ids)
         conn = conn or self.conn
-        if self.opened_file is not None:  # a file's identity: SQLite's store, opened from a file
+        if self.opened_file is not None:
             found = self._sealed_manifests(conn, wanted)
         else:
             found = self._bundles(conn)
@@ -262,7 +262,7 @@ class ArrayCache:
             "rolls=excluded.rolls, comments=excluded.comments",
             (key, ARRAYS_FORMAT, dec, rol, manifest),
         )
-        if self.opened_file is not None:  # a file's identity: SQLite's store, opened from a file
+        if self.opened_file is not None:
             # known to this process by its seal (_sealed_manifests): not read back by the next selection
             _MANIFESTS[(self.opened_file, key)] = (bytes(dec[:4]), read_manifest(manifest), manifest)
         return key
