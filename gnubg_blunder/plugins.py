@@ -24,6 +24,7 @@ DEFAULT_PLUGINS = (
     "gnubg_blunder.output_formats",
     "gnubg_blunder.views.matches",
     "gnubg_blunder.views.stats",
+    "gnubg_blunder.luck_metric",
     "gnubg_blunder.board_command",
     "gnubg_blunder.settings",
     "gnubg_blunder.views.players",

@@ -52,6 +52,35 @@ def known_luck(sel: Selection) -> np.ndarray:
     return known & nonzero[r.match]
 
 
+LUCK_FIGURES: StashKey[dict] = StashKey("luck figures")
+
+
+def luck_figures(sel: Selection) -> dict:
+    """SPEC §4: the luck of the selected sides' rolls: ``luck_emg``, its sum in
+    EMG over the rolls of known luck, ``luck_rolls``, their count, and
+    ``luck_per_roll_mpt``, a roll's mean in millipoints; None without any
+    roll of known luck.  Not a skill figure:
+    the decision type and the thresholds do not change it.  Computed once
+    a selection (``stats`` asks its registered metric, :func:`aggregate`
+    the same figures); read-only."""
+
+    def compute():
+        known = known_luck(sel) & sel.roll_side_mask()
+        luck = kernel.zero_nan(sel.rolls.luck)
+        return _luck_object(luck[known].sum() if known.any() else None, int(known.sum()))
+
+    return cached(sel, LUCK_FIGURES, compute)
+
+
+def _luck_object(luck, luck_rolls: int) -> dict:
+    """:func:`luck_figures`' dict of a sum of luck (None without any) over ``luck_rolls`` rolls."""
+    return {
+        "luck_emg": None if luck is None else float(luck),
+        "luck_rolls": luck_rolls,
+        "luck_per_roll_mpt": None if luck is None else 1000 * float(luck) / luck_rolls,
+    }
+
+
 def per_side(sel: Selection, thresholds: Thresholds = Thresholds(), matches=None) -> list:
     """One dict per (match, player): the per-side figures of
     ``matches --format json`` (keys documented there).  Interval units of
@@ -217,9 +246,6 @@ def aggregate(
     fig = kernel.figures(whole_sums(sel, thresholds, decision_type))
 
     total_moves = len(rolls)  # both players' rolls in the kept matches
-    rside = sel.roll_side_mask()
-    lk = known_luck(sel) & rside
-    luck = kernel.zero_nan(rolls.luck)
     events = {m.event.strip().lower() for m in sel.matches if m.event}
     wins = losses = 0
     for i, m in enumerate(sel.matches):
@@ -231,12 +257,13 @@ def aggregate(
                     losses += 1
     snowie = kernel.zero_nan(g_err)[snowie_known].sum() if snowie_known.any() else None
     return _aggregate_object(fig, int(sel.sides.any(axis=1).sum()) if nm else 0, len(events), wins, losses,
-                             snowie, total_moves, luck[lk].sum() if lk.any() else None, int(lk.sum()))
+                             snowie, total_moves, luck_figures(sel))
 
 
-def _aggregate_object(fig, matches, tournaments, wins, losses, snowie, total_moves, luck, luck_rolls) -> dict:
+def _aggregate_object(fig, matches, tournaments, wins, losses, snowie, total_moves, luck: dict) -> dict:
     """The dict of :func:`aggregate` from the kernel's figures and the
-    counts beside them (``snowie``, ``luck``: sums, None without any)."""
+    counts beside them (``snowie``: a sum, None without any; ``luck``:
+    :func:`luck_figures`' dict)."""
     return {
         "decisions": fig["decisions"],
         "checker_decisions": fig["checker_decisions"],
@@ -258,9 +285,7 @@ def _aggregate_object(fig, matches, tournaments, wins, losses, snowie, total_mov
         "snowie_er": None if snowie is None else rate(snowie, total_moves),
         "errors": fig["errors"],
         "blunders": fig["blunders"],
-        "luck_emg": None if luck is None else float(luck),
-        "luck_rolls": luck_rolls,
-        "luck_per_roll_mpt": None if luck is None else 1000 * float(luck) / luck_rolls,
+        **luck,
         **{k: fig[k] for k in DIFFICULTY_KEYS},
     }
 
@@ -327,5 +352,5 @@ def aggregates(
         ri = r_order[r_bounds[g]:r_bounds[g + 1]]
         out.append(_aggregate_object(
             figs[g], len(ms), len(events), wins, losses, g_err[di].sum() if len(di) else None,
-            int(rolls_of_match[ms].sum()), luck[ri].sum() if len(ri) else None, len(ri)))
+            int(rolls_of_match[ms].sum()), _luck_object(luck[ri].sum() if len(ri) else None, len(ri))))
     return out

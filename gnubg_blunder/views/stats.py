@@ -70,13 +70,18 @@ def stats_text(obj: dict) -> str:
                if truncated else "")
         )
     lines.append(
-        f"Luck{pooled}: {num(obj['luck_emg'], 3, signed=True)} EMG over {obj['luck_rolls']} rolls"
+        f"Luck{pooled}: {num(obj['luck_emg'], 3, signed=True)} EMG over {_count(obj['luck_rolls'])} rolls"
         + ("" if obj["luck_per_roll_mpt"] is None else f" ({obj['luck_per_roll_mpt']:+.1f} mpt a roll)")
     )
     for name, values in (obj.get("plugin_metrics") or {}).items():
         shown = ", ".join(f"{safe_text(k)} {safe_text(v)}" for k, v in values.items())
         lines.append(f"{safe_text(name)} (plugin): {shown}")
     return "\n".join(lines)
+
+
+def _count(n) -> str:
+    """A count as it is; "—" unknown (a replaced own metric that gives none)."""
+    return DASH if n is None else str(n)
 
 
 def _figure_html(value: str, label: str, anchor: str = None) -> str:
@@ -120,12 +125,26 @@ def stats_html(obj: dict) -> str:
             f'{hint}<div class="headline">{"".join(figs)}</div>{note}</section>')
 
 
+#: The registered metrics ``stats`` shows in lines and keys of its own, by name, with their keys
+#: (hookspecs.register_metrics): a built-in plugin registers each (``luck``: luck_metric.py); one a
+#: plugin registers under the same name replaces it there.
+OWN_METRICS = {"luck": ("luck_emg", "luck_rolls", "luck_per_roll_mpt")}
+
+
 def compute(scope) -> dict:
-    """``stats``: the figures of the selection, and each plugin metric's."""
+    """``stats``: the figures of the selection, those of the metrics it
+    shows itself (``OWN_METRICS``, each key in its place; unknown without
+    the metric), and each plugin metric's."""
     flt, sel, thr = scope.filter, scope.selection, scope.thresholds
-    obj = stats_object(_metrics_figures.aggregate(sel, thr, flt.decision_type), flt)
+    figures = _metrics_figures.aggregate(sel, thr, flt.decision_type)
+    registered = metrics()
+    for name, keys in OWN_METRICS.items():
+        values = registered[name](sel, thr, flt.decision_type) if name in registered else {}
+        figures.update({k: values.get(k) for k in keys})
+    obj = stats_object(figures, flt)
     obj["main_player"] = _main_player(scope.store)  # the pooled note says how to set one when none is
-    extra = {name: fn(sel, thr, flt.decision_type) for name, fn in sorted(metrics().items())}
+    extra = {name: fn(sel, thr, flt.decision_type) for name, fn in sorted(registered.items())
+             if name not in OWN_METRICS}
     if extra:
         obj["plugin_metrics"] = extra
     return obj
