@@ -259,6 +259,14 @@ def register_metrics(register: Callable[[str, "PluginMetric"], None]) -> None:
         ``stats`` prints ``NAME (plugin): key value, ...``; its JSON has them
         under ``plugin_metrics[NAME]``, its CSV as ``NAME.key`` columns.
 
+    A name ``stats`` shows itself (``gnubg_blunder.views.stats.OWN_METRICS``)
+    is a built-in plugin's figure: ``luck`` (SPEC §4, registered by
+    ``gnubg_blunder.luck_metric``), shown in ``stats``' own Luck line and
+    keys (``luck_emg``, ``luck_rolls``, ``luck_per_roll_mpt``), not as a
+    plugin's. A plugin that registers such a name replaces that figure
+    there: ``stats`` reads those keys of its dict (numbers or None; a key
+    it lacks is unknown, "—") and no other.
+
     One function per name: the plugin registered last wins.
     """
 
