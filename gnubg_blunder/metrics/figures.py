@@ -59,10 +59,9 @@ def luck_figures(sel: Selection) -> dict:
     """SPEC §4: the luck of the selected sides' rolls: ``luck_emg``, its sum in
     EMG over the rolls of known luck, ``luck_rolls``, their count, and
     ``luck_per_roll_mpt``, a roll's mean in millipoints; None without any
-    roll of known luck.  Not a skill figure:
-    the decision type and the thresholds do not change it.  Computed once
-    a selection (``stats`` asks its registered metric, :func:`aggregate`
-    the same figures); read-only."""
+    roll of known luck.  Not a skill figure: the decision type and the
+    thresholds do not change it.  Computed once a selection (``stats`` asks
+    its registered metric, :func:`aggregate` the same figures); read-only."""
 
     def compute():
         known = known_luck(sel) & sel.roll_side_mask()
