@@ -25,6 +25,8 @@ import time
 from typing import Optional
 from urllib.parse import parse_qs, urlsplit
 
+from tqdm import tqdm
+
 from .commands import UserError
 from .errors import BlunderError
 from .progress import PLAIN_FORMAT, Progress
@@ -86,8 +88,6 @@ class _Progress(Progress):
             self.bar.refresh()  # drawn once already, counting files
 
     def line(self) -> str:
-        from tqdm import tqdm
-
         text = tqdm.format_meter(self.n, self.total, time.monotonic() - self.start, prefix=self.what,
                                  unit=f" {self.units}", bar_format=PLAIN_FORMAT % self.units)
         text = " ".join(text.split())

@@ -15,6 +15,10 @@ import os
 import time
 from typing import Optional
 
+from .lazy import lazy
+
+_tqdm = lazy("tqdm")
+
 PLAIN_EVERY = 10.0  # seconds between two plain progress lines
 PLAIN_FORMAT = "{desc}: {n_fmt}/{total_fmt} %s, {rate_noinv_fmt}, {elapsed} elapsed, about {remaining} left"
 
@@ -51,12 +55,10 @@ class Progress:
         self._detail = ""
         self.bar = None
         if total >= bar_from and not getattr(ctx, "inside_gnubg", False) and is_terminal(ctx.err):
-            from tqdm import tqdm
-
             # the terminal's size, followed; a terminal that gives none (the pty of `script -c`): 80 × 24
             # (tqdm hides a bar below a terminal's last row: 0 rows would hide it)
             sized = _columns(ctx.err) > 0
-            self.bar = tqdm(total=total, desc=what, unit=unit, file=ctx.err, dynamic_ncols=sized,
+            self.bar = _tqdm.tqdm(total=total, desc=what, unit=unit, file=ctx.err, dynamic_ncols=sized,
                             ncols=None if sized else 80, nrows=None if sized else 24, mininterval=0.2, leave=True)
 
     def __enter__(self) -> "Progress":
@@ -110,9 +112,7 @@ class Progress:
     def line(self) -> str:
         """The plain line of now: ``import: 120/1000 files, 3.52 files/s,
         00:34 elapsed, about 04:10 left``, and the current file's detail."""
-        from tqdm import tqdm
-
-        text = tqdm.format_meter(self.n, self.total, time.monotonic() - self.start, prefix=self.what,
+        text = _tqdm.tqdm.format_meter(self.n, self.total, time.monotonic() - self.start, prefix=self.what,
                                  unit=f" {self.unit}s", bar_format=PLAIN_FORMAT % f"{self.unit}s")
         text = " ".join(text.split())
         return text + (f"; {self._detail}" if self._detail else "")

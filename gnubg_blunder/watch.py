@@ -31,6 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
+from watchdog.events import FileSystemEventHandler
+from watchdog.observers import Observer
+
 from .errors import BlunderError
 from .commands import UserError
 from .plugins import importers
@@ -382,9 +385,6 @@ class Watcher:
         os.close(wakeup_fd)
 
     def run(self) -> int:
-        from watchdog.events import FileSystemEventHandler
-        from watchdog.observers import Observer
-
         events = self.events
 
         class Handler(FileSystemEventHandler):

@@ -45,11 +45,8 @@ FUNCTION_IMPORTS = {
     "gnubg": "gnubg's own module: there only inside gnubg",
     "psycopg": "PostgreSQL's driver, an optional dependency: SQLite's users need not install it",
     "anki": "Anki's library, optional (anki sync)",
-    "genanki": "the .apkg writer, needed by anki export alone",
     "yaml": "PyYAML: the settings file only, read by the commands that have one",
-    "watchdog": "the folder watcher's library, needed by watch alone",
     "tkinter": "the GUI's output window only (absent from some Pythons)",
-    "tqdm": "the progress bar of a long run on a terminal only",
     "pty": "gnubg's progress on a pseudo-terminal: absent on Windows (gnubg then runs on pipes)",
     "tty": "as pty",
     "ctypes": "the GUI's output window placed with libX11, best effort (absent from some Pythons)",
@@ -66,6 +63,7 @@ LOADERS = {"gnubg_blunder.lazy", "gnubg_blunder.plugins", "gnubg_blunder"}
 DEFERRED_DEPENDENCIES = {
     "multiprocessing": "import --jobs N only (some 20 ms otherwise)",
     "concurrent": "import --jobs N only",
+    "genanki": "the .apkg writer: anki export alone (anki sync reads the note fields of its module)",
 }
 
 # ... and these modules of the package, for the same kind of reason

@@ -14,6 +14,9 @@ import time
 from typing import Optional
 
 from . import DECK_ID, DECK_NAME, GUID_SALT, MODEL_ID, MODEL_NAME
+from ..lazy import lazy
+
+genanki = lazy("genanki")
 
 # The note type's fields, in order.  Key is the sort field (the browser's
 # column); PositionID and DecisionID let `anki sync` place a review of a
@@ -53,8 +56,6 @@ CSS = """.card { font-family: Verdana, Arial, sans-serif; font-size: 16px; text-
 
 
 def model():
-    import genanki
-
     return genanki.Model(
         MODEL_ID, MODEL_NAME,
         fields=[{"name": f} for f in FIELDS],
@@ -65,8 +66,6 @@ def model():
 def guid(key: str) -> str:
     """The note's GUID: from its decision key alone, so the same key always
     gives the same note."""
-    import genanki
-
     return genanki.guid_for(GUID_SALT, key)
 
 
@@ -78,8 +77,6 @@ def content(fields: dict, tags) -> str:
 
 
 def _note_class():
-    import genanki
-
     class Note(genanki.Note):
         """A note with its own modification time (``mtime``, epoch seconds):
         Anki updates its copy of a note only from a package whose note is
@@ -99,8 +96,6 @@ def write(path, notes: list, timestamp: Optional[float] = None) -> list:
     modification time of the notes without an ``mtime`` of their own
     (default now; Anki updates an existing note from a package whose note
     is newer)."""
-    import genanki
-
     Note = _note_class()
     m = model()
     deck = genanki.Deck(DECK_ID, DECK_NAME, description="Your decisions from gnubg-blunder: "
