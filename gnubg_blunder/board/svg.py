@@ -517,6 +517,18 @@ def _arrow(start: Tuple[float, float], end: Tuple[float, float], centre: Tuple[f
 # Text board
 # ---------------------------------------------------------------------------
 
+def listed_position_lines(position_id: str, player_names: Optional[Sequence[str]] = None,
+                          indent: str = "   ") -> List[str]:
+    """The text board of ``position_id`` (:func:`position_text`) as lines
+    indented under an item of a view's list (a decision, a reference
+    position); ``(position ID)`` when the ID cannot be drawn."""
+    try:
+        board = Board.from_position_id(position_id)
+    except ValueError:
+        return [f"{indent}(position {position_id})"]
+    return [indent + line for line in position_text(board, player_names).splitlines()]
+
+
 def position_text(board: Board, player_names: Optional[Sequence[str]] = None,
                   roles: Optional[Sequence[Optional[str]]] = None) -> str:
     """A compact text board (like gnubg's ASCII board): X = the player on

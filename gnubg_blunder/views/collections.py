@@ -260,12 +260,8 @@ def show_object(store, name: str) -> dict:
 
 
 def _board_lines(pid: str, decs: list) -> list:
-    try:
-        board = _board_position.Board.from_position_id(pid)
-    except ValueError:
-        return [f"   (position {pid})"]
     names = (safe_text(decs[0]["player"], 24), safe_text(decs[0]["opponent"], 24)) if decs else None
-    return ["   " + line for line in _board_svg.position_text(board, names).splitlines()]
+    return _board_svg.listed_position_lines(pid, names)
 
 
 def _dice(d) -> str:

@@ -222,12 +222,8 @@ def _flags_text(p: dict) -> str:
 
 
 def _board_text(p: dict) -> str:
-    try:
-        board = _board_position.Board.from_position_id(p["position_id"])
-    except ValueError:
-        return f"   (position {p['position_id']})"
     names = (safe_text(p["board"]["player"], 24), safe_text(p["board"]["opponent"], 24))
-    return "\n".join("   " + line for line in _board_svg_module.position_text(board, names).splitlines())
+    return "\n".join(_board_svg_module.listed_position_lines(p["position_id"], names))
 
 
 def cost_of(obj: dict):

@@ -319,12 +319,8 @@ def _cost(r: dict) -> str:
 def _board_text(r: dict, side: dict) -> str:
     if not r.get("position_id"):
         return "   (no board stored)"
-    try:
-        board = _board_position.Board.from_position_id(r["position_id"])
-    except Exception:
-        return f"   (position {r['position_id']})"
     names = (safe_text(side["player"], 24), safe_text(side["opponent"], 24))
-    return "\n".join("   " + line for line in _board_svg_module.position_text(board, names).splitlines())
+    return "\n".join(_board_svg_module.listed_position_lines(r["position_id"], names))
 
 
 def pace_text(side: dict) -> str:
