@@ -15,7 +15,7 @@ from gnubg_blunder.database import open_store
 from gnubg_blunder.db_settings import thresholds_for
 from gnubg_blunder.filters import Filter
 from gnubg_blunder.hookspecs import hookimpl
-from gnubg_blunder.plugins import get_plugin_manager, metrics, plugin_list
+from gnubg_blunder.plugins import metrics, plugin_list
 from gnubg_blunder.views import stats
 from gnubg_blunder.commands import Scope
 
@@ -27,21 +27,6 @@ def stats_of(db, **filter_fields) -> dict:
         return stats.compute(Scope.over(argparse.Namespace(), store, flt, store.select(flt), thresholds_for(store)))
     finally:
         store.close()
-
-
-@pytest.fixture
-def plugin():
-    """Register a plugin object in the process' plugin manager for one test."""
-    pm = get_plugin_manager()
-    added = []
-
-    def register(obj):
-        pm.register(obj)
-        added.append(obj)
-
-    yield register
-    for obj in added:
-        pm.unregister(obj)
 
 
 def test_the_luck_is_a_builtin_plugins_metric():
@@ -69,7 +54,7 @@ def test_stats_luck_is_the_metrics_hand_computed(db):
     assert set(stats.OWN_METRICS["luck"]) <= set(keys)
 
 
-def test_a_plugin_registering_luck_replaces_it_in_place(db, plugin):
+def test_a_plugin_registering_luck_replaces_it_in_place(db, register_plugin):
     before = stats_of(db, player="charlot1")
 
     class Luckier:
@@ -79,7 +64,7 @@ def test_a_plugin_registering_luck_replaces_it_in_place(db, plugin):
                 "luck_emg": 1.5, "luck_rolls": int(selection.roll_side_mask().sum()), "luck_per_roll_mpt": 12.25,
                 "not shown": 7})
 
-    plugin(Luckier())
+    register_plugin(Luckier(), "luckier")
     obj = stats_of(db, player="charlot1")
     assert list(obj) == list(before)  # the same keys, in the same places: the three replaced
     assert (obj["luck_emg"], obj["luck_per_roll_mpt"]) == (1.5, 12.25)
@@ -92,26 +77,26 @@ def test_a_plugin_registering_luck_replaces_it_in_place(db, plugin):
     assert [h for h in stats.stats_table(obj).headers if h.startswith("luck")] == list(stats.OWN_METRICS["luck"])
 
 
-def test_an_own_metric_without_a_key_shows_it_unknown(db, plugin):
+def test_an_own_metric_without_a_key_shows_it_unknown(db, register_plugin):
     class Partial:
         @hookimpl
         def register_metrics(self, register):
             register("luck", lambda selection, thresholds, decision_type: {"luck_emg": -0.25})
 
-    plugin(Partial())
+    register_plugin(Partial(), "partial")
     obj = stats_of(db, player="charlot1")
     assert obj["luck_rolls"] is None and obj["luck_per_roll_mpt"] is None
     assert "Luck: -0.250 EMG over — rolls" in stats.stats_text(obj).splitlines()
     assert json.loads(json.dumps(obj, default=str))["luck_rolls"] is None
 
 
-def test_other_names_stay_plugin_metrics(db, plugin):
+def test_other_names_stay_plugin_metrics(db, register_plugin):
     class Other:
         @hookimpl
         def register_metrics(self, register):
             register("streak", lambda selection, thresholds, decision_type: {"longest": 3})
 
-    plugin(Other())
+    register_plugin(Other(), "other")
     obj = stats_of(db, player="charlot1")
     assert obj["plugin_metrics"] == {"streak": {"longest": 3}}
     assert obj["luck_rolls"] == 6  # the built-in's
