@@ -6,27 +6,25 @@ that figure there (hookspecs.register_metrics)."""
 
 from __future__ import annotations
 
-import argparse
+import csv
+import io
 import json
 
 import pytest
 
-from gnubg_blunder.database import open_store
-from gnubg_blunder.db_settings import thresholds_for
-from gnubg_blunder.filters import Filter
 from gnubg_blunder.hookspecs import hookimpl
 from gnubg_blunder.plugins import metrics, plugin_list
 from gnubg_blunder.views import stats
-from gnubg_blunder.commands import Scope
+
+LUCK_KEYS = list(stats.OWN_METRICS["luck"])
 
 
-def stats_of(db, **filter_fields) -> dict:
-    store = open_store(str(db))
-    try:
-        flt = Filter(**filter_fields)
-        return stats.compute(Scope.over(argparse.Namespace(), store, flt, store.select(flt), thresholds_for(store)))
-    finally:
-        store.close()
+def charlot1(cli, db) -> dict:
+    """stats --player charlot1 (of tests/fixture_db.py): its JSON, text lines and CSV header."""
+    args = ("--no-config", "stats", "--player", "charlot1")
+    return {"json": json.loads(cli(*args, "--format", "json", db=db).stdout),
+            "lines": cli(*args, db=db).stdout.splitlines(),
+            "csv": next(csv.reader(io.StringIO(cli(*args, "--format", "csv", db=db).stdout)))}
 
 
 def test_the_luck_is_a_builtin_plugins_metric():
@@ -37,25 +35,25 @@ def test_the_luck_is_a_builtin_plugins_metric():
     assert row["builtin"] is True and row["hooks"] == ["register_metrics"]
 
 
-def test_stats_luck_is_the_metrics_hand_computed(db):
+def test_stats_luck_is_the_metrics_hand_computed(cli, db):
     """charlot1's sides of the fixture: luck +0.30, −0.20, +0.10 EMG over two
     rolls each (match 5 has none): +0.200 EMG over 6 rolls, +33.3 mpt a roll;
     in stats' own line and keys, not as a plugin's."""
-    obj = stats_of(db, player="charlot1")
+    got = charlot1(cli, db)
+    obj = got["json"]
     assert obj["luck_emg"] == pytest.approx(0.20, abs=1e-12)
     assert obj["luck_rolls"] == 6
     assert obj["luck_per_roll_mpt"] == pytest.approx(1000 * 0.20 / 6, abs=1e-9)
     assert "plugin_metrics" not in obj
-    text = stats.stats_text(obj)
-    assert "Luck: +0.200 EMG over 6 rolls (+33.3 mpt a roll)" in text.splitlines()
-    assert "(plugin)" not in text
+    assert "Luck: +0.200 EMG over 6 rolls (+33.3 mpt a roll)" in got["lines"]
+    assert not any("(plugin)" in line for line in got["lines"])
     keys = list(obj)
-    assert keys.index("blunders") + 1 == keys.index("luck_emg")  # where the figures put it
-    assert set(stats.OWN_METRICS["luck"]) <= set(keys)
+    assert keys[keys.index("blunders") + 1:keys.index("blunders") + 4] == LUCK_KEYS  # where the figures put it
+    assert [h for h in got["csv"] if h.startswith("luck")] == LUCK_KEYS
 
 
-def test_a_plugin_registering_luck_replaces_it_in_place(db, register_plugin):
-    before = stats_of(db, player="charlot1")
+def test_a_plugin_registering_luck_replaces_it_in_place(cli, db, register_plugin):
+    before = charlot1(cli, db)
 
     class Luckier:
         @hookimpl
@@ -65,39 +63,38 @@ def test_a_plugin_registering_luck_replaces_it_in_place(db, register_plugin):
                 "not shown": 7})
 
     register_plugin(Luckier(), "luckier")
-    obj = stats_of(db, player="charlot1")
-    assert list(obj) == list(before)  # the same keys, in the same places: the three replaced
+    got = charlot1(cli, db)
+    obj = got["json"]
+    assert list(obj) == list(before["json"]) and got["csv"] == before["csv"]  # the same keys, in the same places
     assert (obj["luck_emg"], obj["luck_per_roll_mpt"]) == (1.5, 12.25)
     assert obj["luck_rolls"] == 8  # all charlot1's rolls, match 5's of no known luck too: the replacement's count
     assert {k: v for k, v in obj.items() if not k.startswith("luck")} == \
-        {k: v for k, v in before.items() if not k.startswith("luck")}
-    text = stats.stats_text(obj)
-    assert "Luck: +1.500 EMG over 8 rolls (+12.2 mpt a roll)" in text.splitlines()
-    assert "(plugin)" not in text and "not shown" not in text
-    assert [h for h in stats.stats_table(obj).headers if h.startswith("luck")] == list(stats.OWN_METRICS["luck"])
+        {k: v for k, v in before["json"].items() if not k.startswith("luck")}
+    assert "Luck: +1.500 EMG over 8 rolls (+12.2 mpt a roll)" in got["lines"]
+    assert not any("(plugin)" in line or "not shown" in line for line in got["lines"])
 
 
-def test_an_own_metric_without_a_key_shows_it_unknown(db, register_plugin):
+def test_an_own_metric_without_a_key_shows_it_unknown(cli, db, register_plugin):
     class Partial:
         @hookimpl
         def register_metrics(self, register):
             register("luck", lambda selection, thresholds, decision_type: {"luck_emg": -0.25})
 
     register_plugin(Partial(), "partial")
-    obj = stats_of(db, player="charlot1")
-    assert obj["luck_rolls"] is None and obj["luck_per_roll_mpt"] is None
-    assert "Luck: -0.250 EMG over — rolls" in stats.stats_text(obj).splitlines()
-    assert json.loads(json.dumps(obj, default=str))["luck_rolls"] is None
+    got = charlot1(cli, db)
+    assert got["json"]["luck_rolls"] is None and got["json"]["luck_per_roll_mpt"] is None
+    assert "Luck: -0.250 EMG over — rolls" in got["lines"]
 
 
-def test_other_names_stay_plugin_metrics(db, register_plugin):
+def test_other_names_stay_plugin_metrics(cli, db, register_plugin):
     class Other:
         @hookimpl
         def register_metrics(self, register):
             register("streak", lambda selection, thresholds, decision_type: {"longest": 3})
 
     register_plugin(Other(), "other")
-    obj = stats_of(db, player="charlot1")
-    assert obj["plugin_metrics"] == {"streak": {"longest": 3}}
-    assert obj["luck_rolls"] == 6  # the built-in's
-    assert "streak (plugin): longest 3" in stats.stats_text(obj).splitlines()
+    got = charlot1(cli, db)
+    assert got["json"]["plugin_metrics"] == {"streak": {"longest": 3}}
+    assert got["json"]["luck_rolls"] == 6  # the built-in's
+    assert "streak (plugin): longest 3" in got["lines"]
+    assert "streak.longest" in got["csv"]
