@@ -24,6 +24,11 @@ def num(x: Optional[float], digits: int = 2, signed: bool = False) -> str:
     return text[1:] if _rounds_to_zero(text) and text[0] in "+-" else text
 
 
+def count_text(n) -> str:
+    """A count ("—" unknown)."""
+    return DASH if n is None else str(int(n))
+
+
 def _rounds_to_zero(text: str) -> bool:
     return not text.strip("+-0.")
 

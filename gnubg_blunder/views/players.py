@@ -19,8 +19,8 @@ from ..commands import UserError, View, unknown_player
 from ..options import Option, param
 from ..metrics.vocabulary import metric as metric_named
 from .. import formatting
-from ..formatting import (AVOIDABLE_NOTE, DASH, Table, avoidable_text, interval, num, safe_text, table, table_html,
-                         without_empty_periods)
+from ..formatting import (AVOIDABLE_NOTE, DASH, Table, avoidable_text, count_text, interval, num, safe_text, table,
+                         table_html, without_empty_periods)
 from .table_filters import Column, apply_filters, find_column, parse_sort, parse_where, sort_rows
 from ..lazy import lazy
 
@@ -43,10 +43,6 @@ def scope_text(f: dict, ignored: tuple = ()) -> str:
 
 def _signed(x, digits=1) -> str:
     return num(x, digits, signed=True)
-
-
-def _int(x) -> str:
-    return DASH if x is None else str(int(x))
 
 
 def _ci_cells(ci) -> list:
@@ -172,10 +168,10 @@ def players_text(objs: list, flt: dict, *, total: int, sort: tuple, filters: lis
     for o in objs:
         rows.append(
             (["*" if o["highlight"] else ""] if marked else [])
-            + [safe_text(o["player"]), _int(o["matches"]),
-             f"{o['wins']}–{o['losses']}", _int(o["decisions"])]
+            + [safe_text(o["player"]), count_text(o["matches"]),
+             f"{o['wins']}–{o['losses']}", count_text(o["decisions"])]
             + _figure_cells(o, metric)
-            + [num(o["snowie_er"]), _int(o["blunders"]), _signed(o["luck_per_roll"])]
+            + [num(o["snowie_er"]), count_text(o["blunders"]), _signed(o["luck_per_roll"])]
             + ([num(o["l7"])] if metric == "pr" else [])
             + [num(o["excess"]), avoidable_text(o)]
         )
@@ -252,7 +248,7 @@ def _cell(key, x):
         return interval(x, f.digits) if x else DASH
     if key == "luck_per_roll":
         return _signed(x, f.digits)
-    return _int(x) if f.digits == 0 else num(x, f.digits)
+    return count_text(x) if f.digits == 0 else num(x, f.digits)
 
 
 def compare_object(rows: list, a: dict, b: dict, flt: dict) -> dict:

@@ -6,8 +6,8 @@ from html import escape
 from ..hookspecs import hookimpl
 from ..commands import View
 from ..metrics.levels import level_band
-from ..formatting import (AVOIDABLE_NOTE, DASH, POOLED, Table, avoidable_text, elo_text, interval, num, safe_text,
-                         scope_text, whose)
+from ..formatting import (AVOIDABLE_NOTE, DASH, POOLED, Table, avoidable_text, count_text, elo_text, interval, num,
+                         safe_text, scope_text, whose)
 from ..plugins import metrics
 from ..lazy import lazy
 
@@ -70,18 +70,13 @@ def stats_text(obj: dict) -> str:
                if truncated else "")
         )
     lines.append(
-        f"Luck{pooled}: {num(obj['luck_emg'], 3, signed=True)} EMG over {_count(obj['luck_rolls'])} rolls"
+        f"Luck{pooled}: {num(obj['luck_emg'], 3, signed=True)} EMG over {count_text(obj['luck_rolls'])} rolls"
         + ("" if obj["luck_per_roll_mpt"] is None else f" ({obj['luck_per_roll_mpt']:+.1f} mpt a roll)")
     )
     for name, values in (obj.get("plugin_metrics") or {}).items():
         shown = ", ".join(f"{safe_text(k)} {safe_text(v)}" for k, v in values.items())
         lines.append(f"{safe_text(name)} (plugin): {shown}")
     return "\n".join(lines)
-
-
-def _count(n) -> str:
-    """A count as it is; "—" unknown (a replaced own metric that gives none)."""
-    return DASH if n is None else str(n)
 
 
 def _figure_html(value: str, label: str, anchor: str = None) -> str:
